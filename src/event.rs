@@ -1,0 +1,82 @@
+//! The events a run emits. Reporters consume these and nothing else.
+
+use crate::outcome::{CaseResult, Outcome};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Facts about the run itself, known before any request is sent.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunInfo {
+    pub tool_version: String,
+    /// `openwop` today; `agui` and `openai` later.
+    pub profile: String,
+    /// Target base URL with any userinfo stripped, or `reference (http://127.0.0.1:PORT)`.
+    pub target: String,
+    /// `spec` or `suite`.
+    pub dialect: String,
+    pub openwop_major: u8,
+    pub strict: bool,
+    pub require: bool,
+    pub opted_out_profiles: Vec<String>,
+    pub filters: Vec<String>,
+    pub concurrency: usize,
+    /// RFC 3339 UTC timestamp.
+    pub started_at: String,
+    /// Per-run nonce stamped into every media payload.
+    pub nonce: String,
+    /// SHA-256 over the scenario files actually loaded (path and bytes, in load order).
+    pub scenario_set_sha256: String,
+    pub scenario_files: Vec<String>,
+}
+
+/// What discovery returned, verbatim, plus what the profile derived from it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DiscoverySnapshot {
+    pub url: String,
+    pub status: Option<u16>,
+    /// The parsed document, verbatim (key order preserved), when it was JSON.
+    pub document: Option<serde_json::Value>,
+    /// SHA-256 of the document serialised with object keys sorted and no whitespace.
+    pub canonical_sha256: Option<String>,
+    /// Why the document is unusable, when it is.
+    pub problem: Option<String>,
+    /// Facts the profile derived (effective modalities, limits, seam presence...).
+    pub facts: serde_json::Value,
+}
+
+/// The end of a run: counts per outcome and the exit code decided in `exit.rs`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RunSummary {
+    pub counts: BTreeMap<Outcome, usize>,
+    pub exit_code: i32,
+    /// One word: `passed`, `failed`, `insufficient-evidence`, `unreachable`, `internal-error`, `interrupted`.
+    pub verdict: String,
+    /// Why the exit code is what it is, in one sentence.
+    pub explanation: String,
+    pub duration_ms: u64,
+    pub finished_at: String,
+    /// True when the run stopped before every planned case was decided.
+    pub incomplete: bool,
+}
+
+impl RunSummary {
+    pub fn count(&self, outcome: Outcome) -> usize {
+        self.counts.get(&outcome).copied().unwrap_or(0)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Event {
+    RunStarted(RunInfo),
+    Discovery(DiscoverySnapshot),
+    /// Every expanded case the run will report, in plan order (skipped and excluded included).
+    Planned {
+        total: usize,
+    },
+    /// One case decided. `index` is its position in plan order.
+    CaseFinished {
+        index: usize,
+        result: Box<CaseResult>,
+    },
+    RunFinished(RunSummary),
+}

@@ -1,0 +1,158 @@
+//! What a case can end as, and the evidence behind it.
+//!
+//! Outcomes are decided by the runner's judge, never by reporters: reporters only
+//! render a `CaseResult` they receive in an event.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// How binding a requirement is (RFC 2119 keywords).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum Level {
+    #[serde(rename = "MUST")]
+    Must,
+    #[serde(rename = "SHOULD")]
+    Should,
+    #[serde(rename = "MAY")]
+    May,
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Level::Must => "MUST",
+            Level::Should => "SHOULD",
+            Level::May => "MAY",
+        })
+    }
+}
+
+/// The verdict on one expanded case.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Outcome {
+    /// Every assertion held (and at least one ran).
+    Pass,
+    /// A MUST was not met (or a SHOULD under `--strict`, or a skip/blocked under `--require`).
+    Fail,
+    /// A SHOULD or MAY was not met.
+    Warn,
+    /// Not applicable to this target; the reason names the discovery fact.
+    Skip,
+    /// Filtered out by the user.
+    Excluded,
+    /// The behaviour could not be observed (seam missing, transport loss, zero assertions).
+    Blocked,
+    /// A defect in the tool or in a scenario file.
+    Error,
+}
+
+impl Outcome {
+    pub const ALL: [Outcome; 7] = [
+        Outcome::Pass,
+        Outcome::Fail,
+        Outcome::Warn,
+        Outcome::Skip,
+        Outcome::Excluded,
+        Outcome::Blocked,
+        Outcome::Error,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Pass => "pass",
+            Outcome::Fail => "fail",
+            Outcome::Warn => "warn",
+            Outcome::Skip => "skip",
+            Outcome::Excluded => "excluded",
+            Outcome::Blocked => "blocked",
+            Outcome::Error => "error",
+        }
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The requirement a case checks, as cited in the scenario file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Requirement {
+    /// Where the requirement comes from, e.g. "RFC 0091 §A".
+    pub source: String,
+    pub level: Level,
+    /// The normative sentence, quoted.
+    pub text: String,
+}
+
+/// One check the judge executed, with what it expected and what it saw.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AssertionResult {
+    /// Short name of the check, e.g. "status", "error_code", "error_shape", "schema".
+    pub check: String,
+    pub expected: String,
+    pub actual: String,
+    pub passed: bool,
+}
+
+/// One HTTP exchange, already redacted, as shown in `-v`, JUnit `<system-out>` and the JSON report.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Exchange {
+    pub request: RecordedRequest,
+    /// Absent when the transport failed before any response arrived.
+    pub response: Option<RecordedResponse>,
+    /// A `curl` line that replays the request; the token appears as `$TOKEN`.
+    pub curl: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RecordedRequest {
+    pub method: String,
+    pub url: String,
+    pub headers: Vec<(String, String)>,
+    /// The body as sent, with long base64 media elided for readability.
+    pub body: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RecordedResponse {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    pub body: String,
+    /// True when the body was cut at the read cap.
+    #[serde(default)]
+    pub truncated: bool,
+}
+
+/// Everything known about one expanded case once it has been decided.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CaseResult {
+    /// Stable id including the expansion, e.g. `openwop.rfc0091.accept-inline[image]`.
+    pub id: String,
+    /// Id of the case before expansion.
+    pub case_id: String,
+    pub title: String,
+    pub requirement: Requirement,
+    /// The scenario file the case came from (`builtin:` prefix for compiled-in files).
+    pub scenario_file: String,
+    /// Expansion bindings, e.g. {"modality": "image"}.
+    pub bindings: Vec<(String, String)>,
+    pub outcome: Outcome,
+    /// Why the case was skipped, excluded, blocked or errored, or a one-line failure summary.
+    pub reason: Option<String>,
+    /// Remarks that do not change the outcome (e.g. "413 preferred, host answered 400").
+    pub notes: Vec<String>,
+    pub assertions: Vec<AssertionResult>,
+    /// The discovery facts the applicability decision was based on.
+    pub decided_on: Vec<String>,
+    pub duration_ms: u64,
+    pub exchanges: Vec<Exchange>,
+}
+
+impl CaseResult {
+    pub fn assertions_failed(&self) -> impl Iterator<Item = &AssertionResult> {
+        self.assertions.iter().filter(|a| !a.passed)
+    }
+}
