@@ -1,1 +1,72 @@
-//! placeholder
+//! The resolved configuration of a run. The CLI module turns arguments and environment
+//! into these types once; nothing downstream reads clap types.
+
+use crate::plan::filter::FilterTerm;
+use crate::profile::openwop::Dialect;
+use crate::reference::ReferenceConfig;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// What to test.
+#[derive(Debug, Clone)]
+pub enum Target {
+    /// A host's base URL (no trailing slash).
+    Url(url::Url),
+    /// The embedded reference host, started in-process on 127.0.0.1:0.
+    Reference(ReferenceConfig),
+}
+
+/// A bearer token and where it came from (for messages; the value is never printed).
+#[derive(Clone)]
+pub struct Token {
+    pub value: String,
+    pub origin: String,
+}
+
+impl std::fmt::Debug for Token {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Token(from {})", self.origin)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
+/// Where results go.
+#[derive(Debug, Clone)]
+pub struct Output {
+    pub junit: Option<PathBuf>,
+    pub report: Option<PathBuf>,
+    pub color: bool,
+    pub progress: bool,
+    pub verbose: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct RunConfig {
+    pub target: Target,
+    pub token: Option<Token>,
+    /// Extra headers sent with every request.
+    pub headers: Vec<(String, String)>,
+    pub timeout: Duration,
+    pub concurrency: usize,
+    pub filters: Vec<FilterTerm>,
+    pub filter_text: Vec<String>,
+    pub strict: bool,
+    pub require: bool,
+    pub opted_out_profiles: Vec<String>,
+    pub dialect: Dialect,
+    pub openwop_major: u8,
+    pub media_base_url: Option<String>,
+    pub media_refs: BTreeMap<String, String>,
+    /// Largest part the limit probe will send (bytes).
+    pub max_probe_bytes: u64,
+    /// Response bodies are read up to this many bytes.
+    pub max_response_bytes: usize,
+    pub output: Output,
+}

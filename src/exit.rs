@@ -1,1 +1,116 @@
-//! placeholder
+//! The exit code, decided in exactly one place from the run's outcomes.
+//! The contract (README, "Exit codes") is stable: scripts rely on it.
+
+use crate::outcome::Outcome;
+use std::collections::BTreeMap;
+
+pub const PASSED: i32 = 0;
+pub const CONFORMANCE_FAILURE: i32 = 1;
+pub const USAGE: i32 = 2;
+pub const INSUFFICIENT_EVIDENCE: i32 = 3;
+pub const UNREACHABLE: i32 = 4;
+pub const BASELINE_DRIFT: i32 = 5;
+pub const INTERNAL: i32 = 70;
+pub const INTERRUPTED: i32 = 130;
+
+/// What the run as a whole amounted to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Decision {
+    pub code: i32,
+    pub verdict: &'static str,
+    pub explanation: String,
+}
+
+/// Facts beyond per-case outcomes that bear on the exit code.
+#[derive(Debug, Clone, Default)]
+pub struct RunFacts {
+    /// Why discovery could not be used, if it could not.
+    pub discovery_problem: Option<String>,
+    pub interrupted: bool,
+}
+
+fn n(counts: &BTreeMap<Outcome, usize>, o: Outcome) -> usize {
+    counts.get(&o).copied().unwrap_or(0)
+}
+
+pub fn decide(counts: &BTreeMap<Outcome, usize>, facts: &RunFacts) -> Decision {
+    let d = |code, verdict, explanation: String| Decision { code, verdict, explanation };
+    let selected: usize = counts.iter().filter(|(o, _)| **o != Outcome::Excluded).map(|(_, c)| c).sum();
+    let evidence = n(counts, Outcome::Pass) + n(counts, Outcome::Warn) + n(counts, Outcome::Fail);
+    if facts.interrupted {
+        return d(INTERRUPTED, "interrupted", "the run was interrupted; reports are marked incomplete".into());
+    }
+    if n(counts, Outcome::Error) > 0 {
+        return d(
+            INTERNAL,
+            "internal-error",
+            format!("{} case(s) hit a defect in mmconform or a scenario file", n(counts, Outcome::Error)),
+        );
+    }
+    if let Some(problem) = &facts.discovery_problem {
+        return d(UNREACHABLE, "unreachable", format!("discovery unusable: {problem}"));
+    }
+    if n(counts, Outcome::Fail) > 0 {
+        return d(
+            CONFORMANCE_FAILURE,
+            "failed",
+            format!("{} case(s) failed their requirement", n(counts, Outcome::Fail)),
+        );
+    }
+    if selected == 0 {
+        return d(INSUFFICIENT_EVIDENCE, "insufficient-evidence", "no case was selected (check --filter)".into());
+    }
+    if evidence == 0 {
+        return d(
+            INSUFFICIENT_EVIDENCE,
+            "insufficient-evidence",
+            "every selected case was skipped or blocked, so nothing was verified".into(),
+        );
+    }
+    if n(counts, Outcome::Blocked) > 0 {
+        return d(
+            INSUFFICIENT_EVIDENCE,
+            "insufficient-evidence",
+            format!("{} case(s) could not be observed (blocked)", n(counts, Outcome::Blocked)),
+        );
+    }
+    let warned = n(counts, Outcome::Warn);
+    let explanation = if warned > 0 {
+        format!("every MUST held; {warned} SHOULD/MAY case(s) warned (use --strict to fail on them)")
+    } else {
+        "every selected case that applies passed".to_string()
+    };
+    d(PASSED, "passed", explanation)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn counts(list: &[(Outcome, usize)]) -> BTreeMap<Outcome, usize> {
+        list.iter().copied().collect()
+    }
+
+    #[test]
+    fn precedence_of_exit_codes() {
+        let ok = RunFacts::default();
+        assert_eq!(decide(&counts(&[(Outcome::Pass, 3), (Outcome::Skip, 2)]), &ok).code, PASSED);
+        assert_eq!(decide(&counts(&[(Outcome::Pass, 3), (Outcome::Warn, 1)]), &ok).code, PASSED);
+        assert_eq!(decide(&counts(&[(Outcome::Pass, 3), (Outcome::Fail, 1)]), &ok).code, CONFORMANCE_FAILURE);
+        assert_eq!(decide(&counts(&[(Outcome::Excluded, 5)]), &ok).code, INSUFFICIENT_EVIDENCE);
+        assert_eq!(decide(&counts(&[]), &ok).code, INSUFFICIENT_EVIDENCE);
+        assert_eq!(decide(&counts(&[(Outcome::Skip, 5)]), &ok).code, INSUFFICIENT_EVIDENCE);
+        assert_eq!(decide(&counts(&[(Outcome::Pass, 1), (Outcome::Blocked, 1)]), &ok).code, INSUFFICIENT_EVIDENCE);
+        assert_eq!(decide(&counts(&[(Outcome::Fail, 1), (Outcome::Error, 1)]), &ok).code, INTERNAL);
+        let down = RunFacts { discovery_problem: Some("refused".into()), interrupted: false };
+        assert_eq!(decide(&counts(&[(Outcome::Fail, 1)]), &down).code, UNREACHABLE);
+        let stop = RunFacts { discovery_problem: None, interrupted: true };
+        assert_eq!(decide(&counts(&[(Outcome::Pass, 1)]), &stop).code, INTERRUPTED);
+    }
+
+    #[test]
+    fn no_explanation_divides_by_zero() {
+        let d = decide(&counts(&[]), &RunFacts::default());
+        assert!(!d.explanation.contains('%'));
+    }
+}

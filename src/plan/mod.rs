@@ -1,1 +1,100 @@
-//! placeholder
+//! Planning: expanding cases, applying `--filter`, and deciding from the discovery
+//! context which cases run and which are skipped (with the fact that decided it).
+
+pub mod filter;
+pub mod predicate;
+
+use crate::scenario::suite::{Suite, SuiteCase};
+use crate::scenario::{path, template};
+use filter::FilterTerm;
+use serde_json::Value;
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Disposition {
+    Run,
+    Skip(String),
+    Excluded(String),
+    /// A scenario defect found while planning (a template that cannot render).
+    Error(String),
+}
+
+#[derive(Debug, Clone)]
+pub struct PlannedCase {
+    /// Position in plan order.
+    pub index: usize,
+    /// Index into `Suite::cases`.
+    pub case: usize,
+    /// `case-id` or `case-id[v1,v2]` for an expansion.
+    pub id: String,
+    pub title: String,
+    pub bindings: Vec<(String, String)>,
+    pub disposition: Disposition,
+    pub decided_on: Vec<String>,
+}
+
+/// Answers placeholders for one expanded case: its bindings, the built-ins, then
+/// paths into the context.
+pub fn resolver<'a>(
+    bindings: &'a [(String, String)],
+    context: &'a Value,
+    nonce: &'a str,
+    case_id: &'a str,
+) -> impl Fn(&str) -> Option<Value> + 'a {
+    move |name: &str| {
+        if let Some((_, v)) = bindings.iter().find(|(k, _)| k == name) {
+            return Some(Value::String(v.clone()));
+        }
+        match name {
+            "nonce" => Some(Value::String(nonce.to_string())),
+            "case_id" => Some(Value::String(case_id.to_string())),
+            _ => path::lookup(context, name).filter(|v| !v.is_null()).cloned(),
+        }
+    }
+}
+
+pub fn expanded_id(case_id: &str, bindings: &[(String, String)]) -> String {
+    if bindings.is_empty() {
+        case_id.to_string()
+    } else {
+        let values: Vec<&str> = bindings.iter().map(|(_, v)| v.as_str()).collect();
+        format!("{case_id}[{}]", values.join(","))
+    }
+}
+
+fn decide(case: &SuiteCase, bindings: &[(String, String)], context: &Value, nonce: &str) -> (String, Disposition, Vec<String>) {
+    let resolve = resolver(bindings, context, nonce, &case.spec.id);
+    let title = template::render_text(&case.spec.title, &resolve).unwrap_or_else(|_| case.spec.title.clone());
+    match predicate::evaluate_all(&case.spec.applies, context, &resolve) {
+        Err(e) => (title, Disposition::Error(format!("applicability could not be evaluated: {e}")), Vec::new()),
+        Ok(v) if v.holds => (title, Disposition::Run, v.facts),
+        Ok(v) => (title, Disposition::Skip(v.explanation), v.facts),
+    }
+}
+
+/// Every expanded case, in suite order, with its disposition.
+pub fn plan(suite: &Suite, context: &Value, filters: &[FilterTerm], nonce: &str) -> Vec<PlannedCase> {
+    let mut planned = Vec::new();
+    for (case_index, case) in suite.cases.iter().enumerate() {
+        let rows = case.spec.expand.as_ref().map(|e| e.rows()).unwrap_or_else(|| vec![Vec::new()]);
+        for bindings in rows {
+            let id = expanded_id(&case.spec.id, &bindings);
+            let req = &case.spec.requirement;
+            let selected = filters.is_empty() || filters.iter().any(|f| f.matches(&id, &case.spec.id, req.level, &req.source));
+            let (title, disposition, decided_on) = if selected {
+                decide(case, &bindings, context, nonce)
+            } else {
+                (case.spec.title.clone(), Disposition::Excluded("excluded by --filter".to_string()), Vec::new())
+            };
+            planned.push(PlannedCase {
+                index: planned.len(),
+                case: case_index,
+                id,
+                title,
+                bindings,
+                disposition,
+                decided_on,
+            });
+        }
+    }
+    planned
+}

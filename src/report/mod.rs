@@ -1,7 +1,33 @@
 //! Reporters: they consume [`Event`]s and never decide outcomes or exit codes.
+//!
+//! - [`terminal`]: live lines for a human, in plan order, with a summary.
+//! - [`junit`]: JUnit XML for CI gates.
+//! - [`json`]: the JSON evidence file, described by `schemas/report.schema.json`.
+//!
+//! Every reporter passes what it writes through the [`Redactor`](crate::redact::Redactor)
+//! ([`scrub`]), and the two file reporters write atomically ([`atomic`]) on
+//! `RunFinished`, which arrives even when the run fails or is interrupted.
 
 use crate::event::Event;
 use std::path::PathBuf;
+
+pub mod atomic;
+pub mod evidence;
+pub mod json;
+pub mod junit;
+mod record;
+pub mod scrub;
+pub mod terminal;
+
+#[cfg(test)]
+mod fixtures;
+#[cfg(test)]
+mod no_secret_leaks;
+
+pub use atomic::write_atomically;
+pub use json::JsonReporter;
+pub use junit::JunitReporter;
+pub use terminal::{TerminalOptions, TerminalReporter};
 
 /// A reporter could not write its output.
 #[derive(Debug, thiserror::Error)]
@@ -15,4 +41,14 @@ pub struct ReportError {
 
 pub trait Reporter: Send {
     fn handle(&mut self, event: &Event) -> Result<(), ReportError>;
+}
+
+/// How `--strict` and `--require` combine, as one word for headers and properties.
+pub(crate) fn mode_label(strict: bool, require: bool) -> &'static str {
+    match (strict, require) {
+        (false, false) => "default",
+        (true, false) => "strict",
+        (false, true) => "require",
+        (true, true) => "strict+require",
+    }
 }

@@ -1,1 +1,11 @@
-//! placeholder
+//! Scenario files: loading, validation with file:line:col diagnostics, the typed model.
+
+pub mod builtin;
+pub mod checks;
+pub mod diagnostic;
+pub mod load;
+pub mod model;
+pub mod path;
+pub mod position;
+pub mod suite;
+pub mod template;

@@ -1,0 +1,195 @@
+//! Command-line definitions (clap). Only `cli::resolve` turns these into configuration;
+//! nothing downstream of the CLI module reads them.
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "mmconform",
+    version,
+    about = "Conformance tester for multimodal input (text, image, audio, document) to AI agent hosts",
+    after_help = "Exit codes: 0 passed, 1 conformance failure, 2 usage/scenario error, 3 insufficient evidence, \
+                  4 target unreachable, 70 internal error, 130 interrupted. See README.md."
+)]
+pub struct Cli {
+    /// When to colour terminal output (NO_COLOR is honoured in `auto`).
+    #[arg(long, value_enum, default_value_t = ColorArg::Auto, global = true)]
+    pub color: ColorArg,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum ColorArg {
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum DialectArg {
+    /// RFC 0091 spelling: `document` parts with `data`.
+    Spec,
+    /// The official openwop suite's spelling: `file` parts with `dataBase64`.
+    Suite,
+}
+
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum FormatArg {
+    Human,
+    Json,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Probe a host's discovery document and run every applicable case.
+    Run(RunArgs),
+    /// List every case; with --target, whether it would run or skip and why.
+    List(ListArgs),
+    /// Validate scenario files without touching the network.
+    Lint(LintArgs),
+    /// Run the embedded reference host.
+    ServeReference(ServeArgs),
+}
+
+/// How to reach a target (shared by `run` and `list`).
+#[derive(Debug, Args)]
+pub struct TargetArgs {
+    /// Host base URL, or `reference` for the embedded reference host. Default: $OPENWOP_BASE_URL.
+    #[arg(long, value_name = "URL|reference")]
+    pub target: Option<String>,
+    /// Environment variable holding the bearer token.
+    #[arg(long, value_name = "VAR", default_value = "OPENWOP_API_KEY")]
+    pub token_env: String,
+    /// File holding the bearer token (first line; wins over --token-env).
+    #[arg(long, value_name = "PATH")]
+    pub token_file: Option<PathBuf>,
+    /// Extra header sent with every request (repeatable).
+    #[arg(long = "header", value_name = "'Name: value'")]
+    pub headers: Vec<String>,
+    /// Per-request timeout in seconds (connect, headers and body).
+    #[arg(long, value_name = "SECS", default_value_t = 30.0)]
+    pub timeout: f64,
+    /// openwop protocol major version: 2 uses the v2 seam path and header.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=2))]
+    pub openwop_major: u8,
+    /// Request-body spelling of content parts.
+    #[arg(long, value_enum, default_value_t = DialectArg::Spec)]
+    pub dialect: DialectArg,
+    /// Base URL where the host can fetch `image.png`, `audio.wav`, `document.pdf` (enables url positives).
+    #[arg(long, value_name = "URL")]
+    pub media_base_url: Option<String>,
+    /// A mediaRef the host resolves, per modality (enables mediaRef positives; repeatable).
+    #[arg(long = "media-ref", value_name = "MODALITY=REF")]
+    pub media_refs: Vec<String>,
+    /// Case selection: id glob or substring, `level:MUST`, `source:"RFC 0091 §A"` (repeatable, OR).
+    #[arg(long = "filter", value_name = "PATTERN")]
+    pub filters: Vec<String>,
+    /// Extra scenario files or directories (repeatable); a case id equal to a built-in one replaces it.
+    #[arg(long = "scenarios", value_name = "DIR|FILE")]
+    pub scenarios: Vec<PathBuf>,
+    /// Use only the scenarios given with --scenarios.
+    #[arg(long)]
+    pub no_builtin: bool,
+    /// Allow `$media.url` probe URLs that do not point at loopback.
+    #[arg(long)]
+    pub allow_external_probe_urls: bool,
+    /// Largest part the maxBytesPerPart probe may send, in bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = 16 * 1024 * 1024)]
+    pub max_probe_bytes: u64,
+    #[command(flatten)]
+    pub reference: ReferenceArgs,
+}
+
+/// Shape of the embedded host used by `--target reference`.
+#[derive(Debug, Args)]
+pub struct ReferenceArgs {
+    /// Modalities the reference host advertises.
+    #[arg(long, value_name = "LIST", value_delimiter = ',', default_value = "text,image")]
+    pub reference_modalities: Vec<String>,
+    /// maxBytesPerPart the reference host advertises (0: none).
+    #[arg(long, value_name = "BYTES", default_value_t = 65536)]
+    pub reference_max_bytes_per_part: u64,
+    /// Run the reference host with one deliberate fault (see `serve-reference --list-faults`).
+    #[arg(long, value_name = "FAULT")]
+    pub reference_fault: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    #[command(flatten)]
+    pub target: TargetArgs,
+    /// Cases run at once.
+    #[arg(short = 'j', long, value_name = "N", default_value_t = 8, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub concurrency: u16,
+    /// SHOULD failures fail the run.
+    #[arg(long)]
+    pub strict: bool,
+    /// Skipped and blocked cases count as failures (also OPENWOP_REQUIRE_BEHAVIOR=true).
+    #[arg(long)]
+    pub require: bool,
+    /// Conformance profile honestly opted out of (repeatable; also OPENWOP_OPTED_OUT_PROFILES).
+    #[arg(long = "opt-out", value_name = "PROFILE")]
+    pub opt_out: Vec<String>,
+    /// Write JUnit XML here.
+    #[arg(long, value_name = "PATH")]
+    pub junit: Option<PathBuf>,
+    /// Write the JSON evidence report here.
+    #[arg(long, value_name = "PATH")]
+    pub report: Option<PathBuf>,
+    /// Largest response body read, in bytes; the rest is dropped and the report says so.
+    #[arg(long, value_name = "BYTES", default_value_t = 4 * 1024 * 1024)]
+    pub max_response_bytes: usize,
+    /// Print the redacted request and response of failing cases.
+    #[arg(short, long)]
+    pub verbose: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ListArgs {
+    #[command(flatten)]
+    pub target: TargetArgs,
+    #[arg(long, value_enum, default_value_t = FormatArg::Human)]
+    pub format: FormatArg,
+}
+
+#[derive(Debug, Args)]
+pub struct LintArgs {
+    /// Scenario files or directories; the built-in set when none is given.
+    pub paths: Vec<PathBuf>,
+    /// Allow `$media.url` probe URLs that do not point at loopback.
+    #[arg(long)]
+    pub allow_external_probe_urls: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Port on 127.0.0.1 (0 picks a free one and prints it).
+    #[arg(long, default_value_t = 8080)]
+    pub port: u16,
+    /// Address to bind.
+    #[arg(long, default_value = "127.0.0.1")]
+    pub bind: std::net::IpAddr,
+    /// Modalities to advertise (comma-separated subset of text,image,audio,document).
+    #[arg(long, value_delimiter = ',', default_value = "text,image")]
+    pub modalities: Vec<String>,
+    /// maxBytesPerPart to advertise and enforce.
+    #[arg(long, value_name = "BYTES")]
+    pub max_bytes_per_part: Option<u64>,
+    /// limits.maxRequestBodyBytes to advertise and enforce.
+    #[arg(long, value_name = "BYTES")]
+    pub max_request_body_bytes: Option<u64>,
+    /// Require this bearer token on the seams (prefer --token-env).
+    #[arg(long, value_name = "T")]
+    pub token: Option<String>,
+    /// Environment variable holding the bearer token to require.
+    #[arg(long, value_name = "VAR")]
+    pub token_env: Option<String>,
+    /// Break one requirement on purpose.
+    #[arg(long, value_name = "FAULT")]
+    pub fault: Option<String>,
+    /// List the faults and exit.
+    #[arg(long)]
+    pub list_faults: bool,
+}

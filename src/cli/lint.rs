@@ -1,0 +1,25 @@
+//! `mmconform lint`: validate scenario files, no network.
+
+use super::CliError;
+use super::args::LintArgs;
+use crate::scenario::checks::CheckOptions;
+use crate::scenario::suite::{builtin_sources, load_sources, read_sources};
+
+pub fn lint(args: &LintArgs) -> Result<i32, CliError> {
+    let sources = if args.paths.is_empty() {
+        builtin_sources()
+    } else {
+        read_sources(&args.paths).map_err(CliError::Scenarios)?
+    };
+    if sources.is_empty() {
+        return Err(CliError::Usage("no scenario files found (looked for .yaml, .yml, .json)".into()));
+    }
+    let options = CheckOptions {
+        context_roots: crate::profile::context_vocabulary(),
+        allow_external_probe_urls: args.allow_external_probe_urls,
+    };
+    let loaded = load_sources(&sources, &options).map_err(CliError::Scenarios)?;
+    let cases: usize = loaded.iter().map(|f| f.file.cases.len()).sum();
+    println!("ok: {} file(s), {cases} case(s), no problems", loaded.len());
+    Ok(0)
+}

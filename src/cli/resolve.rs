@@ -1,0 +1,184 @@
+//! Arguments + environment -> resolved configuration, once (the ripgrep `Args -> Config`
+//! pattern). Every bad value is a usage error (exit 2) before any request is sent.
+
+use super::args::{ColorArg, DialectArg, ReferenceArgs, RunArgs, TargetArgs};
+use crate::config::{Output, RunConfig, Target, Token};
+use crate::plan::filter::FilterTerm;
+use crate::profile::openwop::Dialect;
+use crate::profile::openwop::facts::NON_TEXT_MODALITIES;
+use crate::reference::{Fault, ReferenceConfig};
+use crate::scenario::checks::CheckOptions;
+use crate::scenario::suite::SuiteOptions;
+use std::collections::BTreeMap;
+use std::io::IsTerminal;
+use std::time::Duration;
+
+/// Reads an environment variable; injected so resolution is testable.
+pub type Env<'a> = &'a dyn Fn(&str) -> Option<String>;
+
+pub fn process_env(name: &str) -> Option<String> {
+    std::env::var(name).ok()
+}
+
+/// Applies `--color` and NO_COLOR/CLICOLOR through `colored`, and answers whether stdout
+/// output should be coloured.
+pub fn resolve_color(choice: ColorArg) -> bool {
+    match choice {
+        ColorArg::Always => colored::control::set_override(true),
+        ColorArg::Never => colored::control::set_override(false),
+        ColorArg::Auto => {}
+    }
+    colored::control::SHOULD_COLORIZE.should_colorize()
+}
+
+fn env_true(env: Env, name: &str) -> bool {
+    env(name).is_some_and(|v| matches!(v.trim().to_ascii_lowercase().as_str(), "1" | "true" | "yes"))
+}
+
+pub fn parse_modalities(list: &[String], allowed: &[&str]) -> Result<Vec<String>, String> {
+    let mut out = Vec::new();
+    for m in list.iter().map(|m| m.trim()).filter(|m| !m.is_empty()) {
+        if !allowed.contains(&m) {
+            return Err(format!("unknown modality `{m}` (use {})", allowed.join(", ")));
+        }
+        if !out.iter().any(|o| o == m) {
+            out.push(m.to_string());
+        }
+    }
+    Ok(out)
+}
+
+fn reference_config(args: &ReferenceArgs) -> Result<ReferenceConfig, String> {
+    let fault = args
+        .reference_fault
+        .as_deref()
+        .map(str::parse::<Fault>)
+        .transpose()
+        .map_err(|e| format!("--reference-fault: {e}"))?;
+    Ok(ReferenceConfig {
+        modalities: parse_modalities(&args.reference_modalities, &["text", "image", "audio", "document"])
+            .map_err(|e| format!("--reference-modalities: {e}"))?,
+        max_bytes_per_part: (args.reference_max_bytes_per_part > 0).then_some(args.reference_max_bytes_per_part),
+        fault,
+        ..ReferenceConfig::default()
+    })
+}
+
+pub fn resolve_target(args: &TargetArgs, env: Env) -> Result<Target, String> {
+    let raw = match (&args.target, env("OPENWOP_BASE_URL")) {
+        (Some(t), _) => t.clone(),
+        (None, Some(t)) if !t.trim().is_empty() => t,
+        _ => return Err("no target: pass --target URL (or `--target reference`), or set OPENWOP_BASE_URL".into()),
+    };
+    if raw.trim() == "reference" {
+        return Ok(Target::Reference(reference_config(&args.reference)?));
+    }
+    let url = url::Url::parse(raw.trim()).map_err(|e| format!("--target `{raw}` is not a URL: {e}"))?;
+    if !matches!(url.scheme(), "http" | "https") || url.host().is_none() {
+        return Err(format!("--target `{raw}` must be an http(s) URL with a host"));
+    }
+    if url.query().is_some() || url.fragment().is_some() {
+        return Err(format!("--target `{raw}` must not carry a query or fragment"));
+    }
+    Ok(Target::Url(url))
+}
+
+fn resolve_token(args: &TargetArgs, env: Env) -> Result<Option<Token>, String> {
+    if let Some(path) = &args.token_file {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("--token-file {}: {e}", path.display()))?;
+        let value = text.lines().next().unwrap_or("").trim().to_string();
+        if value.is_empty() {
+            return Err(format!("--token-file {} is empty", path.display()));
+        }
+        return Ok(Some(Token { value, origin: format!("file {}", path.display()) }));
+    }
+    Ok(env(&args.token_env)
+        .map(|v| v.trim().to_string())
+        .filter(|v| !v.is_empty())
+        .map(|value| Token { value, origin: format!("${}", args.token_env) }))
+}
+
+fn parse_header(raw: &str) -> Result<(String, String), String> {
+    let (name, value) = raw.split_once(':').ok_or_else(|| format!("--header `{raw}` must look like 'Name: value'"))?;
+    let name = name.trim();
+    reqwest::header::HeaderName::from_bytes(name.as_bytes()).map_err(|_| format!("--header `{raw}`: bad header name"))?;
+    reqwest::header::HeaderValue::from_str(value.trim()).map_err(|_| format!("--header `{raw}`: bad header value"))?;
+    Ok((name.to_string(), value.trim().to_string()))
+}
+
+fn parse_media_ref(raw: &str) -> Result<(String, String), String> {
+    let (modality, reference) = raw.split_once('=').ok_or_else(|| format!("--media-ref `{raw}` must look like MODALITY=REF"))?;
+    parse_modalities(&[modality.to_string()], &NON_TEXT_MODALITIES).map_err(|e| format!("--media-ref: {e}"))?;
+    if reference.is_empty() {
+        return Err(format!("--media-ref `{raw}` has an empty REF"));
+    }
+    Ok((modality.trim().to_string(), reference.to_string()))
+}
+
+pub fn suite_options(args: &TargetArgs) -> SuiteOptions {
+    SuiteOptions {
+        include_builtin: !args.no_builtin,
+        paths: args.scenarios.clone(),
+        checks: CheckOptions {
+            context_roots: crate::profile::context_vocabulary(),
+            allow_external_probe_urls: args.allow_external_probe_urls,
+        },
+    }
+}
+
+/// Resolves the parts `run` and `list` share. `concurrency`, reports and modes are `run`'s.
+pub fn resolve_common(args: &TargetArgs, env: Env) -> Result<RunConfig, String> {
+    if !(args.timeout.is_finite() && args.timeout > 0.0 && args.timeout <= 3600.0) {
+        return Err(format!("--timeout {} must be between 0 and 3600 seconds", args.timeout));
+    }
+    let filters = args.filters.iter().map(|f| FilterTerm::parse(f)).collect::<Result<Vec<_>, _>>()?;
+    let headers = args.headers.iter().map(|h| parse_header(h)).collect::<Result<Vec<_>, _>>()?;
+    let media_refs: BTreeMap<String, String> = args.media_refs.iter().map(|r| parse_media_ref(r)).collect::<Result<_, _>>()?;
+    if let Some(base) = &args.media_base_url {
+        url::Url::parse(base).map_err(|e| format!("--media-base-url `{base}`: {e}"))?;
+    }
+    Ok(RunConfig {
+        target: resolve_target(args, env)?,
+        token: resolve_token(args, env)?,
+        headers,
+        timeout: Duration::from_secs_f64(args.timeout),
+        concurrency: 8,
+        filters,
+        filter_text: args.filters.clone(),
+        strict: false,
+        require: false,
+        opted_out_profiles: Vec::new(),
+        dialect: match args.dialect {
+            DialectArg::Spec => Dialect::Spec,
+            DialectArg::Suite => Dialect::Suite,
+        },
+        openwop_major: args.openwop_major,
+        media_base_url: args.media_base_url.clone(),
+        media_refs,
+        max_probe_bytes: args.max_probe_bytes,
+        max_response_bytes: 4 * 1024 * 1024,
+        output: Output { junit: None, report: None, color: false, progress: false, verbose: false },
+    })
+}
+
+pub fn resolve_run(args: &RunArgs, color: bool, env: Env) -> Result<RunConfig, String> {
+    let mut config = resolve_common(&args.target, env)?;
+    config.concurrency = usize::from(args.concurrency);
+    config.strict = args.strict;
+    config.require = args.require || env_true(env, "OPENWOP_REQUIRE_BEHAVIOR");
+    let mut opted: Vec<String> = args.opt_out.clone();
+    if let Some(list) = env("OPENWOP_OPTED_OUT_PROFILES") {
+        opted.extend(list.split([',', ' ']).map(str::trim).filter(|s| !s.is_empty()).map(str::to_string));
+    }
+    opted.dedup();
+    config.opted_out_profiles = opted;
+    config.max_response_bytes = args.max_response_bytes.max(1024);
+    config.output = Output {
+        junit: args.junit.clone(),
+        report: args.report.clone(),
+        color,
+        progress: std::io::stdout().is_terminal(),
+        verbose: args.verbose,
+    };
+    Ok(config)
+}

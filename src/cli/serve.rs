@@ -1,0 +1,53 @@
+//! `mmconform serve-reference`: the embedded reference host as a standalone server.
+
+use super::args::ServeArgs;
+use super::resolve::parse_modalities;
+use super::{CliError, runtime};
+use crate::reference::{self, Fault, ReferenceConfig};
+
+pub fn serve(args: &ServeArgs) -> Result<i32, CliError> {
+    if args.list_faults {
+        for fault in Fault::all() {
+            println!("{:32} {}", fault.name(), fault.description());
+        }
+        return Ok(0);
+    }
+    let modalities = parse_modalities(&args.modalities, &["text", "image", "audio", "document"])
+        .map_err(|e| CliError::Usage(format!("--modalities: {e}")))?;
+    let fault = args.fault.as_deref().map(str::parse::<Fault>).transpose().map_err(|e| CliError::Usage(format!("--fault: {e}")))?;
+    let token = match (&args.token, &args.token_env) {
+        (Some(t), _) => {
+            eprintln!("warning: --token puts the secret in your shell history and process list; prefer --token-env");
+            Some(t.clone())
+        }
+        (None, Some(var)) => Some(std::env::var(var).map_err(|_| CliError::Usage(format!("--token-env: ${var} is not set")))?),
+        (None, None) => None,
+    };
+    if args.max_bytes_per_part == Some(0) || args.max_request_body_bytes == Some(0) {
+        return Err(CliError::Usage("limits must be at least 1 byte".into()));
+    }
+    let config = ReferenceConfig {
+        modalities,
+        advertise_input: true,
+        max_bytes_per_part: args.max_bytes_per_part,
+        max_request_body_bytes: args.max_request_body_bytes,
+        token,
+        fault,
+    };
+    let addr = std::net::SocketAddr::new(args.bind, args.port);
+    runtime()?.block_on(async move {
+        let running = reference::spawn(config.clone(), addr)
+            .await
+            .map_err(|e| CliError::Usage(format!("cannot listen on {addr}: {e}")))?;
+        println!(
+            "mmconform reference host listening on {} (modalities {}{}{})",
+            running.base_url(),
+            config.modalities.join(","),
+            config.max_bytes_per_part.map(|n| format!(", maxBytesPerPart {n}")).unwrap_or_default(),
+            config.fault.map(|f| format!(", FAULT {}", f.name())).unwrap_or_default(),
+        );
+        let _ = tokio::signal::ctrl_c().await;
+        running.shutdown().await;
+        Ok(0)
+    })
+}

@@ -1,0 +1,131 @@
+//! Facts derived from an openwop discovery document, as scenario predicates see them
+//! under `openwop.*`. Capability families are read from the document ROOT only
+//! (RFC 0073): a wrapper-only advertisement counts as no advertisement, and is itself
+//! reported by a discovery case.
+
+use serde_json::{Map, Value, json};
+
+/// Names available under `openwop.` (checked by `lint`).
+pub const FACT_NAMES: [&str; 12] = [
+    "aiProvidersAtRoot",
+    "aiProvidersInWrapper",
+    "aiSupported",
+    "inputAdvertised",
+    "modalities",
+    "nonTextAdvertised",
+    "unadvertised",
+    "firstAdvertised",
+    "firstUnadvertised",
+    "maxBytesPerPart",
+    "maxRequestBodyBytes",
+    "limitProbeFits",
+];
+
+/// Names available under `run.`.
+pub const RUN_FACT_NAMES: [&str; 5] = ["tokenConfigured", "mediaBaseUrl", "mediaRefs", "dialect", "openwopMajor"];
+
+/// The non-text modalities RFC 0091 defines (a closed enum).
+pub const NON_TEXT_MODALITIES: [&str; 3] = ["image", "audio", "document"];
+
+/// Request overhead besides the base64 payload, generously rounded up.
+const PROBE_OVERHEAD_BYTES: u64 = 1024;
+
+fn ai_supported(ai: &Value) -> bool {
+    match ai.get("supported") {
+        Some(Value::Bool(b)) => *b,
+        Some(Value::Array(items)) => !items.is_empty(),
+        _ => ai.get("providers").and_then(Value::as_array).is_some_and(|p| !p.is_empty()),
+    }
+}
+
+/// Derives `openwop.*` facts. `max_probe_bytes` bounds the limit probe's part size.
+pub fn derive(document: Option<&Value>, max_probe_bytes: u64) -> Value {
+    let root_ai = document.and_then(|d| d.get("aiProviders")).filter(|v| v.is_object());
+    let wrapped_ai = document.and_then(|d| d.get("capabilities")).and_then(|c| c.get("aiProviders"));
+    let input = root_ai.and_then(|ai| ai.get("input")).filter(|v| v.is_object());
+    let advertised: Vec<String> = input
+        .and_then(|i| i.get("modalities"))
+        .and_then(Value::as_array)
+        .map(|items| items.iter().filter_map(Value::as_str).map(str::to_string).collect())
+        .unwrap_or_default();
+    // `text` is implicit (RFC 0091 §B).
+    let mut modalities = vec!["text".to_string()];
+    for m in &advertised {
+        if !modalities.contains(m) {
+            modalities.push(m.clone());
+        }
+    }
+    let non_text: Vec<&String> = modalities.iter().filter(|m| *m != "text").collect();
+    let unadvertised: Vec<&str> = NON_TEXT_MODALITIES.iter().copied().filter(|m| !modalities.iter().any(|a| a == m)).collect();
+    let max_bytes = input.and_then(|i| i.get("maxBytesPerPart")).and_then(Value::as_u64);
+    let max_body = document
+        .and_then(|d| d.pointer("/limits/maxRequestBodyBytes"))
+        .and_then(Value::as_u64);
+    let limit_probe_fits = max_bytes.is_some_and(|n| {
+        let over = n + 1;
+        let encoded = over.div_ceil(3) * 4 + PROBE_OVERHEAD_BYTES;
+        over <= max_probe_bytes && max_body.is_none_or(|body| encoded <= body)
+    });
+
+    let mut facts = Map::new();
+    facts.insert("aiProvidersAtRoot".into(), json!(root_ai.is_some()));
+    facts.insert("aiProvidersInWrapper".into(), json!(wrapped_ai.is_some()));
+    facts.insert("aiSupported".into(), json!(root_ai.is_some_and(ai_supported)));
+    facts.insert("inputAdvertised".into(), json!(input.is_some()));
+    facts.insert("modalities".into(), json!(modalities));
+    facts.insert("nonTextAdvertised".into(), json!(non_text));
+    facts.insert("unadvertised".into(), json!(unadvertised));
+    facts.insert(
+        "firstAdvertised".into(),
+        // Only a modality RFC 0091 defines can carry a well-formed positive part.
+        non_text.iter().find(|m| NON_TEXT_MODALITIES.contains(&m.as_str())).map(|m| json!(m)).unwrap_or(Value::Null),
+    );
+    // `video` can never be advertised (closed enum), so every host has an unadvertised type.
+    facts.insert("firstUnadvertised".into(), json!(unadvertised.first().copied().unwrap_or("video")));
+    facts.insert("maxBytesPerPart".into(), max_bytes.map(|n| json!(n)).unwrap_or(Value::Null));
+    facts.insert("maxRequestBodyBytes".into(), max_body.map(|n| json!(n)).unwrap_or(Value::Null));
+    facts.insert("limitProbeFits".into(), json!(limit_probe_fits));
+    Value::Object(facts)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_root_only_and_makes_text_implicit() {
+        let doc = json!({"aiProviders": {"supported": ["x"], "input": {"modalities": ["image"], "maxBytesPerPart": 100}}});
+        let f = derive(Some(&doc), 1 << 20);
+        assert_eq!(f["modalities"], json!(["text", "image"]));
+        assert_eq!(f["unadvertised"], json!(["audio", "document"]));
+        assert_eq!(f["firstAdvertised"], json!("image"));
+        assert_eq!(f["firstUnadvertised"], json!("audio"));
+        assert_eq!(f["aiSupported"], json!(true));
+        assert_eq!(f["limitProbeFits"], json!(true));
+
+        let wrapped = json!({"capabilities": {"aiProviders": {"supported": true, "input": {"modalities": ["image"]}}}});
+        let f = derive(Some(&wrapped), 1 << 20);
+        assert_eq!(f["aiProvidersAtRoot"], json!(false));
+        assert_eq!(f["aiProvidersInWrapper"], json!(true));
+        assert_eq!(f["modalities"], json!(["text"]));
+        assert_eq!(f["firstAdvertised"], Value::Null);
+    }
+
+    #[test]
+    fn every_modality_advertised_still_leaves_video_unadvertised() {
+        let doc = json!({"aiProviders": {"supported": true, "input": {"modalities": ["text", "image", "audio", "document"]}}});
+        let f = derive(Some(&doc), 1 << 20);
+        assert_eq!(f["unadvertised"], json!([]));
+        assert_eq!(f["firstUnadvertised"], json!("video"));
+    }
+
+    #[test]
+    fn limit_probe_must_fit_the_body_limit_and_the_probe_cap() {
+        let doc = json!({"limits": {"maxRequestBodyBytes": 2000}, "aiProviders": {"input": {"maxBytesPerPart": 1000}}});
+        assert_eq!(derive(Some(&doc), 1 << 20)["limitProbeFits"], json!(true));
+        let doc = json!({"limits": {"maxRequestBodyBytes": 1500}, "aiProviders": {"input": {"maxBytesPerPart": 1000}}});
+        assert_eq!(derive(Some(&doc), 1 << 20)["limitProbeFits"], json!(false));
+        let doc = json!({"aiProviders": {"input": {"maxBytesPerPart": 1000}}});
+        assert_eq!(derive(Some(&doc), 500)["limitProbeFits"], json!(false));
+    }
+}

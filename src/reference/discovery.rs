@@ -1,0 +1,158 @@
+//! The `/.well-known/openwop` discovery document (WIRE.md §1.1).
+//!
+//! Capability families sit at the document ROOT (RFC 0073); the deprecated
+//! `capabilities: {...}` wrapper appears only under the `wrapper-only-discovery` fault.
+
+use serde_json::{Map, Value, json};
+
+use super::modality::advertised_input;
+use super::{Fault, ReferenceConfig};
+
+/// The four universal AI envelope kinds (RFC 0021); a host with AI support SHOULD list
+/// them all and give each schema version 1.
+const UNIVERSAL_ENVELOPES: [&str; 4] = [
+    "clarification.request",
+    "schema.request",
+    "schema.response",
+    "error",
+];
+
+/// Builds the discovery document for `config`.
+pub fn discovery_document(config: &ReferenceConfig) -> Value {
+    let mut doc = Map::new();
+    doc.insert("protocolVersion".into(), json!("1.0"));
+    doc.insert("supportedEnvelopes".into(), json!(UNIVERSAL_ENVELOPES));
+    let versions: Map<String, Value> = UNIVERSAL_ENVELOPES
+        .iter()
+        .map(|kind| ((*kind).to_owned(), json!(1)))
+        .collect();
+    doc.insert("schemaVersions".into(), Value::Object(versions));
+    if !config.faulted(Fault::DiscoveryMissingRequired) {
+        doc.insert("limits".into(), limits(config));
+    }
+    doc.insert(
+        "implementation".into(),
+        json!({"name": "mmconform-reference", "version": env!("CARGO_PKG_VERSION")}),
+    );
+    let ai_providers = ai_providers(config);
+    if config.faulted(Fault::WrapperOnlyDiscovery) {
+        doc.insert(
+            "capabilities".into(),
+            json!({ "aiProviders": ai_providers }),
+        );
+    } else {
+        doc.insert("aiProviders".into(), ai_providers);
+    }
+    Value::Object(doc)
+}
+
+fn limits(config: &ReferenceConfig) -> Value {
+    let mut limits = Map::new();
+    limits.insert("clarificationRounds".into(), json!(3));
+    limits.insert("schemaRounds".into(), json!(3));
+    limits.insert("envelopesPerTurn".into(), json!(32));
+    if let Some(max) = config.max_request_body_bytes {
+        limits.insert("maxRequestBodyBytes".into(), json!(max));
+    }
+    Value::Object(limits)
+}
+
+/// `aiProviders`, a closed object: `supported` plus, unless the host is text-only,
+/// the RFC 0091 `input` block.
+fn ai_providers(config: &ReferenceConfig) -> Value {
+    let mut providers = Map::new();
+    providers.insert("supported".into(), json!(["reference"]));
+    if let Some(modalities) = advertised_input(config) {
+        let mut input = Map::new();
+        input.insert("modalities".into(), json!(modalities));
+        if let Some(max) = config.max_bytes_per_part {
+            input.insert("maxBytesPerPart".into(), json!(max));
+        }
+        providers.insert("input".into(), Value::Object(input));
+    }
+    Value::Object(providers)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_document_is_complete_and_root_level() {
+        let doc = discovery_document(&ReferenceConfig::default());
+        assert_eq!(doc["protocolVersion"], "1.0");
+        assert_eq!(
+            doc["supportedEnvelopes"],
+            json!([
+                "clarification.request",
+                "schema.request",
+                "schema.response",
+                "error"
+            ])
+        );
+        assert_eq!(doc["schemaVersions"]["schema.response"], 1);
+        assert_eq!(
+            doc["limits"],
+            json!({"clarificationRounds": 3, "schemaRounds": 3, "envelopesPerTurn": 32})
+        );
+        assert_eq!(doc["implementation"]["name"], "mmconform-reference");
+        assert_eq!(
+            doc["aiProviders"],
+            json!({"supported": ["reference"], "input": {"modalities": ["text", "image"], "maxBytesPerPart": 65536}})
+        );
+        assert!(doc.get("capabilities").is_none());
+    }
+
+    #[test]
+    fn modalities_are_verbatim_and_optional_fields_follow_config() {
+        let config = ReferenceConfig {
+            modalities: vec!["document".into(), "audio".into()],
+            max_bytes_per_part: None,
+            max_request_body_bytes: Some(1_000_000),
+            ..ReferenceConfig::default()
+        };
+        let doc = discovery_document(&config);
+        assert_eq!(
+            doc["aiProviders"]["input"],
+            json!({"modalities": ["document", "audio"]})
+        );
+        assert_eq!(doc["limits"]["maxRequestBodyBytes"], 1_000_000);
+    }
+
+    #[test]
+    fn text_only_host_has_no_input_block() {
+        let config = ReferenceConfig {
+            advertise_input: false,
+            ..ReferenceConfig::default()
+        };
+        let doc = discovery_document(&config);
+        assert_eq!(doc["aiProviders"], json!({"supported": ["reference"]}));
+    }
+
+    #[test]
+    fn discovery_faults_change_only_their_part() {
+        let faithful = discovery_document(&ReferenceConfig::default());
+        let faulted = |fault| {
+            discovery_document(&ReferenceConfig {
+                fault: Some(fault),
+                ..ReferenceConfig::default()
+            })
+        };
+        let mut expected = faithful.clone();
+        expected.as_object_mut().unwrap().remove("limits");
+        assert_eq!(faulted(Fault::DiscoveryMissingRequired), expected);
+
+        let wrapped = faulted(Fault::WrapperOnlyDiscovery);
+        assert!(wrapped.get("aiProviders").is_none());
+        assert_eq!(
+            wrapped["capabilities"]["aiProviders"],
+            faithful["aiProviders"]
+        );
+
+        let video = faulted(Fault::OutOfEnumModality);
+        assert_eq!(
+            video["aiProviders"]["input"]["modalities"],
+            json!(["text", "image", "video"])
+        );
+    }
+}

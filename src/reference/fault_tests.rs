@@ -1,0 +1,364 @@
+//! Each fault changes exactly the behaviour it names.
+//!
+//! `signature` holds, per fault, one request on which the faithful and the faulted host
+//! must answer differently, and the two expected verdicts. The match is exhaustive, so
+//! a new fault cannot be added without its proof. Every probe goes over real HTTP on
+//! loopback, so the router's wiring (404s, error-body shape, auth) is covered too.
+//! `controls_are_unchanged` then checks that each fault leaves the other basics alone.
+
+use serde_json::{Value, json};
+
+use super::test_support::{Probe, data, media, mp4, observe, png, text, user, wav};
+use super::{Fault, ReferenceConfig, known_media_ref, spawn};
+
+const FAITHFUL_DISCOVERY: &str = "keys=protocolVersion,supportedEnvelopes,schemaVersions,limits,implementation,aiProviders modalities=text,image";
+
+struct Signature {
+    config: ReferenceConfig,
+    probe: Probe,
+    faithful: &'static str,
+    faulted: &'static str,
+}
+
+fn call(body: Value) -> Probe {
+    Probe::Call { body, bearer: None }
+}
+
+fn sig(probe: Probe, faithful: &'static str, faulted: &'static str) -> Signature {
+    Signature {
+        config: ReferenceConfig::default(),
+        probe,
+        faithful,
+        faulted,
+    }
+}
+
+fn with(config: ReferenceConfig, signature: Signature) -> Signature {
+    Signature {
+        config,
+        ..signature
+    }
+}
+
+fn capped(max: u64) -> ReferenceConfig {
+    ReferenceConfig {
+        max_bytes_per_part: Some(max),
+        ..ReferenceConfig::default()
+    }
+}
+
+fn image(key: &str, value: &str) -> Value {
+    media("image", "image/png", key, value)
+}
+
+fn signature(fault: Fault) -> Signature {
+    use Fault::*;
+    let two_messages = |second: Value| {
+        call(json!({"messages": [
+            {"role": "user", "content": [text("look")]},
+            second,
+        ]}))
+    };
+    match fault {
+        DiscoveryMissingRequired => sig(
+            Probe::Discovery,
+            FAITHFUL_DISCOVERY,
+            "keys=protocolVersion,supportedEnvelopes,schemaVersions,implementation,aiProviders modalities=text,image",
+        ),
+        WrapperOnlyDiscovery => sig(
+            Probe::Discovery,
+            FAITHFUL_DISCOVERY,
+            "keys=protocolVersion,supportedEnvelopes,schemaVersions,limits,implementation,capabilities modalities=-",
+        ),
+        OutOfEnumModality => sig(
+            call(user(json!([text("a"), mp4()]))),
+            "400 unsupported_modality",
+            "200 text,video x2",
+        ),
+        RefusesStringContent => sig(
+            call(user(json!("hello"))),
+            "200 text x1",
+            "400 invalid_request",
+        ),
+        RejectsTextPartUnlessListed => with(
+            ReferenceConfig {
+                modalities: vec!["image".into()],
+                ..ReferenceConfig::default()
+            },
+            sig(
+                call(user(json!([text("a")]))),
+                "200 text x1",
+                "400 unsupported_modality",
+            ),
+        ),
+        RejectsAdvertisedModality => sig(
+            call(user(json!([text("a"), png()]))),
+            "200 text,image x2",
+            "400 unsupported_modality",
+        ),
+        AcceptsPngOnly => sig(
+            call(user(json!([media(
+                "image",
+                "image/jpeg",
+                "data",
+                &data(16)
+            )]))),
+            "200 image x1",
+            "415 unsupported_media_type",
+        ),
+        RejectsMediaRef => sig(
+            call(user(json!([image(
+                "mediaRef",
+                known_media_ref("image").unwrap()
+            )]))),
+            "200 image x1",
+            "400 invalid_request",
+        ),
+        RejectsUrlSource => sig(
+            call(user(json!([image("url", "https://example.com/cat.png")]))),
+            "200 image x1",
+            "400 invalid_request",
+        ),
+        AcceptsUnadvertised => sig(
+            call(user(json!([text("a"), wav()]))),
+            "400 unsupported_modality",
+            "200 text,audio x2",
+        ),
+        SilentlyDropsUnadvertised => sig(
+            call(user(json!([text("a"), wav()]))),
+            "400 unsupported_modality",
+            "200 text x1",
+        ),
+        WrongErrorCode => sig(
+            call(user(json!([text("a"), mp4()]))),
+            "400 unsupported_modality",
+            "400 invalid_request",
+        ),
+        CrashOnUnknownType => sig(
+            call(user(json!([mp4()]))),
+            "400 unsupported_modality",
+            "500 internal_error",
+        ),
+        ValidatesFirstPartOnly => sig(
+            call(user(json!([png(), wav()]))),
+            "400 unsupported_modality",
+            "200 image,audio x2",
+        ),
+        ValidatesFirstMessageOnly => sig(
+            two_messages(json!({"role": "user", "content": [wav()]})),
+            "400 unsupported_modality",
+            "200 text,audio x2",
+        ),
+        ValidatesUserMessagesOnly => sig(
+            two_messages(json!({"role": "assistant", "content": [wav()]})),
+            "400 unsupported_modality",
+            "200 text,audio x2",
+        ),
+        NestedErrorBody => sig(
+            call(user(json!([wav()]))),
+            "400 unsupported_modality",
+            "400 unsupported_modality nested",
+        ),
+        AcceptsMissingSource => sig(
+            call(user(json!([{"type": "image", "mimeType": "image/png"}]))),
+            "400 invalid_request",
+            "200 image x1",
+        ),
+        AcceptsTwoSources => sig(
+            call(user(
+                json!([{"type": "image", "mimeType": "image/png", "data": data(8), "url": "https://example.com/a.png"}]),
+            )),
+            "400 invalid_request",
+            "200 image x1",
+        ),
+        AcceptsMissingMimeType => sig(
+            call(user(json!([{"type": "image", "data": data(8)}]))),
+            "400 invalid_request",
+            "200 image x1",
+        ),
+        AcceptsInvalidBase64 => sig(
+            call(user(json!([image("data", "not base64!")]))),
+            "400 invalid_request",
+            "200 image x1",
+        ),
+        AcceptsNumericContent => sig(call(user(json!(42))), "400 invalid_request", "200 - x0"),
+        AcceptsEmptyMessages => sig(
+            call(json!({"messages": []})),
+            "400 validation_error",
+            "200 - x0",
+        ),
+        OffByOneLimit => with(
+            capped(16),
+            sig(
+                call(user(json!([image("data", &data(16))]))),
+                "200 image x1",
+                "413 payload_too_large",
+            ),
+        ),
+        IgnoresMaxBytesPerPart => with(
+            capped(16),
+            sig(
+                call(user(json!([image("data", &data(17))]))),
+                "413 payload_too_large",
+                "200 image x1",
+            ),
+        ),
+        AcceptsLoopbackUrl => sig(
+            call(user(json!([image("url", "http://127.0.0.1:9/a.png")]))),
+            "400 invalid_request",
+            "200 image x1",
+        ),
+        AcceptsUnknownMediaRef => sig(
+            call(user(json!([image("mediaRef", "blob:run-7/chart")]))),
+            "400 invalid_request",
+            "200 image x1",
+        ),
+        IgnoresAuth => with(
+            ReferenceConfig {
+                token: Some("s3cret".into()),
+                ..ReferenceConfig::default()
+            },
+            sig(
+                call(user(json!("hi"))),
+                "401 unauthenticated",
+                "200 text x1",
+            ),
+        ),
+        SeamMissing => sig(call(user(json!("hi"))), "200 text x1", "404 not_found"),
+    }
+}
+
+async fn check(fault: Fault) {
+    let Signature {
+        config,
+        probe,
+        faithful,
+        faulted,
+    } = signature(fault);
+    assert_ne!(
+        faithful, faulted,
+        "{fault}: a signature must tell the hosts apart"
+    );
+    let broken = ReferenceConfig {
+        fault: Some(fault),
+        ..config.clone()
+    };
+    assert_eq!(
+        observe(config, &probe).await,
+        faithful,
+        "{fault}: faithful host"
+    );
+    assert_eq!(
+        observe(broken, &probe).await,
+        faulted,
+        "{fault}: faulted host"
+    );
+}
+
+macro_rules! fault_tests {
+    ($($test:ident => $fault:ident),* $(,)?) => {
+        $(
+            #[tokio::test]
+            async fn $test() {
+                check(Fault::$fault).await;
+            }
+        )*
+
+        #[test]
+        fn every_fault_has_a_test() {
+            let tested = [$(Fault::$fault),*];
+            for fault in Fault::all() {
+                assert!(tested.contains(fault), "no test for {fault}");
+            }
+        }
+    };
+}
+
+fault_tests! {
+    discovery_missing_required => DiscoveryMissingRequired,
+    wrapper_only_discovery => WrapperOnlyDiscovery,
+    out_of_enum_modality => OutOfEnumModality,
+    refuses_string_content => RefusesStringContent,
+    rejects_text_part_unless_listed => RejectsTextPartUnlessListed,
+    rejects_advertised_modality => RejectsAdvertisedModality,
+    accepts_png_only => AcceptsPngOnly,
+    rejects_media_ref => RejectsMediaRef,
+    rejects_url_source => RejectsUrlSource,
+    accepts_unadvertised => AcceptsUnadvertised,
+    silently_drops_unadvertised => SilentlyDropsUnadvertised,
+    wrong_error_code => WrongErrorCode,
+    crash_on_unknown_type => CrashOnUnknownType,
+    validates_first_part_only => ValidatesFirstPartOnly,
+    validates_first_message_only => ValidatesFirstMessageOnly,
+    validates_user_messages_only => ValidatesUserMessagesOnly,
+    nested_error_body => NestedErrorBody,
+    accepts_missing_source => AcceptsMissingSource,
+    accepts_two_sources => AcceptsTwoSources,
+    accepts_missing_mime_type => AcceptsMissingMimeType,
+    accepts_invalid_base64 => AcceptsInvalidBase64,
+    accepts_numeric_content => AcceptsNumericContent,
+    accepts_empty_messages => AcceptsEmptyMessages,
+    off_by_one_limit => OffByOneLimit,
+    ignores_max_bytes_per_part => IgnoresMaxBytesPerPart,
+    accepts_loopback_url => AcceptsLoopbackUrl,
+    accepts_unknown_media_ref => AcceptsUnknownMediaRef,
+    ignores_auth => IgnoresAuth,
+    seam_missing => SeamMissing,
+}
+
+/// Each fault leaves the basics it does not name untouched: the discovery document,
+/// the canonical positive call, and the canonical unadvertised-modality refusal.
+#[tokio::test]
+async fn controls_are_unchanged() {
+    use Fault::*;
+    let client = super::test_support::client();
+    let positive = call(user(json!([text("what is this?"), png()])));
+    let negative = call(user(json!([text("listen"), wav()])));
+    for &fault in Fault::all() {
+        let config = ReferenceConfig {
+            fault: Some(fault),
+            ..ReferenceConfig::default()
+        };
+        let host = spawn(config, super::test_support::loopback())
+            .await
+            .unwrap();
+        let base = host.base_url();
+        let send = |probe| {
+            let client = client.clone();
+            let base = base.clone();
+            async move { super::test_support::send(&client, &base, &probe).await }
+        };
+        if !matches!(
+            fault,
+            DiscoveryMissingRequired | WrapperOnlyDiscovery | OutOfEnumModality
+        ) {
+            assert_eq!(
+                send(Probe::Discovery).await,
+                FAITHFUL_DISCOVERY,
+                "{fault}: discovery"
+            );
+        }
+        if !matches!(fault, RejectsAdvertisedModality | SeamMissing) {
+            assert_eq!(
+                send(positive.clone()).await,
+                "200 text,image x2",
+                "{fault}: positive"
+            );
+        }
+        let negative_faults = [
+            AcceptsUnadvertised,
+            SilentlyDropsUnadvertised,
+            WrongErrorCode,
+            NestedErrorBody,
+            SeamMissing,
+        ];
+        if !negative_faults.contains(&fault) {
+            assert_eq!(
+                send(negative.clone()).await,
+                "400 unsupported_modality",
+                "{fault}: negative"
+            );
+        }
+        host.shutdown().await;
+    }
+}

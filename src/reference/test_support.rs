@@ -1,0 +1,184 @@
+//! Test helpers: request builders, and observing a live reference host over loopback
+//! as one short verdict string (`"200 text,image x2"`, `"400 unsupported_modality"`),
+//! so a test reads like the behaviour it pins.
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD;
+use serde_json::{Value, json};
+
+use super::{ReferenceConfig, spawn};
+
+/// A body with one user message carrying `content`.
+pub fn user(content: Value) -> Value {
+    json!({"messages": [{"role": "user", "content": content}]})
+}
+
+pub fn text(s: &str) -> Value {
+    json!({"type": "text", "text": s})
+}
+
+/// `n` bytes of base64 (a PNG signature, then filler): validity is all that matters.
+pub fn data(n: usize) -> String {
+    let mut bytes = b"\x89PNG\r\n\x1a\n".to_vec();
+    bytes.resize(n, 0x42);
+    bytes.truncate(n);
+    STANDARD.encode(bytes)
+}
+
+/// A non-text part with one source.
+pub fn media(part_type: &str, mime: &str, key: &str, value: &str) -> Value {
+    json!({"type": part_type, "mimeType": mime, key: value})
+}
+
+pub fn png() -> Value {
+    media("image", "image/png", "data", &data(16))
+}
+
+pub fn wav() -> Value {
+    media("audio", "audio/wav", "data", &data(16))
+}
+
+pub fn mp4() -> Value {
+    media("video", "video/mp4", "data", &data(16))
+}
+
+/// Summarises a pure validation result the same way an HTTP answer is summarised.
+pub fn verdict_of(result: Result<super::AcceptedSummary, super::Rejection>) -> String {
+    match result {
+        Ok(summary) => accepted(&summary.modalities, summary.parts),
+        Err(rejection) => format!(
+            "{} {}",
+            rejection.status().as_u16(),
+            rejection.code.as_str()
+        ),
+    }
+}
+
+fn accepted(modalities: &[String], parts: usize) -> String {
+    let list = if modalities.is_empty() {
+        "-".to_owned()
+    } else {
+        modalities.join(",")
+    };
+    format!("200 {list} x{parts}")
+}
+
+/// What to send.
+#[derive(Debug, Clone)]
+pub enum Probe {
+    /// GET discovery; the verdict lists the root keys and the root input modalities.
+    Discovery,
+    /// POST the v1 seam, with an optional bearer token.
+    Call {
+        body: Value,
+        bearer: Option<&'static str>,
+    },
+}
+
+pub fn client() -> reqwest::Client {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    reqwest::Client::builder()
+        // Environment proxies must not intercept loopback test traffic.
+        .no_proxy()
+        .timeout(Duration::from_secs(20))
+        .build()
+        .expect("reqwest client")
+}
+
+pub fn loopback() -> SocketAddr {
+    SocketAddr::from(([127, 0, 0, 1], 0))
+}
+
+/// Spawns a host for `config`, sends `probe`, shuts the host down, returns the verdict.
+pub async fn observe(config: ReferenceConfig, probe: &Probe) -> String {
+    let host = spawn(config, loopback())
+        .await
+        .expect("spawn reference host");
+    let verdict = send(&client(), &host.base_url(), probe).await;
+    host.shutdown().await;
+    verdict
+}
+
+/// Sends `probe` to the host at `base` and summarises the answer.
+pub async fn send(client: &reqwest::Client, base: &str, probe: &Probe) -> String {
+    match probe {
+        Probe::Discovery => {
+            let doc: Value = client
+                .get(format!("{base}/.well-known/openwop"))
+                .send()
+                .await
+                .expect("discovery request")
+                .json()
+                .await
+                .expect("discovery JSON");
+            discovery_verdict(&doc)
+        }
+        Probe::Call { body, bearer } => {
+            let mut request = client
+                .post(format!("{base}/v1/host/sample/ai/call"))
+                .json(body);
+            if let Some(token) = bearer {
+                request = request.bearer_auth(token);
+            }
+            let response = request.send().await.expect("ai/call request");
+            let status = response.status().as_u16();
+            let body: Value = response.json().await.expect("ai/call answers JSON");
+            call_verdict(status, &body)
+        }
+    }
+}
+
+fn discovery_verdict(doc: &Value) -> String {
+    let keys: Vec<&str> = doc
+        .as_object()
+        .map(|o| o.keys().map(String::as_str).collect())
+        .unwrap_or_default();
+    let modalities = doc["aiProviders"]["input"]["modalities"]
+        .as_array()
+        .map(|list| {
+            list.iter()
+                .filter_map(Value::as_str)
+                .collect::<Vec<_>>()
+                .join(",")
+        })
+        .unwrap_or_else(|| "-".into());
+    format!("keys={} modalities={modalities}", keys.join(","))
+}
+
+/// `"200 text,image x2"` for a success; `"400 code"` (plus `" nested"` for the legacy
+/// shape) for an error, after checking the body has no keys beyond the envelope's.
+pub fn call_verdict(status: u16, body: &Value) -> String {
+    if status == 200 {
+        assert_eq!(body["ok"], true, "{body}");
+        assert_eq!(body["accepted"], true, "{body}");
+        let modalities: Vec<String> = body["modalities"]
+            .as_array()
+            .expect("modalities array")
+            .iter()
+            .map(|m| m.as_str().expect("modality string").to_owned())
+            .collect();
+        let parts = body["parts"].as_u64().expect("parts count") as usize;
+        return accepted(&modalities, parts);
+    }
+    let object = body.as_object().expect("error body is an object");
+    match &body["error"] {
+        Value::String(code) => {
+            for key in object.keys() {
+                assert!(
+                    ["error", "message", "details"].contains(&key.as_str()),
+                    "flat envelope has extra key `{key}`: {body}"
+                );
+            }
+            assert!(body["message"].is_string(), "{body}");
+            format!("{status} {code}")
+        }
+        Value::Object(inner) => {
+            let code = inner["code"].as_str().expect("nested code");
+            format!("{status} {code} nested")
+        }
+        other => panic!("no error code in {other}: {body}"),
+    }
+}

@@ -1,0 +1,95 @@
+//! The JSON evidence file a spec steward attaches when promoting an RFC.
+//!
+//! It is the serde form of the shared event types, so it says exactly what the run
+//! saw; `schemas/report.schema.json` describes it and a test keeps the two in step.
+//! Bump [`REPORT_VERSION`] on any change a consumer could notice.
+
+use super::atomic::write_atomically;
+use super::record::RunRecord;
+use super::scrub::{scrub_case, scrub_value};
+use super::{ReportError, Reporter};
+use crate::event::{DiscoverySnapshot, Event, RunInfo, RunSummary};
+use crate::outcome::CaseResult;
+use crate::redact::Redactor;
+use serde::Serialize;
+use std::path::PathBuf;
+
+pub const REPORT_VERSION: u32 = 1;
+
+/// The document's top level. Field names are camelCase here only; the nested shared
+/// types keep their serde names.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsonReport<'a> {
+    report_version: u32,
+    /// Null only if the run ended before it could describe itself.
+    run: Option<&'a RunInfo>,
+    /// Null when the run ended before discovery was attempted.
+    discovery: Option<&'a DiscoverySnapshot>,
+    /// Null when the run ended before a plan existed (e.g. discovery unusable).
+    planned: Option<usize>,
+    /// Decided cases in plan order; fewer than `planned` when the run was interrupted.
+    cases: Vec<CaseResult>,
+    summary: &'a RunSummary,
+}
+
+pub struct JsonReporter {
+    path: PathBuf,
+    redactor: Redactor,
+    record: RunRecord,
+}
+
+impl JsonReporter {
+    pub fn new(path: PathBuf, redactor: Redactor) -> Self {
+        JsonReporter {
+            path,
+            redactor,
+            record: RunRecord::default(),
+        }
+    }
+
+    /// The report for what has been recorded so far, redacted.
+    pub fn render(&self, summary: &RunSummary) -> serde_json::Result<serde_json::Value> {
+        let report = JsonReport {
+            report_version: REPORT_VERSION,
+            run: self.record.run.as_ref(),
+            discovery: self.record.discovery.as_ref(),
+            planned: self.record.planned,
+            // Typed scrubbing masks sensitive headers by name; the pass over the whole
+            // value below catches a secret in any other string (discovery document,
+            // summary, run info).
+            cases: self
+                .record
+                .cases()
+                .map(|c| scrub_case(&self.redactor, c))
+                .collect(),
+            summary,
+        };
+        let mut value = serde_json::to_value(&report)?;
+        scrub_value(&self.redactor, &mut value);
+        Ok(value)
+    }
+}
+
+impl Reporter for JsonReporter {
+    fn handle(&mut self, event: &Event) -> Result<(), ReportError> {
+        let Some(summary) = self.record.record(event) else {
+            return Ok(());
+        };
+        let error = |source| ReportError {
+            kind: "JSON",
+            path: self.path.clone(),
+            source,
+        };
+        let mut bytes = self
+            .render(summary)
+            .and_then(|value| serde_json::to_vec_pretty(&value))
+            .map_err(|e| error(std::io::Error::other(e)))?;
+        bytes.push(b'\n');
+        write_atomically(&self.path, &bytes).map_err(error)
+    }
+}
+
+#[cfg(test)]
+#[path = "json_tests.rs"]
+mod tests;

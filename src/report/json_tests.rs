@@ -1,0 +1,153 @@
+use super::*;
+use crate::outcome::Outcome;
+use crate::report::fixtures;
+use serde_json::Value;
+
+const SCHEMA: &str = include_str!("../../schemas/report.schema.json");
+
+fn write(events: &[Event]) -> Value {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("evidence/report.json");
+    let mut reporter = JsonReporter::new(path.clone(), Redactor::default());
+    fixtures::feed(&mut reporter, events);
+    serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap()
+}
+
+/// Every schema violation in `report`, as `path: message` lines.
+fn violations(report: &Value) -> Vec<String> {
+    let schema: Value = serde_json::from_str(SCHEMA).unwrap();
+    let validator = jsonschema::options()
+        .should_validate_formats(true)
+        .build(&schema)
+        .expect("the report schema is itself valid");
+    validator
+        .iter_errors(report)
+        .map(|e| format!("{}: {e}", e.instance_path()))
+        .collect()
+}
+
+#[test]
+fn a_full_report_matches_the_schema() {
+    let report = write(&fixtures::events());
+    assert_eq!(violations(&report), Vec::<String>::new());
+}
+
+#[test]
+fn cases_are_in_plan_order_with_lowercase_outcomes_and_counts_by_name() {
+    let report = write(&fixtures::events());
+    assert_eq!(report["reportVersion"], 1);
+    assert_eq!(report["planned"], 8);
+    let ids: Vec<&str> = report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["id"].as_str().unwrap())
+        .collect();
+    let expected: Vec<String> = fixtures::cases().into_iter().map(|c| c.id).collect();
+    assert_eq!(ids, expected);
+    assert_eq!(report["cases"][1]["outcome"], "fail");
+    assert_eq!(report["summary"]["counts"]["excluded"], 1);
+    // The discovery document is kept verbatim, key order included.
+    let keys: Vec<&String> = report["discovery"]["document"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .collect();
+    assert_eq!(keys, ["openwop", "aiProviders"]);
+}
+
+#[test]
+fn an_interrupted_run_still_writes_a_valid_report_with_what_it_has() {
+    let report = write(&fixtures::events_finishing_in(&[3, 1]));
+    assert_eq!(violations(&report), Vec::<String>::new());
+    assert_eq!(report["cases"].as_array().unwrap().len(), 2);
+    assert_eq!(report["summary"]["incomplete"], true);
+}
+
+#[test]
+fn a_run_that_ended_before_discovery_and_plan_is_still_valid() {
+    let events = [
+        Event::RunStarted(fixtures::run_info()),
+        Event::RunFinished(fixtures::summary(&[], true)),
+    ];
+    let report = write(&events);
+    assert_eq!(violations(&report), Vec::<String>::new());
+    assert_eq!(report["discovery"], Value::Null);
+    assert_eq!(report["planned"], Value::Null);
+}
+
+#[test]
+fn a_failed_discovery_is_valid() {
+    let mut discovery = fixtures::discovery();
+    discovery.status = None;
+    discovery.document = None;
+    discovery.canonical_sha256 = None;
+    discovery.problem = Some("connection refused".into());
+    discovery.facts = Value::Null;
+    let events = [
+        Event::RunStarted(fixtures::run_info()),
+        Event::Discovery(discovery),
+        Event::RunFinished(fixtures::summary(&[], false)),
+    ];
+    assert_eq!(violations(&write(&events)), Vec::<String>::new());
+}
+
+/// A description and a way to break a valid report.
+type Mutation = (&'static str, fn(&mut Value));
+
+#[test]
+fn the_schema_is_closed_and_typed() {
+    let good = write(&fixtures::events());
+    let mutations: Vec<Mutation> = vec![
+        ("extra top-level field", |r| r["extra"] = Value::Bool(true)),
+        ("extra case field", |r| r["cases"][0]["extra"] = Value::Null),
+        ("unknown outcome", |r| {
+            r["cases"][0]["outcome"] = "maybe".into()
+        }),
+        ("upper-case outcome", |r| {
+            r["cases"][0]["outcome"] = "PASS".into()
+        }),
+        ("unknown count key", |r| {
+            r["summary"]["counts"]["ok"] = 1.into()
+        }),
+        ("bad level", |r| {
+            r["cases"][0]["requirement"]["level"] = "must".into()
+        }),
+        ("bad timestamp", |r| {
+            r["run"]["started_at"] = "yesterday".into()
+        }),
+        ("bad sha", |r| {
+            r["discovery"]["canonical_sha256"] = "xyz".into()
+        }),
+        ("header triple", |r| {
+            r["cases"][0]["exchanges"][0]["request"]["headers"][0] =
+                serde_json::json!(["a", "b", "c"])
+        }),
+        ("missing reason", |r| {
+            r["cases"][0].as_object_mut().unwrap().remove("reason");
+        }),
+        ("wrong version", |r| r["reportVersion"] = 2.into()),
+    ];
+    for (what, mutate) in mutations {
+        let mut report = good.clone();
+        mutate(&mut report);
+        assert!(!violations(&report).is_empty(), "schema accepted: {what}");
+    }
+}
+
+#[test]
+fn every_outcome_name_is_allowed_by_the_schema() {
+    // Guards against the enum and the schema drifting apart.
+    let schema: Value = serde_json::from_str(SCHEMA).unwrap();
+    let names: Vec<&str> = schema["$defs"]["outcome"]["enum"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    let mut expected: Vec<&str> = Outcome::ALL.iter().map(|o| o.as_str()).collect();
+    let mut names_sorted = names.clone();
+    names_sorted.sort();
+    expected.sort();
+    assert_eq!(names_sorted, expected);
+}

@@ -1,0 +1,111 @@
+//! Every reporter passes every string through the redactor, whatever the runner did.
+//!
+//! The events here are deliberately unredacted, as if the runner had a bug: the
+//! reporters are the last line of defence and must hold on their own.
+
+use super::fixtures::{self, SharedBuf};
+use super::{JsonReporter, JunitReporter, Reporter, TerminalOptions, TerminalReporter};
+use crate::event::Event;
+use crate::redact::Redactor;
+
+const CANARY: &str = "canary-7Hq2-s3cr3t";
+/// Sent under a sensitive header name but not a configured secret: masked by name.
+const COOKIE: &str = "session=unlisted-cookie-value";
+
+fn leaky_events() -> Vec<Event> {
+    let mut events = fixtures::events();
+    for event in &mut events {
+        match event {
+            Event::RunStarted(run) => {
+                run.target = format!("{}/?key={CANARY}", fixtures::BASE);
+                run.filters.push(CANARY.into());
+            }
+            Event::Discovery(snapshot) => {
+                snapshot.document.as_mut().unwrap()["echo"] = CANARY.into();
+                snapshot.problem = Some(format!("saw {CANARY}"));
+                snapshot.facts[CANARY] = true.into();
+            }
+            Event::CaseFinished { result, .. } => {
+                result.reason = Some(format!("host echoed {CANARY}"));
+                result.notes.push(format!("note {CANARY}"));
+                result.decided_on.push(format!("fact {CANARY}"));
+                result.assertions.push(crate::outcome::AssertionResult {
+                    check: "echo".into(),
+                    expected: "nothing".into(),
+                    actual: CANARY.into(),
+                    passed: false,
+                });
+                for exchange in &mut result.exchanges {
+                    let request = &mut exchange.request;
+                    request
+                        .headers
+                        .push(("Authorization".into(), format!("Bearer {CANARY}")));
+                    request.headers.push(("Cookie".into(), COOKIE.into()));
+                    request.headers.push(("X-Api-Key".into(), CANARY.into()));
+                    request.body = Some(format!("{{\"key\":\"{CANARY}\"}}"));
+                    if let Some(response) = exchange.response.as_mut() {
+                        response.headers.push(("Set-Cookie".into(), COOKIE.into()));
+                        response.body = format!("you sent {CANARY}");
+                    }
+                    exchange.curl = format!("curl -H 'X-Api-Key: {CANARY}' {}", request.url);
+                }
+            }
+            Event::RunFinished(summary) => {
+                summary.explanation = format!("explained with {CANARY}");
+            }
+            Event::Planned { .. } => {}
+        }
+    }
+    events
+}
+
+fn assert_clean(kind: &str, text: &str) {
+    assert!(!text.is_empty(), "{kind} wrote nothing");
+    assert!(!text.contains(CANARY), "{kind} leaked the canary:\n{text}");
+    assert!(!text.contains(COOKIE), "{kind} leaked a cookie:\n{text}");
+    assert!(
+        !text.contains("canary-7Hq2"),
+        "{kind} leaked part of the canary:\n{text}"
+    );
+}
+
+#[test]
+fn no_reporter_writes_a_secret() {
+    let events = leaky_events();
+    let redactor = Redactor::new([CANARY]);
+    let dir = tempfile::tempdir().unwrap();
+
+    for verbose in [false, true] {
+        let buf = SharedBuf::default();
+        let options = TerminalOptions {
+            color: false,
+            verbose,
+            progress: false,
+        };
+        let mut terminal = TerminalReporter::new(options, redactor.clone(), Box::new(buf.clone()));
+        fixtures::feed(&mut terminal, &events);
+        assert_clean("terminal", &buf.text());
+    }
+
+    let junit_path = dir.path().join("junit.xml");
+    let mut junit = JunitReporter::new(junit_path.clone(), redactor.clone());
+    fixtures::feed(&mut junit, &events);
+    assert_clean("JUnit", &std::fs::read_to_string(&junit_path).unwrap());
+
+    let json_path = dir.path().join("report.json");
+    let mut json = JsonReporter::new(json_path.clone(), redactor.clone());
+    fixtures::feed(&mut json, &events);
+    let text = std::fs::read_to_string(&json_path).unwrap();
+    assert_clean("JSON", &text);
+    // The masks are where the secrets were, so a reader knows something was removed.
+    assert!(text.contains("[REDACTED]"));
+}
+
+#[test]
+fn reporters_are_send_so_the_runner_can_drive_them_from_a_task() {
+    fn is_send<T: Send>() {}
+    is_send::<TerminalReporter>();
+    is_send::<JunitReporter>();
+    is_send::<JsonReporter>();
+    let _: Box<dyn Reporter> = Box::new(JsonReporter::new("x".into(), Redactor::default()));
+}

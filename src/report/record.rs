@@ -1,0 +1,40 @@
+//! What the file reporters remember between events until the run finishes.
+//!
+//! JUnit and JSON are whole documents, so both collect events and write once on
+//! `RunFinished`. An interrupted run still sends `RunFinished`; whatever was recorded
+//! by then (possibly no discovery, no plan, a gap in the cases) is written as is.
+
+use crate::event::{DiscoverySnapshot, Event, RunInfo, RunSummary};
+use crate::outcome::CaseResult;
+use std::collections::BTreeMap;
+
+#[derive(Debug, Default)]
+pub struct RunRecord {
+    pub run: Option<RunInfo>,
+    pub discovery: Option<DiscoverySnapshot>,
+    /// `None` until the plan is known (e.g. discovery failed first).
+    pub planned: Option<usize>,
+    /// Keyed by plan index, so iteration is plan order whatever the completion order.
+    pub cases: BTreeMap<usize, CaseResult>,
+}
+
+impl RunRecord {
+    /// Remember `event`; returns the summary when the run is over and the report is due.
+    pub fn record<'e>(&mut self, event: &'e Event) -> Option<&'e RunSummary> {
+        match event {
+            Event::RunStarted(run) => self.run = Some(run.clone()),
+            Event::Discovery(snapshot) => self.discovery = Some(snapshot.clone()),
+            Event::Planned { total } => self.planned = Some(*total),
+            Event::CaseFinished { index, result } => {
+                self.cases.insert(*index, result.as_ref().clone());
+            }
+            Event::RunFinished(summary) => return Some(summary),
+        }
+        None
+    }
+
+    /// Decided cases in plan order.
+    pub fn cases(&self) -> impl Iterator<Item = &CaseResult> {
+        self.cases.values()
+    }
+}

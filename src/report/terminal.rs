@@ -1,0 +1,360 @@
+//! The human-facing reporter: one line per case, details under failures, a summary.
+//!
+//! Lines come out in plan order whatever order cases finish in, so two runs against
+//! the same host print the same text and a snapshot of the output is meaningful.
+
+use super::evidence::{self, TERMINAL_BODY_LIMIT};
+use super::scrub::{scrub_case, scrub_discovery, scrub_run};
+use super::{ReportError, Reporter, mode_label};
+use crate::event::{DiscoverySnapshot, Event, RunInfo, RunSummary};
+use crate::outcome::{CaseResult, Outcome};
+use crate::redact::Redactor;
+use colored::Colorize;
+use indicatif::{ProgressBar, ProgressStyle};
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// How the terminal output looks; resolved by the CLI from flags, `NO_COLOR` and TTY checks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct TerminalOptions {
+    /// Colour outcome tags and the verdict. When false, no ANSI code is ever written.
+    pub color: bool,
+    /// Also print the redacted request and response of every case that did not pass.
+    pub verbose: bool,
+    /// Draw a live progress bar on stderr; true only when stderr is a TTY.
+    pub progress: bool,
+}
+
+/// Width of the longest tag (`BLOCKED`), so ids line up.
+const TAG_WIDTH: usize = 7;
+/// Details sit under the id column.
+const INDENT: &str = "        ";
+
+pub struct TerminalReporter {
+    options: TerminalOptions,
+    redactor: Redactor,
+    out: Box<dyn Write + Send>,
+    /// Hidden until a plan arrives with `progress` on; a hidden bar still runs
+    /// `suspend` closures, so printing goes through the bar either way.
+    bar: ProgressBar,
+    /// Cases that finished before an earlier one, waiting for their turn.
+    pending: BTreeMap<usize, CaseResult>,
+    next_index: usize,
+    planned: Option<usize>,
+    decided: usize,
+}
+
+#[derive(Debug, Clone, Copy)]
+enum Paint {
+    Green,
+    Red,
+    RedBold,
+    Yellow,
+    Cyan,
+    Magenta,
+    Dim,
+}
+
+impl TerminalReporter {
+    pub fn new(options: TerminalOptions, redactor: Redactor, out: Box<dyn Write + Send>) -> Self {
+        TerminalReporter {
+            options,
+            redactor,
+            out,
+            bar: ProgressBar::hidden(),
+            pending: BTreeMap::new(),
+            next_index: 0,
+            planned: None,
+            decided: 0,
+        }
+    }
+
+    /// Colour only when enabled, so `color: false` can never leak an escape code
+    /// whatever `colored`'s global override says.
+    fn paint(&self, text: &str, paint: Paint) -> String {
+        if !self.options.color {
+            return text.to_string();
+        }
+        let styled = match paint {
+            Paint::Green => text.green(),
+            Paint::Red => text.red(),
+            Paint::RedBold => text.red().bold(),
+            Paint::Yellow => text.yellow(),
+            Paint::Cyan => text.cyan().dimmed(),
+            Paint::Magenta => text.magenta(),
+            Paint::Dim => text.dimmed(),
+        };
+        styled.to_string()
+    }
+
+    /// Write a block of text: redacted once more, printed around the progress bar.
+    fn emit(&mut self, text: &str) -> Result<(), ReportError> {
+        let text = self.redactor.redact(text);
+        let out = &mut self.out;
+        self.bar
+            .suspend(|| {
+                out.write_all(text.as_bytes())?;
+                out.flush()
+            })
+            .map_err(|source| ReportError {
+                kind: "terminal",
+                path: PathBuf::from("<terminal>"),
+                source,
+            })
+    }
+
+    fn run_started(&mut self, run: &RunInfo) -> Result<(), ReportError> {
+        let run = scrub_run(&self.redactor, run);
+        let line = format!(
+            "mmconform {} testing {} (profile {}, dialect {}, mode {})\n",
+            printable(&run.tool_version),
+            printable(&run.target),
+            printable(&run.profile),
+            printable(&run.dialect),
+            mode_label(run.strict, run.require),
+        );
+        self.emit(&line)
+    }
+
+    fn discovery(&mut self, snapshot: &DiscoverySnapshot) -> Result<(), ReportError> {
+        let snapshot = scrub_discovery(&self.redactor, snapshot);
+        let status = match snapshot.status {
+            Some(code) => code.to_string(),
+            None => "no response".to_string(),
+        };
+        let mut line = format!("discovery: {} -> {status}", printable(&snapshot.url));
+        if let Some(problem) = &snapshot.problem {
+            let problem = format!("problem: {}", printable(problem));
+            line.push_str(&format!(" ({})", self.paint(&problem, Paint::Red)));
+        }
+        line.push('\n');
+        if self.options.verbose && !snapshot.facts.is_null() {
+            line.push_str(&format!(
+                "{INDENT}facts: {}\n",
+                printable(&snapshot.facts.to_string())
+            ));
+        }
+        self.emit(&line)
+    }
+
+    fn planned(&mut self, total: usize) {
+        self.planned = Some(total);
+        if self.options.progress {
+            let bar = ProgressBar::new(total as u64);
+            // A count, never a percentage: a percentage of cases says nothing about
+            // conformance and invites reading it as a score.
+            if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} cases {elapsed}")
+            {
+                bar.set_style(style);
+            }
+            self.bar = bar;
+        }
+    }
+
+    fn case_finished(&mut self, index: usize, result: &CaseResult) -> Result<(), ReportError> {
+        self.decided += 1;
+        self.bar.inc(1);
+        if index < self.next_index {
+            // A duplicate or late index cannot be put back in order; show it rather than lose it.
+            return self.print_case(result);
+        }
+        self.pending.insert(index, result.clone());
+        while let Some(case) = self.pending.remove(&self.next_index) {
+            self.next_index += 1;
+            self.print_case(&case)?;
+        }
+        Ok(())
+    }
+
+    fn print_case(&mut self, case: &CaseResult) -> Result<(), ReportError> {
+        if case.outcome == Outcome::Excluded {
+            return Ok(());
+        }
+        let case = scrub_case(&self.redactor, case);
+        let text = self.render_case(&case);
+        self.emit(&text)
+    }
+
+    fn render_case(&self, case: &CaseResult) -> String {
+        let (tag, paint) = match case.outcome {
+            Outcome::Pass => ("PASS", Paint::Green),
+            Outcome::Fail => ("FAIL", Paint::Red),
+            Outcome::Warn => ("WARN", Paint::Yellow),
+            Outcome::Skip => ("SKIP", Paint::Cyan),
+            Outcome::Excluded => ("EXCLUDED", Paint::Dim),
+            Outcome::Blocked => ("BLOCKED", Paint::Magenta),
+            Outcome::Error => ("ERROR", Paint::RedBold),
+        };
+        // Pad before painting: escape codes would count towards the width.
+        let mut text = format!(
+            "{} {}",
+            self.paint(&format!("{tag:<TAG_WIDTH$}"), paint),
+            printable(&case.id)
+        );
+        let reason_in_line = matches!(
+            case.outcome,
+            Outcome::Skip | Outcome::Blocked | Outcome::Error
+        );
+        if reason_in_line && let Some(reason) = &case.reason {
+            text.push_str(&format!(" ({})", printable(reason)));
+        }
+        if executed(case.outcome) {
+            let duration = format!("[{}]", format_duration(case.duration_ms));
+            text.push_str(&format!(" {}", self.paint(&duration, Paint::Dim)));
+        }
+        text.push('\n');
+        if shows_details(case.outcome) {
+            for line in evidence::detail_lines(case) {
+                push_indented(&mut text, &printable(&line));
+            }
+            if self.options.verbose {
+                if !case.decided_on.is_empty() {
+                    let facts = case.decided_on.join("; ");
+                    push_indented(&mut text, &format!("decided on: {}", printable(&facts)));
+                }
+                for exchange in &case.exchanges {
+                    for line in evidence::exchange_lines(exchange, TERMINAL_BODY_LIMIT) {
+                        push_indented(&mut text, &printable(&line));
+                    }
+                }
+            }
+        }
+        text
+    }
+
+    fn run_finished(&mut self, summary: &RunSummary) -> Result<(), ReportError> {
+        // Whatever is still buffered waits behind a case that never finished
+        // (interrupted run): print it in order rather than drop it.
+        let rest: Vec<CaseResult> = std::mem::take(&mut self.pending).into_values().collect();
+        for case in &rest {
+            self.print_case(case)?;
+        }
+        self.bar.finish_and_clear();
+        let text = self.render_summary(summary);
+        self.emit(&text)
+    }
+
+    fn render_summary(&self, summary: &RunSummary) -> String {
+        let counts: Vec<String> = SUMMARY_ORDER
+            .iter()
+            .map(|&outcome| {
+                let n = summary.count(outcome);
+                let word = format!("{n} {outcome}");
+                match (n, outcome) {
+                    (0, _) => word,
+                    (_, Outcome::Pass) => self.paint(&word, Paint::Green),
+                    (_, Outcome::Fail | Outcome::Error) => self.paint(&word, Paint::Red),
+                    (_, Outcome::Warn) => self.paint(&word, Paint::Yellow),
+                    (_, Outcome::Blocked) => self.paint(&word, Paint::Magenta),
+                    (_, Outcome::Skip | Outcome::Excluded) => word,
+                }
+            })
+            .collect();
+        let mut text = format!("\nsummary: {}\n", counts.join(", "));
+        if summary.incomplete {
+            let decided = match self.planned {
+                Some(planned) => format!("{} of {planned} planned cases", self.decided),
+                None => format!("{} cases", self.decided),
+            };
+            let line = format!("incomplete: the run stopped after {decided} were decided");
+            text.push_str(&format!("{}\n", self.paint(&line, Paint::Yellow)));
+        }
+        let verdict = format!(
+            "verdict: {} (exit {})",
+            printable(&summary.verdict),
+            summary.exit_code
+        );
+        let paint = match summary.exit_code {
+            0 => Paint::Green,
+            3 => Paint::Yellow,
+            _ => Paint::Red,
+        };
+        text.push_str(&format!("{}\n", self.paint(&verdict, paint)));
+        text.push_str(&format!("{INDENT}{}\n", printable(&summary.explanation)));
+        text.push_str(&format!(
+            "duration: {}\n",
+            format_duration(summary.duration_ms)
+        ));
+        text
+    }
+}
+
+impl Reporter for TerminalReporter {
+    fn handle(&mut self, event: &Event) -> Result<(), ReportError> {
+        match event {
+            Event::RunStarted(run) => self.run_started(run),
+            Event::Discovery(snapshot) => self.discovery(snapshot),
+            Event::Planned { total } => {
+                self.planned(*total);
+                Ok(())
+            }
+            Event::CaseFinished { index, result } => self.case_finished(*index, result),
+            Event::RunFinished(summary) => self.run_finished(summary),
+        }
+    }
+}
+
+/// The order the summary lists outcomes in: what passed, what is wrong, what was not
+/// observed, what was not asked for.
+const SUMMARY_ORDER: [Outcome; 7] = [
+    Outcome::Pass,
+    Outcome::Fail,
+    Outcome::Warn,
+    Outcome::Skip,
+    Outcome::Blocked,
+    Outcome::Error,
+    Outcome::Excluded,
+];
+
+/// Whether a case got as far as running (and so has a meaningful duration).
+fn executed(outcome: Outcome) -> bool {
+    !matches!(outcome, Outcome::Skip | Outcome::Excluded)
+}
+
+/// Whether a case gets indented details: everything a reader may need to act on.
+fn shows_details(outcome: Outcome) -> bool {
+    matches!(
+        outcome,
+        Outcome::Fail | Outcome::Warn | Outcome::Blocked | Outcome::Error
+    )
+}
+
+fn format_duration(ms: u64) -> String {
+    humantime::format_duration(Duration::from_millis(ms)).to_string()
+}
+
+fn push_indented(text: &mut String, line: &str) {
+    for part in line.lines() {
+        text.push_str(INDENT);
+        text.push_str(part);
+        text.push('\n');
+    }
+}
+
+/// Host-controlled text (bodies, reasons, headers) is shown with control characters
+/// escaped, so a hostile or broken host cannot move the cursor, recolour or clear the
+/// user's terminal. Newlines and tabs are layout and kept.
+fn printable(text: &str) -> String {
+    if !text.chars().any(is_unprintable) {
+        return text.to_string();
+    }
+    text.chars()
+        .map(|c| {
+            if is_unprintable(c) {
+                c.escape_unicode().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
+fn is_unprintable(c: char) -> bool {
+    c.is_control() && c != '\n' && c != '\t'
+}
+
+#[cfg(test)]
+#[path = "terminal_tests.rs"]
+mod tests;

@@ -1,0 +1,144 @@
+use super::*;
+use crate::report::fixtures::{self, SharedBuf};
+
+fn render(options: TerminalOptions, events: &[Event]) -> String {
+    let buf = SharedBuf::default();
+    let mut reporter = TerminalReporter::new(options, Redactor::default(), Box::new(buf.clone()));
+    fixtures::feed(&mut reporter, events);
+    buf.text()
+}
+
+fn plain(verbose: bool) -> TerminalOptions {
+    TerminalOptions {
+        color: false,
+        verbose,
+        progress: false,
+    }
+}
+
+/// Ports and durations vary between real runs; the snapshots should not.
+macro_rules! assert_terminal_snapshot {
+    ($name:expr, $text:expr) => {
+        insta::with_settings!({filters => vec![
+            (r"127\.0\.0\.1:\d+", "127.0.0.1:[PORT]"),
+            (r"\[\d+(?:ms|s|m|h)(?: \d+(?:ms|s|m|h))*\]", "[DURATION]"),
+            (r"duration: .+", "duration: [DURATION]"),
+        ]}, {
+            insta::assert_snapshot!($name, $text);
+        });
+    };
+}
+
+#[test]
+fn snapshot_plain() {
+    assert_terminal_snapshot!("plain", render(plain(false), &fixtures::events()));
+}
+
+#[test]
+fn snapshot_verbose() {
+    assert_terminal_snapshot!("verbose", render(plain(true), &fixtures::events()));
+}
+
+#[test]
+fn output_is_in_plan_order_whatever_the_completion_order() {
+    let in_order = render(
+        plain(true),
+        &fixtures::events_finishing_in(&[0, 1, 2, 3, 4, 5, 6, 7]),
+    );
+    let reversed = render(
+        plain(true),
+        &fixtures::events_finishing_in(&[7, 6, 5, 4, 3, 2, 1, 0]),
+    );
+    assert_eq!(in_order, reversed);
+    assert_eq!(in_order, render(plain(true), &fixtures::events()));
+}
+
+#[test]
+fn excluded_cases_are_counted_not_listed() {
+    let text = render(plain(true), &fixtures::events());
+    assert!(!text.contains("openwop.rfc0021.envelope-shape"), "{text}");
+    assert!(text.contains("1 excluded"), "{text}");
+}
+
+#[test]
+fn summary_lists_every_outcome_even_zero_and_no_percentage() {
+    let events = fixtures::events_finishing_in(&[0]);
+    let text = render(plain(false), &events);
+    assert!(
+        text.contains("summary: 1 pass, 0 fail, 0 warn, 0 skip, 0 blocked, 0 error, 0 excluded\n"),
+        "{text}"
+    );
+    assert!(!text.contains('%'), "{text}");
+}
+
+#[test]
+fn an_interrupted_run_prints_what_finished_after_a_gap_and_says_it_is_incomplete() {
+    // Case 0 never finished; 1 and 2 wait behind it until RunFinished flushes them.
+    let text = render(plain(false), &fixtures::events_finishing_in(&[2, 1]));
+    let fail = text.find("FAIL    openwop.rfc0091.reject-unadvertised[audio]");
+    let warn = text.find("WARN    openwop.rfc0091.oversize-part[image]");
+    assert!(fail.is_some() && warn.is_some() && fail < warn, "{text}");
+    assert!(
+        text.contains("incomplete: the run stopped after 2 of 8 planned cases were decided"),
+        "{text}"
+    );
+}
+
+#[test]
+fn no_escape_codes_without_colour() {
+    let text = render(plain(true), &fixtures::events());
+    assert!(!text.contains('\u{1b}'), "{text:?}");
+}
+
+#[test]
+fn host_control_characters_are_escaped_not_sent_to_the_terminal() {
+    let mut events = fixtures::events_finishing_in(&[0, 1]);
+    if let Event::CaseFinished { result, .. } = &mut events[4] {
+        let response = result.exchanges[0].response.as_mut().unwrap();
+        response.body = "\u{1b}[2Jcleared\u{7}".into();
+    }
+    let text = render(plain(true), &events);
+    assert!(!text.contains('\u{1b}'), "{text:?}");
+    assert!(text.contains(r"\u{1b}[2Jcleared\u{7}"), "{text}");
+}
+
+#[test]
+fn verbose_bodies_over_the_limit_are_cut_with_a_marker() {
+    let mut events = fixtures::events_finishing_in(&[0, 1]);
+    if let Event::CaseFinished { result, .. } = &mut events[4] {
+        result.exchanges[0].response.as_mut().unwrap().body = "x".repeat(5000);
+    }
+    let text = render(plain(true), &events);
+    assert!(
+        text.contains("[truncated: showing 2048 of 5000 bytes]"),
+        "{text}"
+    );
+    assert!(!text.contains(&"x".repeat(2049)));
+}
+
+#[test]
+fn discovery_problems_are_shown_on_the_discovery_line() {
+    let mut snapshot = fixtures::discovery();
+    snapshot.status = None;
+    snapshot.problem = Some("connection refused".into());
+    let text = render(plain(false), &[Event::Discovery(snapshot)]);
+    assert_eq!(
+        text,
+        "discovery: http://127.0.0.1:54321/.well-known/openwop -> no response \
+         (problem: connection refused)\n"
+    );
+}
+
+#[test]
+fn with_a_progress_bar_every_line_is_still_printed() {
+    // Under `cargo test` stderr is not a terminal, so the bar draws nothing; the case
+    // lines must not depend on it (indicatif's `println` would drop them).
+    let with_bar = TerminalOptions {
+        progress: true,
+        ..plain(false)
+    };
+    assert_eq!(
+        render(with_bar, &fixtures::events()),
+        render(plain(false), &fixtures::events())
+    );
+}

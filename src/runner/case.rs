@@ -1,0 +1,129 @@
+//! Running one planned case: render the request, send it, judge the answer.
+
+use super::http::{HttpClient, HttpRequest, HttpResponse};
+use super::judge;
+use crate::outcome::{CaseResult, Exchange, Outcome};
+use crate::plan::{PlannedCase, resolver};
+use crate::profile::openwop::part::{self, PartInputs};
+use crate::scenario::model::MediaSpec;
+use crate::scenario::suite::SuiteCase;
+use crate::scenario::template;
+use serde_json::{Map, Value};
+use std::time::Instant;
+
+/// Everything a case needs from the run, shared by all cases.
+pub struct CaseEnv<'a> {
+    pub client: &'a HttpClient,
+    pub context: &'a Value,
+    pub nonce: &'a str,
+    pub strict: bool,
+    pub part_inputs: PartInputs<'a>,
+    pub ai_call_path: &'a str,
+    pub ai_call_headers: Vec<(String, String)>,
+}
+
+/// A result with no exchange yet, for cases decided without sending anything.
+pub fn result_without_exchange(planned: &PlannedCase, case: &SuiteCase, outcome: Outcome, reason: Option<String>) -> CaseResult {
+    CaseResult {
+        id: planned.id.clone(),
+        case_id: case.spec.id.clone(),
+        title: planned.title.clone(),
+        requirement: case.spec.requirement.clone(),
+        scenario_file: case.file.clone(),
+        bindings: planned.bindings.clone(),
+        outcome,
+        reason,
+        notes: Vec::new(),
+        assertions: Vec::new(),
+        decided_on: planned.decided_on.clone(),
+        duration_ms: 0,
+        exchanges: Vec::new(),
+    }
+}
+
+/// Renders a body template: placeholders in strings, `$media` objects into parts.
+pub fn render_body(template_value: &Value, resolve: &dyn Fn(&str) -> Option<Value>, inputs: &PartInputs) -> Result<Value, String> {
+    match template_value {
+        Value::String(s) => template::render(s, resolve),
+        Value::Array(items) => items.iter().map(|i| render_body(i, resolve, inputs)).collect::<Result<_, _>>().map(Value::Array),
+        Value::Object(map) => {
+            if let Some(media) = map.get("$media") {
+                let spec: MediaSpec = serde_json::from_value(media.clone()).map_err(|e| format!("bad $media: {e}"))?;
+                return part::render(&spec, resolve, inputs);
+            }
+            let mut out = Map::new();
+            for (k, v) in map {
+                out.insert(k.clone(), render_body(v, resolve, inputs)?);
+            }
+            Ok(Value::Object(out))
+        }
+        other => Ok(other.clone()),
+    }
+}
+
+/// Judges `response` (already obtained) for a planned case.
+pub fn judge_response(
+    planned: &PlannedCase,
+    case: &SuiteCase,
+    env: &CaseEnv,
+    response: &HttpResponse,
+    exchange: Exchange,
+    started: Instant,
+) -> CaseResult {
+    let resolve = resolver(&planned.bindings, env.context, env.nonce, &case.spec.id);
+    let mut result = result_without_exchange(planned, case, Outcome::Blocked, None);
+    result.exchanges.push(exchange);
+    match judge::judge(&case.spec.expect, response, &resolve) {
+        Err(e) => {
+            result.outcome = Outcome::Error;
+            result.reason = Some(format!("scenario defect while judging: {e}"));
+        }
+        Ok(j) => {
+            result.outcome = judge::outcome(&j.assertions, case.spec.requirement.level, env.strict);
+            result.reason = match result.outcome {
+                Outcome::Blocked => Some("the case executed no assertion".to_string()),
+                Outcome::Pass => None,
+                _ => j
+                    .assertions
+                    .iter()
+                    .find(|a| !a.passed)
+                    .map(|a| format!("expected {}; got {}", a.expected, a.actual)),
+            };
+            result.assertions = j.assertions;
+            result.notes = j.notes;
+        }
+    }
+    result.duration_ms = started.elapsed().as_millis() as u64;
+    result
+}
+
+/// Sends a seam case's request and judges the answer.
+pub async fn run_seam_case(planned: &PlannedCase, case: &SuiteCase, env: &CaseEnv<'_>) -> CaseResult {
+    let started = Instant::now();
+    let resolve = resolver(&planned.bindings, env.context, env.nonce, &case.spec.id);
+    let body = match case.spec.request.body.as_ref().map(|b| render_body(b, &resolve, &env.part_inputs)).transpose() {
+        Ok(body) => body,
+        Err(e) => {
+            let reason = format!("request could not be built: {e}");
+            return result_without_exchange(planned, case, Outcome::Error, Some(reason));
+        }
+    };
+    let request = HttpRequest {
+        method: reqwest::Method::POST,
+        path: env.ai_call_path.to_string(),
+        headers: env.ai_call_headers.clone(),
+        body,
+        auth: case.spec.request.auth,
+    };
+    let (exchange, response) = env.client.send(&request).await;
+    match response {
+        Ok(response) => judge_response(planned, case, env, &response, exchange, started),
+        Err(transport) => {
+            // A transport failure is never a verdict on the host (WIRE.md §1.6).
+            let mut result = result_without_exchange(planned, case, Outcome::Blocked, Some(format!("no answer: {transport}")));
+            result.exchanges.push(exchange);
+            result.duration_ms = started.elapsed().as_millis() as u64;
+            result
+        }
+    }
+}

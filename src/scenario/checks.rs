@@ -1,0 +1,199 @@
+//! Semantic checks a JSON Schema cannot express: placeholders that resolve, expansion
+//! rows that agree, unique ids, schema references that exist, probe URLs that stay on
+//! loopback. Each finding carries the JSON pointer it is about.
+
+use super::builtin;
+use super::model::{CaseSpec, ScenarioFile};
+use super::path;
+use super::template;
+use serde_json::Value;
+use std::collections::{BTreeSet, HashSet};
+
+/// Built-in placeholders available in every case.
+pub const BUILTIN_PLACEHOLDERS: [&str; 2] = ["nonce", "case_id"];
+
+/// What the checks need to know about the world outside the file.
+#[derive(Debug, Clone, Default)]
+pub struct CheckOptions {
+    /// Roots of the evaluation context (`discovery`, `openwop`, `run`) and, where the
+    /// vocabulary is closed, the names allowed right below them.
+    pub context_roots: Vec<(String, Option<Vec<String>>)>,
+    /// Lets `$media.url` point outside loopback (`--allow-external-probe-urls`).
+    pub allow_external_probe_urls: bool,
+}
+
+/// (pointer, point at the key rather than the value, message)
+pub type Finding = (String, bool, String);
+
+/// Fields whose strings are templates; everything else is literal (requirement texts quote
+/// code with braces, schemas hold regexes).
+fn templated_subtrees(case: &Value) -> Vec<(String, &Value)> {
+    let mut out = Vec::new();
+    let mut push = |pointer: &str| {
+        if let Some(v) = case.pointer(pointer) {
+            out.push((pointer.to_string(), v));
+        }
+    };
+    push("/title");
+    push("/applies");
+    push("/request/body");
+    push("/expect/body");
+    push("/expect/prefer/note");
+    out
+}
+
+fn walk_strings<'a>(value: &'a Value, pointer: String, out: &mut Vec<(String, &'a str)>) {
+    match value {
+        Value::String(s) => out.push((pointer, s)),
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                walk_strings(item, format!("{pointer}/{i}"), out);
+            }
+        }
+        Value::Object(map) => {
+            for (k, v) in map {
+                // A predicate's `path` is a path, not a template.
+                if k == "path" {
+                    continue;
+                }
+                walk_strings(v, format!("{pointer}/{}", super::position::escape_token(k)), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn check_placeholder(name: &str, bound: &BTreeSet<String>, options: &CheckOptions) -> Option<String> {
+    if bound.contains(name) || BUILTIN_PLACEHOLDERS.contains(&name) {
+        return None;
+    }
+    let root = path::root_segment(name);
+    let Some((_, allowed)) = options.context_roots.iter().find(|(r, _)| r == root) else {
+        let mut known: Vec<String> = bound.iter().cloned().collect();
+        known.extend(BUILTIN_PLACEHOLDERS.iter().map(|s| s.to_string()));
+        known.extend(options.context_roots.iter().map(|(r, _)| format!("{r}.*")));
+        return Some(format!("unknown placeholder `{{{name}}}` (known here: {})", known.join(", ")));
+    };
+    match (allowed, path::second_segment(name)) {
+        (Some(names), Some(second)) if !names.iter().any(|n| n == second) => Some(format!(
+            "unknown placeholder `{{{name}}}`: `{root}` has no `{second}` (it has: {})",
+            names.join(", ")
+        )),
+        (_, None) => Some(format!("placeholder `{{{name}}}` names a whole context root; name a field")),
+        _ => None,
+    }
+}
+
+fn is_loopback_host(host: &url::Host<&str>) -> bool {
+    match host {
+        url::Host::Domain(d) => d.eq_ignore_ascii_case("localhost"),
+        url::Host::Ipv4(ip) => ip.is_loopback(),
+        url::Host::Ipv6(ip) => ip.is_loopback(),
+    }
+}
+
+fn check_probe_url(raw: &str, options: &CheckOptions) -> Option<String> {
+    if options.allow_external_probe_urls {
+        return None;
+    }
+    // Placeholders cannot be resolved before discovery; a URL whose host is templated is
+    // refused, because nothing would then keep it on loopback.
+    let literal = raw.replace(['{', '}'], "");
+    let parsed = url::Url::parse(&literal).ok();
+    let host_ok = parsed.as_ref().and_then(|u| u.host()).is_some_and(|h| is_loopback_host(&h));
+    let host_templated = parsed
+        .as_ref()
+        .and_then(|u| u.host_str())
+        .is_some_and(|h| raw.contains(&format!("{{{h}}}")));
+    if host_ok && !host_templated {
+        None
+    } else {
+        Some(format!(
+            "probe URL `{raw}` does not point at loopback (127.0.0.1, ::1, localhost); \
+             pass --allow-external-probe-urls to send it anyway"
+        ))
+    }
+}
+
+fn check_case(case: &CaseSpec, raw: &Value, base: &str, options: &CheckOptions, out: &mut Vec<Finding>) {
+    let bound: BTreeSet<String> = case.expand.as_ref().map(|e| e.variables()).unwrap_or_default().into_iter().collect();
+    if let Some(super::model::Expansion::Rows(rows)) = &case.expand {
+        let first: BTreeSet<&String> = rows.first().map(|r| r.keys().collect()).unwrap_or_default();
+        for (i, row) in rows.iter().enumerate().skip(1) {
+            if row.keys().collect::<BTreeSet<_>>() != first {
+                out.push((
+                    format!("{base}/expand/{i}"),
+                    false,
+                    format!("expansion row {i} binds different variables than row 0"),
+                ));
+            }
+        }
+    }
+    let mut used: HashSet<String> = HashSet::new();
+    for (pointer, subtree) in templated_subtrees(raw) {
+        let mut strings = Vec::new();
+        walk_strings(subtree, format!("{base}{pointer}"), &mut strings);
+        for (p, s) in strings {
+            match template::placeholders(s) {
+                Err(e) => out.push((p.clone(), false, format!("bad template: {e}"))),
+                Ok(names) => {
+                    for name in names {
+                        if let Some(problem) = check_placeholder(&name, &bound, options) {
+                            out.push((p.clone(), false, problem));
+                        }
+                        used.insert(name);
+                    }
+                }
+            }
+            if p.ends_with("/$media/url") {
+                if let Some(problem) = check_probe_url(s, options) {
+                    out.push((p.clone(), false, problem));
+                }
+            }
+        }
+    }
+    for var in &bound {
+        if !used.contains(var) {
+            out.push((
+                format!("{base}/expand"),
+                false,
+                format!("expansion variable `{var}` is never used, so its cases would be identical"),
+            ));
+        }
+    }
+    if case.request.endpoint == "discovery" && case.request.body.is_some() {
+        out.push((format!("{base}/request/body"), true, "the discovery endpoint takes no body".into()));
+    }
+    if let Some(schema) = &case.expect.schema {
+        if let Some(name) = &schema.reference {
+            if builtin::schema(name).is_none() {
+                out.push((
+                    format!("{base}/expect/schema/ref"),
+                    false,
+                    format!("no shipped schema named `{name}` (known: {})", builtin::schema_names().join(", ")),
+                ));
+            }
+        }
+        if let Some(inline) = &schema.inline {
+            if let Err(e) = jsonschema::options().build(inline) {
+                out.push((format!("{base}/expect/schema/inline"), false, format!("inline schema does not compile: {e}")));
+            }
+        }
+    }
+}
+
+/// Every semantic problem in a schema-valid file.
+pub fn check(file: &ScenarioFile, raw: &Value, options: &CheckOptions) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let mut seen: HashSet<&str> = HashSet::new();
+    for (i, case) in file.cases.iter().enumerate() {
+        let base = format!("/cases/{i}");
+        if !seen.insert(case.id.as_str()) {
+            out.push((format!("{base}/id"), false, format!("duplicate case id `{}` in this file", case.id)));
+        }
+        if let Some(raw_case) = raw.pointer(&base) {
+            check_case(case, raw_case, &base, options, &mut out);
+        }
+    }
+    out
+}

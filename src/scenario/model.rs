@@ -1,0 +1,303 @@
+//! The typed form of a scenario file, deserialised after it passed
+//! `schemas/scenario.schema.json`. The README documents every field.
+
+use crate::outcome::Requirement;
+use serde::Deserialize;
+use serde_json::Value;
+
+/// One scenario file: a profile and the cases it contributes.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScenarioFile {
+    /// Format version; only 1 exists.
+    pub mmconform: u32,
+    /// The wire protocol the cases speak (`openwop`).
+    pub profile: String,
+    /// The official conformance profile these cases belong to, e.g.
+    /// `openwop-callai-multimodal`; lets `OPENWOP_OPTED_OUT_PROFILES` excuse them.
+    #[serde(default)]
+    pub conformance_profile: Option<String>,
+    pub cases: Vec<CaseSpec>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CaseSpec {
+    pub id: String,
+    pub title: String,
+    pub requirement: Requirement,
+    /// One case per row: either a map of variable -> values (cartesian product)
+    /// or an explicit list of rows.
+    #[serde(default)]
+    pub expand: Option<Expansion>,
+    /// Every predicate must hold for the case to run; otherwise it is skipped
+    /// with the failing predicate's reason.
+    #[serde(default)]
+    pub applies: Vec<Predicate>,
+    pub request: RequestSpec,
+    pub expect: Expectations,
+}
+
+/// Variable order follows the file (serde_json's map preserves insertion order), so
+/// expanded ids read as written: `case[image,image/png]`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub enum Expansion {
+    /// variable -> values: one case per combination.
+    Product(serde_json::Map<String, Value>),
+    /// Explicit rows of bindings.
+    Rows(Vec<serde_json::Map<String, Value>>),
+}
+
+fn text(v: &Value) -> String {
+    v.as_str().map(str::to_string).unwrap_or_else(|| v.to_string())
+}
+
+impl Expansion {
+    /// The variable names an expansion binds, in file order.
+    pub fn variables(&self) -> Vec<String> {
+        let mut names: Vec<String> = Vec::new();
+        let maps: Vec<&serde_json::Map<String, Value>> = match self {
+            Expansion::Product(map) => vec![map],
+            Expansion::Rows(rows) => rows.iter().collect(),
+        };
+        for key in maps.into_iter().flat_map(|m| m.keys()) {
+            if !names.contains(key) {
+                names.push(key.clone());
+            }
+        }
+        names
+    }
+
+    /// Every binding row, in a stable order (a product varies the last variable fastest).
+    pub fn rows(&self) -> Vec<Vec<(String, String)>> {
+        match self {
+            Expansion::Rows(rows) => rows.iter().map(|r| r.iter().map(|(k, v)| (k.clone(), text(v))).collect()).collect(),
+            Expansion::Product(map) => {
+                let mut rows: Vec<Vec<(String, String)>> = vec![Vec::new()];
+                for (name, values) in map {
+                    let values: Vec<String> = values.as_array().map(|a| a.iter().map(text).collect()).unwrap_or_default();
+                    rows = rows
+                        .into_iter()
+                        .flat_map(|row| {
+                            values.iter().map(move |v| {
+                                let mut next = row.clone();
+                                next.push((name.clone(), v.clone()));
+                                next
+                            })
+                        })
+                        .collect();
+                }
+                rows
+            }
+        }
+    }
+}
+
+/// A condition over the evaluation context (`discovery`, profile facts, `run`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub enum Predicate {
+    All {
+        all: Vec<Predicate>,
+        #[serde(default)]
+        reason: Option<String>,
+    },
+    Any {
+        any: Vec<Predicate>,
+        #[serde(default)]
+        reason: Option<String>,
+    },
+    Not {
+        not: Box<Predicate>,
+        #[serde(default)]
+        reason: Option<String>,
+    },
+    Atom(PathCheck),
+}
+
+/// A check of one value found at `path` (dotted, or a JSON pointer starting with `/`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PathCheck {
+    pub path: String,
+    #[serde(default)]
+    pub exists: Option<bool>,
+    #[serde(default)]
+    pub contains: Option<Value>,
+    #[serde(default)]
+    pub not_contains: Option<Value>,
+    #[serde(default)]
+    pub equals: Option<Value>,
+    #[serde(default)]
+    pub one_of: Option<Vec<Value>>,
+    #[serde(default)]
+    pub at_least: Option<f64>,
+    /// Human reason shown when the check does not hold (templated).
+    #[serde(default)]
+    pub reason: Option<String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RequestSpec {
+    /// A profile endpoint name, e.g. `discovery` or `ai-call`.
+    pub endpoint: String,
+    /// Send the configured credentials (default true); false checks that auth is enforced.
+    #[serde(default = "default_true")]
+    pub auth: bool,
+    /// JSON body template; strings may hold `{placeholders}`, objects `{$media: {...}}`.
+    #[serde(default)]
+    pub body: Option<Value>,
+}
+
+fn default_true() -> bool {
+    true
+}
+
+/// What a response must show. Each present field is one assertion.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Expectations {
+    #[serde(default)]
+    pub status: Option<StatusExpectation>,
+    #[serde(default)]
+    pub json_body: Option<bool>,
+    #[serde(default)]
+    pub error_code: Option<ErrorCodeExpectation>,
+    #[serde(default)]
+    pub error_shape: Option<ErrorShapeExpectation>,
+    /// Predicates over the response body (`path` is relative to the body).
+    #[serde(default)]
+    pub body: Vec<Predicate>,
+    #[serde(default)]
+    pub schema: Option<SchemaExpectation>,
+    /// Preferred answers that only add a note when not met.
+    #[serde(default)]
+    pub prefer: Option<Preference>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub enum StatusExpectation {
+    One(StatusPattern),
+    Any(Vec<StatusPattern>),
+}
+
+/// `200`, or a class written `2xx`/`4xx`/`5xx`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub enum StatusPattern {
+    Code(u16),
+    Class(String),
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub enum ErrorCodeExpectation {
+    Equals(String),
+    Rule(ErrorCodeRule),
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ErrorCodeRule {
+    #[serde(default)]
+    pub absent: Option<bool>,
+    #[serde(default)]
+    pub present: Option<bool>,
+    #[serde(default)]
+    pub equals: Option<String>,
+    #[serde(default)]
+    pub not: Option<String>,
+    #[serde(default)]
+    pub one_of: Option<Vec<String>>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ErrorShapeExpectation {
+    /// The canonical flat envelope `{error, message, details?}`.
+    Flat,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SchemaExpectation {
+    /// Name of a schema shipped in `schemas/` (without `.schema.json`), e.g. `openwop/error-envelope`.
+    #[serde(default, rename = "ref")]
+    pub reference: Option<String>,
+    #[serde(default)]
+    pub inline: Option<Value>,
+    /// Where in the body the instance lives (dotted path or JSON pointer); the body itself when absent.
+    #[serde(default)]
+    pub at: Option<String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Preference {
+    #[serde(default)]
+    pub status: Option<u16>,
+    #[serde(default)]
+    pub error_code: Option<String>,
+    /// Note text when the preference is not met (templated).
+    #[serde(default)]
+    pub note: Option<String>,
+}
+
+/// The `$media` placeholder inside a request body.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MediaSpec {
+    /// Content-part type: `image`, `audio`, `document`, or anything (`video`, made-up).
+    #[serde(rename = "type")]
+    pub part_type: String,
+    #[serde(default)]
+    pub mime: Option<String>,
+    /// Where the bytes come from; several sources produce a part with several (a shape error).
+    #[serde(default)]
+    pub source: Option<MediaSources>,
+    /// Exact decoded size in bytes (integer or a placeholder resolving to one).
+    #[serde(default)]
+    pub size: Option<Value>,
+    /// Added to `size` (e.g. 1 for "one byte over the limit").
+    #[serde(default)]
+    pub size_plus: Option<i64>,
+    /// Fields to leave out of the part, e.g. `[mimeType]`.
+    #[serde(default)]
+    pub omit: Vec<String>,
+    /// Literal overrides for the source fields.
+    #[serde(default)]
+    pub data: Option<String>,
+    #[serde(default)]
+    pub url: Option<String>,
+    #[serde(default, rename = "mediaRef")]
+    pub media_ref: Option<String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub enum MediaSources {
+    One(MediaSource),
+    Many(Vec<MediaSource>),
+}
+
+impl MediaSources {
+    pub fn to_vec(&self) -> Vec<MediaSource> {
+        match self {
+            MediaSources::One(s) => vec![*s],
+            MediaSources::Many(v) => v.clone(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+pub enum MediaSource {
+    #[serde(rename = "data")]
+    Data,
+    #[serde(rename = "url")]
+    Url,
+    #[serde(rename = "mediaRef")]
+    MediaRef,
+}

@@ -1,0 +1,84 @@
+//! Helpers shared by the integration tests: run the built binary, read its JSON report.
+#![allow(dead_code)]
+
+use assert_cmd::Command;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+pub struct RunResult {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+    pub report: Option<Value>,
+    pub junit: Option<String>,
+    pub dir: tempfile::TempDir,
+}
+
+impl RunResult {
+    pub fn cases(&self) -> Vec<Value> {
+        self.report.as_ref().and_then(|r| r["cases"].as_array().cloned()).unwrap_or_default()
+    }
+
+    pub fn outcome(&self, id: &str) -> String {
+        self.cases()
+            .iter()
+            .find(|c| c["id"] == id)
+            .map(|c| c["outcome"].as_str().unwrap_or("").to_string())
+            .unwrap_or_else(|| panic!("case {id} not in report; stdout:\n{}", self.stdout))
+    }
+
+    pub fn ids_with(&self, outcome: &str) -> Vec<String> {
+        self.cases()
+            .iter()
+            .filter(|c| c["outcome"] == outcome)
+            .map(|c| c["id"].as_str().unwrap().to_string())
+            .collect()
+    }
+
+    pub fn context(&self) -> String {
+        format!("exit {}\nstdout:\n{}\nstderr:\n{}", self.code, self.stdout, self.stderr)
+    }
+}
+
+pub fn bin() -> Command {
+    let mut cmd = Command::cargo_bin("mmconform").unwrap();
+    cmd.env_remove("OPENWOP_BASE_URL")
+        .env_remove("OPENWOP_API_KEY")
+        .env_remove("OPENWOP_REQUIRE_BEHAVIOR")
+        .env_remove("OPENWOP_OPTED_OUT_PROFILES")
+        .env("NO_COLOR", "1");
+    cmd
+}
+
+/// Runs `mmconform run ARGS --junit .. --report ..` and collects everything.
+pub fn run(args: &[&str]) -> RunResult {
+    run_with_env(args, &[])
+}
+
+pub fn run_with_env(args: &[&str], env: &[(&str, &str)]) -> RunResult {
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("report.json");
+    let junit = dir.path().join("junit.xml");
+    let mut cmd = bin();
+    cmd.arg("run").args(args).arg("--report").arg(&report).arg("--junit").arg(&junit);
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.timeout(std::time::Duration::from_secs(120)).output().unwrap();
+    RunResult {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        report: read_json(&report),
+        junit: std::fs::read_to_string(&junit).ok(),
+        dir,
+    }
+}
+
+pub fn read_json(path: &Path) -> Option<Value> {
+    std::fs::read_to_string(path).ok().and_then(|t| serde_json::from_str(&t).ok())
+}
+
+pub fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name)
+}
