@@ -5,7 +5,9 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 fn collect(dir: &Path, exts: &[&str], out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
     let mut entries: Vec<_> = entries.flatten().map(|e| e.path()).collect();
     entries.sort();
     for path in entries {
@@ -30,8 +32,17 @@ fn table(name: &str, root: &Path, exts: &[&str], code: &mut String) {
     writeln!(code, "pub static BUILTIN_{upper}: &[(&str, &str)] = &[").unwrap();
     for file in files {
         println!("cargo:rerun-if-changed={}", file.display());
-        let rel = file.strip_prefix(&dir).unwrap().to_string_lossy().replace('\\', "/");
-        writeln!(code, "    ({rel:?}, include_str!({:?})),", file.display().to_string()).unwrap();
+        let rel = file
+            .strip_prefix(&dir)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
+        writeln!(
+            code,
+            "    ({rel:?}, include_str!({:?})),",
+            file.display().to_string()
+        )
+        .unwrap();
     }
     writeln!(code, "];").unwrap();
 }

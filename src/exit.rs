@@ -34,31 +34,57 @@ fn n(counts: &BTreeMap<Outcome, usize>, o: Outcome) -> usize {
 }
 
 pub fn decide(counts: &BTreeMap<Outcome, usize>, facts: &RunFacts) -> Decision {
-    let d = |code, verdict, explanation: String| Decision { code, verdict, explanation };
-    let selected: usize = counts.iter().filter(|(o, _)| **o != Outcome::Excluded).map(|(_, c)| c).sum();
+    let d = |code, verdict, explanation: String| Decision {
+        code,
+        verdict,
+        explanation,
+    };
+    let selected: usize = counts
+        .iter()
+        .filter(|(o, _)| **o != Outcome::Excluded)
+        .map(|(_, c)| c)
+        .sum();
     let evidence = n(counts, Outcome::Pass) + n(counts, Outcome::Warn) + n(counts, Outcome::Fail);
     if facts.interrupted {
-        return d(INTERRUPTED, "interrupted", "the run was interrupted; reports are marked incomplete".into());
+        return d(
+            INTERRUPTED,
+            "interrupted",
+            "the run was interrupted; reports are marked incomplete".into(),
+        );
     }
     if n(counts, Outcome::Error) > 0 {
         return d(
             INTERNAL,
             "internal-error",
-            format!("{} case(s) hit a defect in mmconform or a scenario file", n(counts, Outcome::Error)),
+            format!(
+                "{} case(s) hit a defect in mmconform or a scenario file",
+                n(counts, Outcome::Error)
+            ),
         );
     }
     if let Some(problem) = &facts.discovery_problem {
-        return d(UNREACHABLE, "unreachable", format!("discovery unusable: {problem}"));
+        return d(
+            UNREACHABLE,
+            "unreachable",
+            format!("discovery unusable: {problem}"),
+        );
     }
     if n(counts, Outcome::Fail) > 0 {
         return d(
             CONFORMANCE_FAILURE,
             "failed",
-            format!("{} case(s) failed their requirement", n(counts, Outcome::Fail)),
+            format!(
+                "{} case(s) failed their requirement",
+                n(counts, Outcome::Fail)
+            ),
         );
     }
     if selected == 0 {
-        return d(INSUFFICIENT_EVIDENCE, "insufficient-evidence", "no case was selected (check --filter)".into());
+        return d(
+            INSUFFICIENT_EVIDENCE,
+            "insufficient-evidence",
+            "no case was selected (check --filter)".into(),
+        );
     }
     if evidence == 0 {
         return d(
@@ -71,12 +97,17 @@ pub fn decide(counts: &BTreeMap<Outcome, usize>, facts: &RunFacts) -> Decision {
         return d(
             INSUFFICIENT_EVIDENCE,
             "insufficient-evidence",
-            format!("{} case(s) could not be observed (blocked)", n(counts, Outcome::Blocked)),
+            format!(
+                "{} case(s) could not be observed (blocked)",
+                n(counts, Outcome::Blocked)
+            ),
         );
     }
     let warned = n(counts, Outcome::Warn);
     let explanation = if warned > 0 {
-        format!("every MUST held; {warned} SHOULD/MAY case(s) warned (use --strict to fail on them)")
+        format!(
+            "every MUST held; {warned} SHOULD/MAY case(s) warned (use --strict to fail on them)"
+        )
     } else {
         "every selected case that applies passed".to_string()
     };
@@ -94,18 +125,51 @@ mod tests {
     #[test]
     fn precedence_of_exit_codes() {
         let ok = RunFacts::default();
-        assert_eq!(decide(&counts(&[(Outcome::Pass, 3), (Outcome::Skip, 2)]), &ok).code, PASSED);
-        assert_eq!(decide(&counts(&[(Outcome::Pass, 3), (Outcome::Warn, 1)]), &ok).code, PASSED);
-        assert_eq!(decide(&counts(&[(Outcome::Pass, 3), (Outcome::Fail, 1)]), &ok).code, CONFORMANCE_FAILURE);
-        assert_eq!(decide(&counts(&[(Outcome::Excluded, 5)]), &ok).code, INSUFFICIENT_EVIDENCE);
+        assert_eq!(
+            decide(&counts(&[(Outcome::Pass, 3), (Outcome::Skip, 2)]), &ok).code,
+            PASSED
+        );
+        assert_eq!(
+            decide(&counts(&[(Outcome::Pass, 3), (Outcome::Warn, 1)]), &ok).code,
+            PASSED
+        );
+        assert_eq!(
+            decide(&counts(&[(Outcome::Pass, 3), (Outcome::Fail, 1)]), &ok).code,
+            CONFORMANCE_FAILURE
+        );
+        assert_eq!(
+            decide(&counts(&[(Outcome::Excluded, 5)]), &ok).code,
+            INSUFFICIENT_EVIDENCE
+        );
         assert_eq!(decide(&counts(&[]), &ok).code, INSUFFICIENT_EVIDENCE);
-        assert_eq!(decide(&counts(&[(Outcome::Skip, 5)]), &ok).code, INSUFFICIENT_EVIDENCE);
-        assert_eq!(decide(&counts(&[(Outcome::Pass, 1), (Outcome::Blocked, 1)]), &ok).code, INSUFFICIENT_EVIDENCE);
-        assert_eq!(decide(&counts(&[(Outcome::Fail, 1), (Outcome::Error, 1)]), &ok).code, INTERNAL);
-        let down = RunFacts { discovery_problem: Some("refused".into()), interrupted: false };
-        assert_eq!(decide(&counts(&[(Outcome::Fail, 1)]), &down).code, UNREACHABLE);
-        let stop = RunFacts { discovery_problem: None, interrupted: true };
-        assert_eq!(decide(&counts(&[(Outcome::Pass, 1)]), &stop).code, INTERRUPTED);
+        assert_eq!(
+            decide(&counts(&[(Outcome::Skip, 5)]), &ok).code,
+            INSUFFICIENT_EVIDENCE
+        );
+        assert_eq!(
+            decide(&counts(&[(Outcome::Pass, 1), (Outcome::Blocked, 1)]), &ok).code,
+            INSUFFICIENT_EVIDENCE
+        );
+        assert_eq!(
+            decide(&counts(&[(Outcome::Fail, 1), (Outcome::Error, 1)]), &ok).code,
+            INTERNAL
+        );
+        let down = RunFacts {
+            discovery_problem: Some("refused".into()),
+            interrupted: false,
+        };
+        assert_eq!(
+            decide(&counts(&[(Outcome::Fail, 1)]), &down).code,
+            UNREACHABLE
+        );
+        let stop = RunFacts {
+            discovery_problem: None,
+            interrupted: true,
+        };
+        assert_eq!(
+            decide(&counts(&[(Outcome::Pass, 1)]), &stop).code,
+            INTERRUPTED
+        );
     }
 
     #[test]

@@ -36,11 +36,26 @@ impl Redactor {
         Redactor { secrets }
     }
 
+    /// One left-to-right pass: at each position the longest matching secret is masked, and
+    /// a mask already present is copied as is, so redacting twice changes nothing (reporters
+    /// redact text the runner already redacted).
     pub fn redact(&self, text: &str) -> String {
-        let mut out = text.to_string();
-        for secret in &self.secrets {
-            if out.contains(secret.as_str()) {
-                out = out.replace(secret.as_str(), MASK);
+        if self.secrets.is_empty() {
+            return text.to_string();
+        }
+        let mut out = String::with_capacity(text.len());
+        let mut rest = text;
+        while let Some(c) = rest.chars().next() {
+            if rest.starts_with(MASK) {
+                out.push_str(MASK);
+                rest = &rest[MASK.len()..];
+            } else if let Some(secret) = self.secrets.iter().find(|s| rest.starts_with(s.as_str()))
+            {
+                out.push_str(MASK);
+                rest = &rest[secret.len()..];
+            } else {
+                out.push(c);
+                rest = &rest[c.len_utf8()..];
             }
         }
         out
@@ -64,6 +79,14 @@ mod tests {
     fn masks_every_occurrence_and_longest_first() {
         let r = Redactor::new(["abc", "abcdef"]);
         assert_eq!(r.redact("x abcdef y abc"), "x [REDACTED] y [REDACTED]");
+    }
+
+    #[test]
+    fn redaction_is_idempotent() {
+        let r = Redactor::new(["RED", "tok"]);
+        let once = r.redact("tok RED");
+        assert_eq!(once, "[REDACTED] [REDACTED]");
+        assert_eq!(r.redact(&once), once);
     }
 
     #[test]

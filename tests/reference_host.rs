@@ -8,7 +8,11 @@ fn assert_clean(args: &[&str]) -> common::RunResult {
     let r = run(args);
     assert_eq!(r.code, 0, "{}", r.context());
     assert!(r.ids_with("fail").is_empty(), "{}", r.context());
-    assert!(r.ids_with("warn").is_empty(), "warnings against the reference: {:?}", r.ids_with("warn"));
+    assert!(
+        r.ids_with("warn").is_empty(),
+        "warnings against the reference: {:?}",
+        r.ids_with("warn")
+    );
     assert!(r.ids_with("blocked").is_empty(), "{}", r.context());
     assert!(!r.ids_with("pass").is_empty());
     r
@@ -18,30 +22,69 @@ fn assert_clean(args: &[&str]) -> common::RunResult {
 fn default_reference_passes_with_both_sides_exercised() {
     let r = assert_clean(&["--target", "reference"]);
     // text+image advertised: the image positive and the audio/document negatives both run.
-    assert_eq!(r.outcome("openwop.rfc0091.advertised-inline-accepted[image]"), "pass");
-    assert_eq!(r.outcome("openwop.rfc0091.unadvertised-rejected[audio]"), "pass");
+    assert_eq!(
+        r.outcome("openwop.rfc0091.advertised-inline-accepted[image]"),
+        "pass"
+    );
+    assert_eq!(
+        r.outcome("openwop.rfc0091.unadvertised-rejected[audio]"),
+        "pass"
+    );
     assert_eq!(r.outcome("openwop.rfc0091.limit.over-max-rejected"), "pass");
-    assert_eq!(r.outcome("openwop.rfc0091.advertised-inline-accepted[audio]"), "skip");
+    assert_eq!(
+        r.outcome("openwop.rfc0091.advertised-inline-accepted[audio]"),
+        "skip"
+    );
 }
 
 #[test]
 fn text_only_reference_passes_and_still_runs_the_negative_side() {
     let r = assert_clean(&["--target", "reference", "--reference-modalities", "text"]);
-    assert_eq!(r.outcome("openwop.rfc0091.unadvertised-rejected[image]"), "pass");
-    assert_eq!(r.outcome("openwop.rfc0091.unknown-type-rejected[video]"), "pass");
-    let skip = r.cases().into_iter().find(|c| c["id"] == "openwop.rfc0091.advertised-inline-accepted[image]").unwrap();
-    assert_eq!(skip["reason"], "not applicable: aiProviders.input.modalities lacks image");
+    assert_eq!(
+        r.outcome("openwop.rfc0091.unadvertised-rejected[image]"),
+        "pass"
+    );
+    assert_eq!(
+        r.outcome("openwop.rfc0091.unknown-type-rejected[video]"),
+        "pass"
+    );
+    let skip = r
+        .cases()
+        .into_iter()
+        .find(|c| c["id"] == "openwop.rfc0091.advertised-inline-accepted[image]")
+        .unwrap();
+    assert_eq!(
+        skip["reason"],
+        "not applicable: aiProviders.input.modalities lacks image"
+    );
 }
 
 #[test]
 fn all_modalities_reference_passes_and_rejects_unknown_types() {
-    let r = assert_clean(&["--target", "reference", "--reference-modalities", "text,image,audio,document"]);
+    let r = assert_clean(&[
+        "--target",
+        "reference",
+        "--reference-modalities",
+        "text,image,audio,document",
+    ]);
     for m in ["image", "audio", "document"] {
-        assert_eq!(r.outcome(&format!("openwop.rfc0091.advertised-inline-accepted[{m}]")), "pass");
-        assert_eq!(r.outcome(&format!("openwop.rfc0091.unadvertised-rejected[{m}]")), "skip");
+        assert_eq!(
+            r.outcome(&format!("openwop.rfc0091.advertised-inline-accepted[{m}]")),
+            "pass"
+        );
+        assert_eq!(
+            r.outcome(&format!("openwop.rfc0091.unadvertised-rejected[{m}]")),
+            "skip"
+        );
     }
-    assert_eq!(r.outcome("openwop.rfc0091.unadvertised-in-later-message-rejected"), "pass");
-    assert_eq!(r.outcome("openwop.rfc0091.advertised-mime-accepted[audio,audio/mpeg]"), "pass");
+    assert_eq!(
+        r.outcome("openwop.rfc0091.unadvertised-in-later-message-rejected"),
+        "pass"
+    );
+    assert_eq!(
+        r.outcome("openwop.rfc0091.advertised-mime-accepted[audio,audio/mpeg]"),
+        "pass"
+    );
 }
 
 #[test]
@@ -52,13 +95,25 @@ fn image_without_text_listed_passes() {
 
 #[test]
 fn without_max_bytes_per_part_the_limit_cases_skip() {
-    let r = assert_clean(&["--target", "reference", "--reference-max-bytes-per-part", "0"]);
+    let r = assert_clean(&[
+        "--target",
+        "reference",
+        "--reference-max-bytes-per-part",
+        "0",
+    ]);
     assert_eq!(r.outcome("openwop.rfc0091.limit.at-max-accepted"), "skip");
 }
 
 #[test]
 fn suite_dialect_passes_against_the_reference() {
-    assert_clean(&["--target", "reference", "--dialect", "suite", "--reference-modalities", "text,document"]);
+    assert_clean(&[
+        "--target",
+        "reference",
+        "--dialect",
+        "suite",
+        "--reference-modalities",
+        "text,document",
+    ]);
 }
 
 #[test]
@@ -84,6 +139,13 @@ fn terminal_junit_and_json_agree_case_for_case() {
         );
     }
     let skipped = r.ids_with("skip").len();
-    assert!(junit.contains(&format!("skipped=\"{skipped}\"")), "JUnit skipped count != {skipped}");
-    assert!(report["discovery"]["canonical_sha256"].as_str().is_some_and(|h| h.len() == 64));
+    assert!(
+        junit.contains(&format!("skipped=\"{skipped}\"")),
+        "JUnit skipped count != {skipped}"
+    );
+    assert!(
+        report["discovery"]["canonical_sha256"]
+            .as_str()
+            .is_some_and(|h| h.len() == 64)
+    );
 }

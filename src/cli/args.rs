@@ -106,7 +106,12 @@ pub struct TargetArgs {
 #[derive(Debug, Args)]
 pub struct ReferenceArgs {
     /// Modalities the reference host advertises.
-    #[arg(long, value_name = "LIST", value_delimiter = ',', default_value = "text,image")]
+    #[arg(
+        long,
+        value_name = "LIST",
+        value_delimiter = ',',
+        default_value = "text,image"
+    )]
     pub reference_modalities: Vec<String>,
     /// maxBytesPerPart the reference host advertises (0: none).
     #[arg(long, value_name = "BYTES", default_value_t = 65536)]

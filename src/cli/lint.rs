@@ -12,7 +12,9 @@ pub fn lint(args: &LintArgs) -> Result<i32, CliError> {
         read_sources(&args.paths).map_err(CliError::Scenarios)?
     };
     if sources.is_empty() {
-        return Err(CliError::Usage("no scenario files found (looked for .yaml, .yml, .json)".into()));
+        return Err(CliError::Usage(
+            "no scenario files found (looked for .yaml, .yml, .json)".into(),
+        ));
     }
     let options = CheckOptions {
         context_roots: crate::profile::context_vocabulary(),

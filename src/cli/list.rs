@@ -12,7 +12,8 @@ use crate::scenario::suite::load_suite;
 use serde_json::{Value, json};
 
 fn has_target(args: &ListArgs) -> bool {
-    args.target.target.is_some() || process_env("OPENWOP_BASE_URL").is_some_and(|v| !v.trim().is_empty())
+    args.target.target.is_some()
+        || process_env("OPENWOP_BASE_URL").is_some_and(|v| !v.trim().is_empty())
 }
 
 pub fn list(args: &ListArgs) -> Result<i32, CliError> {
@@ -25,7 +26,8 @@ pub fn list(args: &ListArgs) -> Result<i32, CliError> {
         .collect::<Result<Vec<_>, _>>()
         .map_err(CliError::Usage)?;
     let (context, discovery_note) = if has_target(args) {
-        let config = resolve::resolve_common(&args.target, &process_env).map_err(CliError::Usage)?;
+        let config =
+            resolve::resolve_common(&args.target, &process_env).map_err(CliError::Usage)?;
         let config = with_reference_media_refs(config);
         runtime()?.block_on(async {
             let (reference, target) = start_target(&config).await?;
@@ -36,23 +38,38 @@ pub fn list(args: &ListArgs) -> Result<i32, CliError> {
                 timeout: config.timeout,
                 max_response_bytes: config.max_response_bytes,
             };
-            let client = HttpClient::new(settings, Redactor::new(config.token.iter().map(|t| t.value.clone())))
-                .map_err(CliError::Internal)?;
+            let client = HttpClient::new(
+                settings,
+                Redactor::new(config.token.iter().map(|t| t.value.clone())),
+            )
+            .map_err(CliError::Internal)?;
             let disc = discovery::fetch(&client, &config, &target).await;
             if let Some(r) = reference {
                 r.shutdown().await;
             }
             let note = match &disc.problem {
                 Some(p) => format!("discovery unusable: {p}"),
-                None => format!("discovery: {} (sha256 {})", disc.snapshot.url, disc.snapshot.canonical_sha256.clone().unwrap_or_default()),
+                None => format!(
+                    "discovery: {} (sha256 {})",
+                    disc.snapshot.url,
+                    disc.snapshot.canonical_sha256.clone().unwrap_or_default()
+                ),
             };
             Ok::<_, CliError>((Some(disc.context), note))
         })?
     } else {
-        (None, "no target: pass --target to see which cases would run".to_string())
+        (
+            None,
+            "no target: pass --target to see which cases would run".to_string(),
+        )
     };
 
-    let planned = plan::plan(&suite, context.as_ref().unwrap_or(&Value::Null), &filters, "list");
+    let planned = plan::plan(
+        &suite,
+        context.as_ref().unwrap_or(&Value::Null),
+        &filters,
+        "list",
+    );
     let rows: Vec<Value> = planned
         .iter()
         .map(|p| {
@@ -81,12 +98,19 @@ pub fn list(args: &ListArgs) -> Result<i32, CliError> {
     match args.format {
         FormatArg::Json => {
             let doc = json!({"note": discovery_note, "cases": rows});
-            println!("{}", serde_json::to_string_pretty(&doc).map_err(|e| CliError::Internal(e.to_string()))?);
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&doc)
+                    .map_err(|e| CliError::Internal(e.to_string()))?
+            );
         }
         FormatArg::Human => {
             println!("{discovery_note}");
             for row in &rows {
-                let reason = row["reason"].as_str().map(|r| format!("  ({r})")).unwrap_or_default();
+                let reason = row["reason"]
+                    .as_str()
+                    .map(|r| format!("  ({r})"))
+                    .unwrap_or_default();
                 println!(
                     "{:9} {:6} {:16} {}{reason}",
                     row["disposition"].as_str().unwrap_or(""),

@@ -40,8 +40,13 @@ impl CliError {
                 for d in diagnostics {
                     eprintln!("{d}\n");
                 }
-                let files: std::collections::BTreeSet<&str> = diagnostics.iter().map(|d| d.file.as_str()).collect();
-                eprintln!("error: {} problem(s) in {} scenario file(s); nothing was sent", diagnostics.len(), files.len());
+                let files: std::collections::BTreeSet<&str> =
+                    diagnostics.iter().map(|d| d.file.as_str()).collect();
+                eprintln!(
+                    "error: {} problem(s) in {} scenario file(s); nothing was sent",
+                    diagnostics.len(),
+                    files.len()
+                );
             }
         }
     }

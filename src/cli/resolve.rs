@@ -32,14 +32,18 @@ pub fn resolve_color(choice: ColorArg) -> bool {
 }
 
 fn env_true(env: Env, name: &str) -> bool {
-    env(name).is_some_and(|v| matches!(v.trim().to_ascii_lowercase().as_str(), "1" | "true" | "yes"))
+    env(name)
+        .is_some_and(|v| matches!(v.trim().to_ascii_lowercase().as_str(), "1" | "true" | "yes"))
 }
 
 pub fn parse_modalities(list: &[String], allowed: &[&str]) -> Result<Vec<String>, String> {
     let mut out = Vec::new();
     for m in list.iter().map(|m| m.trim()).filter(|m| !m.is_empty()) {
         if !allowed.contains(&m) {
-            return Err(format!("unknown modality `{m}` (use {})", allowed.join(", ")));
+            return Err(format!(
+                "unknown modality `{m}` (use {})",
+                allowed.join(", ")
+            ));
         }
         if !out.iter().any(|o| o == m) {
             out.push(m.to_string());
@@ -56,59 +60,86 @@ fn reference_config(args: &ReferenceArgs) -> Result<ReferenceConfig, String> {
         .transpose()
         .map_err(|e| format!("--reference-fault: {e}"))?;
     Ok(ReferenceConfig {
-        modalities: parse_modalities(&args.reference_modalities, &["text", "image", "audio", "document"])
-            .map_err(|e| format!("--reference-modalities: {e}"))?,
-        max_bytes_per_part: (args.reference_max_bytes_per_part > 0).then_some(args.reference_max_bytes_per_part),
+        modalities: parse_modalities(
+            &args.reference_modalities,
+            &["text", "image", "audio", "document"],
+        )
+        .map_err(|e| format!("--reference-modalities: {e}"))?,
+        max_bytes_per_part: (args.reference_max_bytes_per_part > 0)
+            .then_some(args.reference_max_bytes_per_part),
         fault,
         ..ReferenceConfig::default()
     })
 }
 
 pub fn resolve_target(args: &TargetArgs, env: Env) -> Result<Target, String> {
-    let raw = match (&args.target, env("OPENWOP_BASE_URL")) {
-        (Some(t), _) => t.clone(),
-        (None, Some(t)) if !t.trim().is_empty() => t,
-        _ => return Err("no target: pass --target URL (or `--target reference`), or set OPENWOP_BASE_URL".into()),
-    };
+    let raw =
+        match (&args.target, env("OPENWOP_BASE_URL")) {
+            (Some(t), _) => t.clone(),
+            (None, Some(t)) if !t.trim().is_empty() => t,
+            _ => return Err(
+                "no target: pass --target URL (or `--target reference`), or set OPENWOP_BASE_URL"
+                    .into(),
+            ),
+        };
     if raw.trim() == "reference" {
         return Ok(Target::Reference(reference_config(&args.reference)?));
     }
-    let url = url::Url::parse(raw.trim()).map_err(|e| format!("--target `{raw}` is not a URL: {e}"))?;
+    let url =
+        url::Url::parse(raw.trim()).map_err(|e| format!("--target `{raw}` is not a URL: {e}"))?;
     if !matches!(url.scheme(), "http" | "https") || url.host().is_none() {
-        return Err(format!("--target `{raw}` must be an http(s) URL with a host"));
+        return Err(format!(
+            "--target `{raw}` must be an http(s) URL with a host"
+        ));
     }
     if url.query().is_some() || url.fragment().is_some() {
-        return Err(format!("--target `{raw}` must not carry a query or fragment"));
+        return Err(format!(
+            "--target `{raw}` must not carry a query or fragment"
+        ));
     }
     Ok(Target::Url(url))
 }
 
 fn resolve_token(args: &TargetArgs, env: Env) -> Result<Option<Token>, String> {
     if let Some(path) = &args.token_file {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("--token-file {}: {e}", path.display()))?;
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("--token-file {}: {e}", path.display()))?;
         let value = text.lines().next().unwrap_or("").trim().to_string();
         if value.is_empty() {
             return Err(format!("--token-file {} is empty", path.display()));
         }
-        return Ok(Some(Token { value, origin: format!("file {}", path.display()) }));
+        return Ok(Some(Token {
+            value,
+            origin: format!("file {}", path.display()),
+        }));
     }
     Ok(env(&args.token_env)
         .map(|v| v.trim().to_string())
         .filter(|v| !v.is_empty())
-        .map(|value| Token { value, origin: format!("${}", args.token_env) }))
+        .map(|value| Token {
+            value,
+            origin: format!("${}", args.token_env),
+        }))
 }
 
 fn parse_header(raw: &str) -> Result<(String, String), String> {
-    let (name, value) = raw.split_once(':').ok_or_else(|| format!("--header `{raw}` must look like 'Name: value'"))?;
+    let (name, value) = raw
+        .split_once(':')
+        .ok_or_else(|| format!("--header `{raw}` must look like 'Name: value'"))?;
     let name = name.trim();
-    reqwest::header::HeaderName::from_bytes(name.as_bytes()).map_err(|_| format!("--header `{raw}`: bad header name"))?;
-    reqwest::header::HeaderValue::from_str(value.trim()).map_err(|_| format!("--header `{raw}`: bad header value"))?;
+    reqwest::header::HeaderName::from_bytes(name.as_bytes())
+        .map_err(|_| format!("--header `{raw}`: bad header name"))?;
+    reqwest::header::HeaderValue::from_str(value.trim())
+        .map_err(|_| format!("--header `{raw}`: bad header value"))?;
     Ok((name.to_string(), value.trim().to_string()))
 }
 
 fn parse_media_ref(raw: &str) -> Result<(String, String), String> {
-    let (modality, reference) = raw.split_once('=').ok_or_else(|| format!("--media-ref `{raw}` must look like MODALITY=REF"))?;
-    parse_modalities(&[modality.to_string()], &NON_TEXT_MODALITIES).map_err(|e| format!("--media-ref: {e}"))?;
+    let (modality, reference) = raw
+        .split_once('=')
+        .ok_or_else(|| format!("--media-ref `{raw}` must look like MODALITY=REF"))?;
+    parse_modalities(&[modality.to_string()], &NON_TEXT_MODALITIES)
+        .map_err(|e| format!("--media-ref: {e}"))?;
     if reference.is_empty() {
         return Err(format!("--media-ref `{raw}` has an empty REF"));
     }
@@ -129,11 +160,26 @@ pub fn suite_options(args: &TargetArgs) -> SuiteOptions {
 /// Resolves the parts `run` and `list` share. `concurrency`, reports and modes are `run`'s.
 pub fn resolve_common(args: &TargetArgs, env: Env) -> Result<RunConfig, String> {
     if !(args.timeout.is_finite() && args.timeout > 0.0 && args.timeout <= 3600.0) {
-        return Err(format!("--timeout {} must be between 0 and 3600 seconds", args.timeout));
+        return Err(format!(
+            "--timeout {} must be between 0 and 3600 seconds",
+            args.timeout
+        ));
     }
-    let filters = args.filters.iter().map(|f| FilterTerm::parse(f)).collect::<Result<Vec<_>, _>>()?;
-    let headers = args.headers.iter().map(|h| parse_header(h)).collect::<Result<Vec<_>, _>>()?;
-    let media_refs: BTreeMap<String, String> = args.media_refs.iter().map(|r| parse_media_ref(r)).collect::<Result<_, _>>()?;
+    let filters = args
+        .filters
+        .iter()
+        .map(|f| FilterTerm::parse(f))
+        .collect::<Result<Vec<_>, _>>()?;
+    let headers = args
+        .headers
+        .iter()
+        .map(|h| parse_header(h))
+        .collect::<Result<Vec<_>, _>>()?;
+    let media_refs: BTreeMap<String, String> = args
+        .media_refs
+        .iter()
+        .map(|r| parse_media_ref(r))
+        .collect::<Result<_, _>>()?;
     if let Some(base) = &args.media_base_url {
         url::Url::parse(base).map_err(|e| format!("--media-base-url `{base}`: {e}"))?;
     }
@@ -157,7 +203,13 @@ pub fn resolve_common(args: &TargetArgs, env: Env) -> Result<RunConfig, String> 
         media_refs,
         max_probe_bytes: args.max_probe_bytes,
         max_response_bytes: 4 * 1024 * 1024,
-        output: Output { junit: None, report: None, color: false, progress: false, verbose: false },
+        output: Output {
+            junit: None,
+            report: None,
+            color: false,
+            progress: false,
+            verbose: false,
+        },
     })
 }
 
@@ -168,7 +220,12 @@ pub fn resolve_run(args: &RunArgs, color: bool, env: Env) -> Result<RunConfig, S
     config.require = args.require || env_true(env, "OPENWOP_REQUIRE_BEHAVIOR");
     let mut opted: Vec<String> = args.opt_out.clone();
     if let Some(list) = env("OPENWOP_OPTED_OUT_PROFILES") {
-        opted.extend(list.split([',', ' ']).map(str::trim).filter(|s| !s.is_empty()).map(str::to_string));
+        opted.extend(
+            list.split([',', ' '])
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(str::to_string),
+        );
     }
     opted.dedup();
     config.opted_out_profiles = opted;
@@ -177,7 +234,8 @@ pub fn resolve_run(args: &RunArgs, color: bool, env: Env) -> Result<RunConfig, S
         junit: args.junit.clone(),
         report: args.report.clone(),
         color,
-        progress: std::io::stdout().is_terminal(),
+        // The bar draws on stderr; case lines go to stdout.
+        progress: std::io::stderr().is_terminal(),
         verbose: args.verbose,
     };
     Ok(config)

@@ -16,7 +16,9 @@ use std::sync::Arc;
 use tokio::sync::mpsc;
 
 /// Starts the embedded host when asked for, and says how to reach and show the target.
-pub(super) async fn start_target(config: &RunConfig) -> Result<(Option<RunningReference>, ResolvedTarget), CliError> {
+pub(super) async fn start_target(
+    config: &RunConfig,
+) -> Result<(Option<RunningReference>, ResolvedTarget), CliError> {
     match &config.target {
         Target::Reference(reference_config) => {
             let addr = std::net::SocketAddr::from(([127, 0, 0, 1], 0));
@@ -30,12 +32,20 @@ pub(super) async fn start_target(config: &RunConfig) -> Result<(Option<RunningRe
         Target::Url(url) => {
             let mut shown = url.clone();
             if !url.username().is_empty() || url.password().is_some() {
-                eprintln!("warning: credentials in the --target URL are not sent; use --token-env or --token-file");
+                eprintln!(
+                    "warning: credentials in the --target URL are not sent; use --token-env or --token-file"
+                );
             }
             let _ = shown.set_username("");
             let _ = shown.set_password(None);
             let base_url = shown.as_str().trim_end_matches('/').to_string();
-            Ok((None, ResolvedTarget { label: base_url.clone(), base_url }))
+            Ok((
+                None,
+                ResolvedTarget {
+                    label: base_url.clone(),
+                    base_url,
+                },
+            ))
         }
     }
 }
@@ -49,7 +59,10 @@ pub(super) fn with_reference_media_refs(mut config: RunConfig) -> RunConfig {
         rc.token = token;
         for m in &rc.modalities {
             if let Some(r) = reference::known_media_ref(m) {
-                config.media_refs.entry(m.clone()).or_insert_with(|| r.to_string());
+                config
+                    .media_refs
+                    .entry(m.clone())
+                    .or_insert_with(|| r.to_string());
             }
         }
     }
@@ -59,13 +72,18 @@ pub(super) fn with_reference_media_refs(mut config: RunConfig) -> RunConfig {
 pub fn run(args: &RunArgs, color: bool) -> Result<i32, CliError> {
     let config = resolve::resolve_run(args, color, &process_env).map_err(CliError::Usage)?;
     let config = Arc::new(with_reference_media_refs(config));
-    let suite = Arc::new(load_suite(&resolve::suite_options(&args.target)).map_err(CliError::Scenarios)?);
+    let suite =
+        Arc::new(load_suite(&resolve::suite_options(&args.target)).map_err(CliError::Scenarios)?);
     for id in &suite.replaced {
         eprintln!("note: built-in case {id} replaced by a --scenarios file");
     }
     let redactor = Redactor::new(config.token.iter().map(|t| t.value.clone()));
     let mut reporters: Vec<Box<dyn Reporter>> = vec![Box::new(TerminalReporter::new(
-        TerminalOptions { color: config.output.color, verbose: config.output.verbose, progress: config.output.progress },
+        TerminalOptions {
+            color: config.output.color,
+            verbose: config.output.verbose,
+            progress: config.output.progress,
+        },
         redactor.clone(),
         Box::new(std::io::stdout()),
     ))];
@@ -81,20 +99,35 @@ pub fn run(args: &RunArgs, color: bool) -> Result<i32, CliError> {
         let (tx, mut rx) = mpsc::unbounded_channel::<Event>();
         let execution = tokio::spawn(runner::execute(config.clone(), suite, target, tx));
         let mut failures = Vec::new();
+        let mut active = vec![true; reporters.len()];
         while let Some(event) = rx.recv().await {
-            for reporter in reporters.iter_mut() {
+            for (reporter, active) in reporters.iter_mut().zip(active.iter_mut()) {
+                if !*active {
+                    continue;
+                }
                 if let Err(e) = reporter.handle(&event) {
-                    failures.push(e);
+                    // One failure silences that reporter only: the others still write.
+                    // A closed stdout (`| head`) is the reader's choice, not an error.
+                    *active = false;
+                    if e.source.kind() != std::io::ErrorKind::BrokenPipe {
+                        failures.push(e);
+                    }
                 }
             }
         }
-        let output = execution.await.map_err(|e| CliError::Internal(format!("the run stopped unexpectedly: {e}")))?;
+        let output = execution
+            .await
+            .map_err(|e| CliError::Internal(format!("the run stopped unexpectedly: {e}")))?;
         if let Some(reference) = reference {
             reference.shutdown().await;
         }
         for failure in &failures {
             eprintln!("error: {failure}");
         }
-        Ok(if failures.is_empty() { output.summary.exit_code } else { exit::INTERNAL })
+        Ok(if failures.is_empty() {
+            output.summary.exit_code
+        } else {
+            exit::INTERNAL
+        })
     })
 }

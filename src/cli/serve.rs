@@ -14,13 +14,23 @@ pub fn serve(args: &ServeArgs) -> Result<i32, CliError> {
     }
     let modalities = parse_modalities(&args.modalities, &["text", "image", "audio", "document"])
         .map_err(|e| CliError::Usage(format!("--modalities: {e}")))?;
-    let fault = args.fault.as_deref().map(str::parse::<Fault>).transpose().map_err(|e| CliError::Usage(format!("--fault: {e}")))?;
+    let fault = args
+        .fault
+        .as_deref()
+        .map(str::parse::<Fault>)
+        .transpose()
+        .map_err(|e| CliError::Usage(format!("--fault: {e}")))?;
     let token = match (&args.token, &args.token_env) {
         (Some(t), _) => {
-            eprintln!("warning: --token puts the secret in your shell history and process list; prefer --token-env");
+            eprintln!(
+                "warning: --token puts the secret in your shell history and process list; prefer --token-env"
+            );
             Some(t.clone())
         }
-        (None, Some(var)) => Some(std::env::var(var).map_err(|_| CliError::Usage(format!("--token-env: ${var} is not set")))?),
+        (None, Some(var)) => Some(
+            std::env::var(var)
+                .map_err(|_| CliError::Usage(format!("--token-env: ${var} is not set")))?,
+        ),
         (None, None) => None,
     };
     if args.max_bytes_per_part == Some(0) || args.max_request_body_bytes == Some(0) {
@@ -43,8 +53,14 @@ pub fn serve(args: &ServeArgs) -> Result<i32, CliError> {
             "mmconform reference host listening on {} (modalities {}{}{})",
             running.base_url(),
             config.modalities.join(","),
-            config.max_bytes_per_part.map(|n| format!(", maxBytesPerPart {n}")).unwrap_or_default(),
-            config.fault.map(|f| format!(", FAULT {}", f.name())).unwrap_or_default(),
+            config
+                .max_bytes_per_part
+                .map(|n| format!(", maxBytesPerPart {n}"))
+                .unwrap_or_default(),
+            config
+                .fault
+                .map(|f| format!(", FAULT {}", f.name()))
+                .unwrap_or_default(),
         );
         let _ = tokio::signal::ctrl_c().await;
         running.shutdown().await;

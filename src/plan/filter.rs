@@ -6,7 +6,10 @@ use crate::outcome::Level;
 #[derive(Debug, Clone)]
 pub enum FilterTerm {
     /// A glob (`openwop.rfc0091.*[image]`) when it holds `*`, `?` or `[`, else a substring.
-    Id { raw: String, glob: Option<glob::Pattern> },
+    Id {
+        raw: String,
+        glob: Option<glob::Pattern>,
+    },
     Level(Level),
     /// Case-insensitive substring of the requirement source.
     Source(String),
@@ -21,11 +24,15 @@ impl FilterTerm {
                     "MUST" => Ok(FilterTerm::Level(Level::Must)),
                     "SHOULD" => Ok(FilterTerm::Level(Level::Should)),
                     "MAY" => Ok(FilterTerm::Level(Level::May)),
-                    other => Err(format!("unknown level `{other}` in --filter (use MUST, SHOULD or MAY)")),
+                    other => Err(format!(
+                        "unknown level `{other}` in --filter (use MUST, SHOULD or MAY)"
+                    )),
                 },
                 "source" => Ok(FilterTerm::Source(value.to_lowercase())),
                 "id" => FilterTerm::id(value),
-                other => Err(format!("unknown --filter key `{other}` (known: id, level, source)")),
+                other => Err(format!(
+                    "unknown --filter key `{other}` (known: id, level, source)"
+                )),
             };
         }
         FilterTerm::id(raw)
@@ -39,7 +46,10 @@ impl FilterTerm {
         } else {
             None
         };
-        Ok(FilterTerm::Id { raw: raw.to_string(), glob })
+        Ok(FilterTerm::Id {
+            raw: raw.to_string(),
+            glob,
+        })
     }
 
     pub fn matches(&self, expanded_id: &str, case_id: &str, level: Level, source: &str) -> bool {
@@ -61,15 +71,42 @@ mod tests {
     #[test]
     fn parses_and_matches_terms() {
         let glob = FilterTerm::parse("openwop.rfc0091.*").unwrap();
-        assert!(glob.matches("openwop.rfc0091.x[image]", "openwop.rfc0091.x", Level::Must, "RFC 0091 §A"));
-        assert!(!glob.matches("openwop.discovery.document", "openwop.discovery.document", Level::Must, "x"));
+        assert!(glob.matches(
+            "openwop.rfc0091.x[image]",
+            "openwop.rfc0091.x",
+            Level::Must,
+            "RFC 0091 §A"
+        ));
+        assert!(!glob.matches(
+            "openwop.discovery.document",
+            "openwop.discovery.document",
+            Level::Must,
+            "x"
+        ));
         let sub = FilterTerm::parse("unadvertised").unwrap();
-        assert!(sub.matches("a.unadvertised-rejected[audio]", "a.unadvertised-rejected", Level::Must, ""));
+        assert!(sub.matches(
+            "a.unadvertised-rejected[audio]",
+            "a.unadvertised-rejected",
+            Level::Must,
+            ""
+        ));
         let exact = FilterTerm::parse("case[image]").unwrap();
         assert!(exact.matches("case[image]", "case", Level::Must, ""));
         assert!(!exact.matches("case[audio]", "case", Level::Must, ""));
-        assert!(FilterTerm::parse("level:should").unwrap().matches("x", "x", Level::Should, ""));
-        assert!(FilterTerm::parse("source:\"RFC 0091 §A\"").unwrap().matches("x", "x", Level::Must, "RFC 0091 §A"));
-        assert!(FilterTerm::parse("colour:red").unwrap_err().contains("unknown --filter key"));
+        assert!(
+            FilterTerm::parse("level:should")
+                .unwrap()
+                .matches("x", "x", Level::Should, "")
+        );
+        assert!(
+            FilterTerm::parse("source:\"RFC 0091 §A\"")
+                .unwrap()
+                .matches("x", "x", Level::Must, "RFC 0091 §A")
+        );
+        assert!(
+            FilterTerm::parse("colour:red")
+                .unwrap_err()
+                .contains("unknown --filter key")
+        );
     }
 }

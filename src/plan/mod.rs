@@ -47,7 +47,9 @@ pub fn resolver<'a>(
         match name {
             "nonce" => Some(Value::String(nonce.to_string())),
             "case_id" => Some(Value::String(case_id.to_string())),
-            _ => path::lookup(context, name).filter(|v| !v.is_null()).cloned(),
+            _ => path::lookup(context, name)
+                .filter(|v| !v.is_null())
+                .cloned(),
         }
     }
 }
@@ -61,29 +63,56 @@ pub fn expanded_id(case_id: &str, bindings: &[(String, String)]) -> String {
     }
 }
 
-fn decide(case: &SuiteCase, bindings: &[(String, String)], context: &Value, nonce: &str) -> (String, Disposition, Vec<String>) {
+fn decide(
+    case: &SuiteCase,
+    bindings: &[(String, String)],
+    context: &Value,
+    nonce: &str,
+) -> (String, Disposition, Vec<String>) {
     let resolve = resolver(bindings, context, nonce, &case.spec.id);
-    let title = template::render_text(&case.spec.title, &resolve).unwrap_or_else(|_| case.spec.title.clone());
+    let title = template::render_text(&case.spec.title, &resolve)
+        .unwrap_or_else(|_| case.spec.title.clone());
     match predicate::evaluate_all(&case.spec.applies, context, &resolve) {
-        Err(e) => (title, Disposition::Error(format!("applicability could not be evaluated: {e}")), Vec::new()),
+        Err(e) => (
+            title,
+            Disposition::Error(format!("applicability could not be evaluated: {e}")),
+            Vec::new(),
+        ),
         Ok(v) if v.holds => (title, Disposition::Run, v.facts),
         Ok(v) => (title, Disposition::Skip(v.explanation), v.facts),
     }
 }
 
 /// Every expanded case, in suite order, with its disposition.
-pub fn plan(suite: &Suite, context: &Value, filters: &[FilterTerm], nonce: &str) -> Vec<PlannedCase> {
+pub fn plan(
+    suite: &Suite,
+    context: &Value,
+    filters: &[FilterTerm],
+    nonce: &str,
+) -> Vec<PlannedCase> {
     let mut planned = Vec::new();
     for (case_index, case) in suite.cases.iter().enumerate() {
-        let rows = case.spec.expand.as_ref().map(|e| e.rows()).unwrap_or_else(|| vec![Vec::new()]);
+        let rows = case
+            .spec
+            .expand
+            .as_ref()
+            .map(|e| e.rows())
+            .unwrap_or_else(|| vec![Vec::new()]);
         for bindings in rows {
             let id = expanded_id(&case.spec.id, &bindings);
             let req = &case.spec.requirement;
-            let selected = filters.is_empty() || filters.iter().any(|f| f.matches(&id, &case.spec.id, req.level, &req.source));
+            let selected = filters.is_empty()
+                || filters
+                    .iter()
+                    .any(|f| f.matches(&id, &case.spec.id, req.level, &req.source));
             let (title, disposition, decided_on) = if selected {
                 decide(case, &bindings, context, nonce)
             } else {
-                (case.spec.title.clone(), Disposition::Excluded("excluded by --filter".to_string()), Vec::new())
+                (
+                    case.spec.title.clone(),
+                    Disposition::Excluded("excluded by --filter".to_string()),
+                    Vec::new(),
+                )
             };
             planned.push(PlannedCase {
                 index: planned.len(),

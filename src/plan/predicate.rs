@@ -43,15 +43,26 @@ fn atom(check: &PathCheck, context: &Value, resolve: Resolve) -> Result<Verdict,
     let p = &check.path;
     let actual = path::lookup(context, p);
     let shown = actual.map(show).unwrap_or_else(|| "absent".to_string());
-    let fact = format!("{p} = {}", actual.map(|v| v.to_string()).unwrap_or_else(|| "absent".into()));
+    let fact = format!(
+        "{p} = {}",
+        actual
+            .map(|v| v.to_string())
+            .unwrap_or_else(|| "absent".into())
+    );
     let mut failures: Vec<String> = Vec::new();
     let mut statements: Vec<String> = Vec::new();
     if let Some(want) = check.exists {
         let present = actual.is_some_and(|v| !v.is_null());
         if present == want {
-            statements.push(format!("{p} is {}", if want { "present" } else { "absent" }));
+            statements.push(format!(
+                "{p} is {}",
+                if want { "present" } else { "absent" }
+            ));
         } else {
-            failures.push(format!("{p} is {}", if want { "absent" } else { "present" }));
+            failures.push(format!(
+                "{p} is {}",
+                if want { "absent" } else { "present" }
+            ));
         }
     }
     if let Some(needle) = &check.contains {
@@ -79,7 +90,10 @@ fn atom(check: &PathCheck, context: &Value, resolve: Resolve) -> Result<Verdict,
         }
     }
     if let Some(options) = &check.one_of {
-        let options: Vec<Value> = options.iter().map(|o| render(o, resolve)).collect::<Result<_, _>>()?;
+        let options: Vec<Value> = options
+            .iter()
+            .map(|o| render(o, resolve))
+            .collect::<Result<_, _>>()?;
         let list = options.iter().map(show).collect::<Vec<_>>().join(", ");
         if actual.is_some_and(|a| options.contains(a)) {
             statements.push(format!("{p} is one of [{list}]"));
@@ -101,17 +115,36 @@ fn atom(check: &PathCheck, context: &Value, resolve: Resolve) -> Result<Verdict,
     } else {
         failures.join(" and ")
     };
-    Ok(Verdict { holds, explanation, facts: vec![fact] })
+    Ok(Verdict {
+        holds,
+        explanation,
+        facts: vec![fact],
+    })
 }
 
 /// Evaluates one predicate. `Err` means a template in it could not be rendered (a scenario defect).
-pub fn evaluate(predicate: &Predicate, context: &Value, resolve: Resolve) -> Result<Verdict, String> {
+pub fn evaluate(
+    predicate: &Predicate,
+    context: &Value,
+    resolve: Resolve,
+) -> Result<Verdict, String> {
     let (mut verdict, reason) = match predicate {
         Predicate::Atom(check) => return atom(check, context, resolve),
         Predicate::Not { not, reason } => {
             let inner = evaluate(not, context, resolve)?;
-            let explanation = if inner.holds { format!("{} (it must not)", inner.explanation) } else { inner.explanation };
-            (Verdict { holds: !inner.holds, explanation, facts: inner.facts }, reason)
+            let explanation = if inner.holds {
+                format!("{} (it must not)", inner.explanation)
+            } else {
+                inner.explanation
+            };
+            (
+                Verdict {
+                    holds: !inner.holds,
+                    explanation,
+                    facts: inner.facts,
+                },
+                reason,
+            )
         }
         Predicate::All { all, reason } => (evaluate_all(all, context, resolve)?, reason),
         Predicate::Any { any, reason } => {
@@ -128,8 +161,16 @@ pub fn evaluate(predicate: &Predicate, context: &Value, resolve: Resolve) -> Res
                 reasons.push(v.explanation);
             }
             let verdict = match held {
-                Some(explanation) => Verdict { holds: true, explanation, facts },
-                None => Verdict { holds: false, explanation: reasons.join("; and "), facts },
+                Some(explanation) => Verdict {
+                    holds: true,
+                    explanation,
+                    facts,
+                },
+                None => Verdict {
+                    holds: false,
+                    explanation: reasons.join("; and "),
+                    facts,
+                },
             };
             (verdict, reason)
         }
@@ -141,18 +182,30 @@ pub fn evaluate(predicate: &Predicate, context: &Value, resolve: Resolve) -> Res
 }
 
 /// All predicates must hold; the first that does not gives the reason.
-pub fn evaluate_all(predicates: &[Predicate], context: &Value, resolve: Resolve) -> Result<Verdict, String> {
+pub fn evaluate_all(
+    predicates: &[Predicate],
+    context: &Value,
+    resolve: Resolve,
+) -> Result<Verdict, String> {
     let mut facts = Vec::new();
     let mut statements = Vec::new();
     for p in predicates {
         let v = evaluate(p, context, resolve)?;
         facts.extend(v.facts);
         if !v.holds {
-            return Ok(Verdict { holds: false, explanation: v.explanation, facts });
+            return Ok(Verdict {
+                holds: false,
+                explanation: v.explanation,
+                facts,
+            });
         }
         statements.push(v.explanation);
     }
-    Ok(Verdict { holds: true, explanation: statements.join("; "), facts })
+    Ok(Verdict {
+        holds: true,
+        explanation: statements.join("; "),
+        facts,
+    })
 }
 
 #[cfg(test)]
@@ -176,8 +229,13 @@ mod tests {
         assert!(!v.holds);
         assert_eq!(v.explanation, "openwop.modalities lacks audio");
         assert_eq!(v.facts, vec![r#"openwop.modalities = ["text","image"]"#]);
-        let custom = pred(json!({"path": "openwop.modalities", "contains": "{modality}", "reason": "no {modality}"}));
-        assert_eq!(evaluate(&custom, &ctx, &resolve).unwrap().explanation, "no audio");
+        let custom = pred(
+            json!({"path": "openwop.modalities", "contains": "{modality}", "reason": "no {modality}"}),
+        );
+        assert_eq!(
+            evaluate(&custom, &ctx, &resolve).unwrap().explanation,
+            "no audio"
+        );
     }
 
     #[test]
@@ -191,7 +249,11 @@ mod tests {
         assert!(holds(json!({"path": "n", "exists": false})));
         assert!(holds(json!({"path": "a", "one_of": [1, 5]})));
         assert!(holds(json!({"not": {"path": "a", "equals": 4}})));
-        assert!(holds(json!({"any": [{"path": "a", "equals": 4}, {"path": "a", "equals": 5}]})));
-        assert!(!holds(json!({"all": [{"path": "a", "equals": 5}, {"path": "zz", "exists": true}]})));
+        assert!(holds(
+            json!({"any": [{"path": "a", "equals": 4}, {"path": "a", "equals": 5}]})
+        ));
+        assert!(!holds(
+            json!({"all": [{"path": "a", "equals": 5}, {"path": "zz", "exists": true}]})
+        ));
     }
 }

@@ -7,7 +7,23 @@ pub mod openwop;
 pub fn context_vocabulary() -> Vec<(String, Option<Vec<String>>)> {
     vec![
         ("discovery".to_string(), None),
-        ("openwop".to_string(), Some(openwop::facts::FACT_NAMES.iter().map(|s| s.to_string()).collect())),
-        ("run".to_string(), Some(openwop::facts::RUN_FACT_NAMES.iter().map(|s| s.to_string()).collect())),
+        (
+            "openwop".to_string(),
+            Some(
+                openwop::facts::FACT_NAMES
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect(),
+            ),
+        ),
+        (
+            "run".to_string(),
+            Some(
+                openwop::facts::RUN_FACT_NAMES
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect(),
+            ),
+        ),
     ]
 }

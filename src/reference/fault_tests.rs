@@ -164,10 +164,11 @@ fn signature(fault: Fault) -> Signature {
             "400 invalid_request",
             "200 image x1",
         ),
+        // The second source is unusable too: the faulted host takes whichever works.
         AcceptsTwoSources => sig(
-            call(user(
-                json!([{"type": "image", "mimeType": "image/png", "data": data(8), "url": "https://example.com/a.png"}]),
-            )),
+            call(user(json!([
+                {"type": "image", "mimeType": "image/png", "data": data(8), "mediaRef": "blob:elsewhere"}
+            ]))),
             "400 invalid_request",
             "200 image x1",
         ),

@@ -23,7 +23,12 @@ pub struct CaseEnv<'a> {
 }
 
 /// A result with no exchange yet, for cases decided without sending anything.
-pub fn result_without_exchange(planned: &PlannedCase, case: &SuiteCase, outcome: Outcome, reason: Option<String>) -> CaseResult {
+pub fn result_without_exchange(
+    planned: &PlannedCase,
+    case: &SuiteCase,
+    outcome: Outcome,
+    reason: Option<String>,
+) -> CaseResult {
     CaseResult {
         id: planned.id.clone(),
         case_id: case.spec.id.clone(),
@@ -42,13 +47,22 @@ pub fn result_without_exchange(planned: &PlannedCase, case: &SuiteCase, outcome:
 }
 
 /// Renders a body template: placeholders in strings, `$media` objects into parts.
-pub fn render_body(template_value: &Value, resolve: &dyn Fn(&str) -> Option<Value>, inputs: &PartInputs) -> Result<Value, String> {
+pub fn render_body(
+    template_value: &Value,
+    resolve: &dyn Fn(&str) -> Option<Value>,
+    inputs: &PartInputs,
+) -> Result<Value, String> {
     match template_value {
         Value::String(s) => template::render(s, resolve),
-        Value::Array(items) => items.iter().map(|i| render_body(i, resolve, inputs)).collect::<Result<_, _>>().map(Value::Array),
+        Value::Array(items) => items
+            .iter()
+            .map(|i| render_body(i, resolve, inputs))
+            .collect::<Result<_, _>>()
+            .map(Value::Array),
         Value::Object(map) => {
             if let Some(media) = map.get("$media") {
-                let spec: MediaSpec = serde_json::from_value(media.clone()).map_err(|e| format!("bad $media: {e}"))?;
+                let spec: MediaSpec = serde_json::from_value(media.clone())
+                    .map_err(|e| format!("bad $media: {e}"))?;
                 return part::render(&spec, resolve, inputs);
             }
             let mut out = Map::new();
@@ -98,10 +112,21 @@ pub fn judge_response(
 }
 
 /// Sends a seam case's request and judges the answer.
-pub async fn run_seam_case(planned: &PlannedCase, case: &SuiteCase, env: &CaseEnv<'_>) -> CaseResult {
+pub async fn run_seam_case(
+    planned: &PlannedCase,
+    case: &SuiteCase,
+    env: &CaseEnv<'_>,
+) -> CaseResult {
     let started = Instant::now();
     let resolve = resolver(&planned.bindings, env.context, env.nonce, &case.spec.id);
-    let body = match case.spec.request.body.as_ref().map(|b| render_body(b, &resolve, &env.part_inputs)).transpose() {
+    let body = match case
+        .spec
+        .request
+        .body
+        .as_ref()
+        .map(|b| render_body(b, &resolve, &env.part_inputs))
+        .transpose()
+    {
         Ok(body) => body,
         Err(e) => {
             let reason = format!("request could not be built: {e}");
@@ -120,7 +145,12 @@ pub async fn run_seam_case(planned: &PlannedCase, case: &SuiteCase, env: &CaseEn
         Ok(response) => judge_response(planned, case, env, &response, exchange, started),
         Err(transport) => {
             // A transport failure is never a verdict on the host (WIRE.md §1.6).
-            let mut result = result_without_exchange(planned, case, Outcome::Blocked, Some(format!("no answer: {transport}")));
+            let mut result = result_without_exchange(
+                planned,
+                case,
+                Outcome::Blocked,
+                Some(format!("no answer: {transport}")),
+            );
             result.exchanges.push(exchange);
             result.duration_ms = started.elapsed().as_millis() as u64;
             result

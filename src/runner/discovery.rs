@@ -2,9 +2,9 @@
 //! evaluation context (`discovery`, `openwop`, `run`) that plans every other case.
 //! Also the one-off seam probe.
 
+use super::ResolvedTarget;
 use super::case::{CaseEnv, judge_response, result_without_exchange};
 use super::http::{HttpClient, HttpRequest, HttpResponse};
-use super::ResolvedTarget;
 use crate::config::RunConfig;
 use crate::event::DiscoverySnapshot;
 use crate::outcome::{CaseResult, Exchange, Outcome};
@@ -45,7 +45,11 @@ pub fn canonical_sha256(value: &Value) -> String {
     hex(&Sha256::digest(canonical(value).to_string().as_bytes()))
 }
 
-pub async fn fetch(client: &HttpClient, config: &RunConfig, target: &ResolvedTarget) -> DiscoveryResult {
+pub async fn fetch(
+    client: &HttpClient,
+    config: &RunConfig,
+    target: &ResolvedTarget,
+) -> DiscoveryResult {
     let _ = target;
     let request = HttpRequest {
         method: reqwest::Method::GET,
@@ -59,20 +63,38 @@ pub async fn fetch(client: &HttpClient, config: &RunConfig, target: &ResolvedTar
     };
     let (exchange, result) = client.send(&request).await;
     let (document, problem, status) = match &result {
-        Err(e) => (None, Some(format!("GET {} failed: {e}", client.url(openwop::DISCOVERY_PATH))), None),
+        Err(e) => (
+            None,
+            Some(format!(
+                "GET {} failed: {e}",
+                client.url(openwop::DISCOVERY_PATH)
+            )),
+            None,
+        ),
         Ok(r) => {
             let parsed: Option<Value> = serde_json::from_slice(&r.body).ok();
             let problem = if !(200..300).contains(&r.status) {
-                Some(format!("GET {} answered HTTP {}", client.url(openwop::DISCOVERY_PATH), r.status))
+                Some(format!(
+                    "GET {} answered HTTP {}",
+                    client.url(openwop::DISCOVERY_PATH),
+                    r.status
+                ))
             } else if !parsed.as_ref().is_some_and(Value::is_object) {
-                Some(format!("GET {} did not return a JSON object", client.url(openwop::DISCOVERY_PATH)))
+                Some(format!(
+                    "GET {} did not return a JSON object",
+                    client.url(openwop::DISCOVERY_PATH)
+                ))
             } else {
                 None
             };
             (parsed.filter(Value::is_object), problem, Some(r.status))
         }
     };
-    let usable = if problem.is_none() { document.as_ref() } else { None };
+    let usable = if problem.is_none() {
+        document.as_ref()
+    } else {
+        None
+    };
     let openwop_facts = facts::derive(usable, config.max_probe_bytes);
     let run_facts = json!({
         "tokenConfigured": config.token.is_some(),
@@ -94,16 +116,32 @@ pub async fn fetch(client: &HttpClient, config: &RunConfig, target: &ResolvedTar
         problem: problem.clone(),
         facts: json!({"openwop": openwop_facts, "run": run_facts}),
     };
-    DiscoveryResult { snapshot, context, problem, exchange, response: result.ok() }
+    DiscoveryResult {
+        snapshot,
+        context,
+        problem,
+        exchange,
+        response: result.ok(),
+    }
 }
 
 /// Judges a discovery case on the response fetched once for the run.
-pub fn judge_cached(planned: &PlannedCase, case: &SuiteCase, env: &CaseEnv, disc: &DiscoveryResult) -> CaseResult {
+pub fn judge_cached(
+    planned: &PlannedCase,
+    case: &SuiteCase,
+    env: &CaseEnv,
+    disc: &DiscoveryResult,
+) -> CaseResult {
     let started = Instant::now();
     match &disc.response {
-        Some(response) => judge_response(planned, case, env, response, disc.exchange.clone(), started),
+        Some(response) => {
+            judge_response(planned, case, env, response, disc.exchange.clone(), started)
+        }
         None => {
-            let reason = disc.problem.clone().unwrap_or_else(|| "discovery was not fetched".into());
+            let reason = disc
+                .problem
+                .clone()
+                .unwrap_or_else(|| "discovery was not fetched".into());
             let mut result = result_without_exchange(planned, case, Outcome::Blocked, Some(reason));
             result.exchanges.push(disc.exchange.clone());
             result
@@ -112,11 +150,18 @@ pub fn judge_cached(planned: &PlannedCase, case: &SuiteCase, env: &CaseEnv, disc
 }
 
 /// Checks once that the callAI seam exists. `Some(reason)` means every seam case is blocked.
-pub async fn probe_seam(client: &HttpClient, path: &str, header: Option<(&str, &str)>) -> Option<String> {
+pub async fn probe_seam(
+    client: &HttpClient,
+    path: &str,
+    header: Option<(&str, &str)>,
+) -> Option<String> {
     let request = HttpRequest {
         method: reqwest::Method::POST,
         path: path.to_string(),
-        headers: header.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
+        headers: header
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect(),
         body: Some(json!({"messages": [{"role": "user", "content": "mmconform seam probe"}]})),
         auth: true,
     };
@@ -139,6 +184,9 @@ mod tests {
         let b = json!({"a": {"x": null, "y": [1, {"c": 1, "d": 0}]}, "b": 1});
         assert_eq!(canonical_sha256(&a), canonical_sha256(&b));
         assert_ne!(canonical_sha256(&a), canonical_sha256(&json!({"b": 2})));
-        assert_eq!(canonical(&a).to_string(), r#"{"a":{"x":null,"y":[1,{"c":1,"d":0}]},"b":1}"#);
+        assert_eq!(
+            canonical(&a).to_string(),
+            r#"{"a":{"x":null,"y":[1,{"c":1,"d":0}]},"b":1}"#
+        );
     }
 }

@@ -51,7 +51,9 @@ pub fn elide(value: &Value) -> Value {
             Value::String(format!("{head}…[+{} chars]", s.chars().count() - 24))
         }
         Value::Array(items) => Value::Array(items.iter().map(elide).collect()),
-        Value::Object(map) => Value::Object(map.iter().map(|(k, v)| (k.clone(), elide(v))).collect()),
+        Value::Object(map) => {
+            Value::Object(map.iter().map(|(k, v)| (k.clone(), elide(v))).collect())
+        }
         other => other.clone(),
     }
 }
@@ -70,7 +72,11 @@ impl HttpClient {
             .user_agent(concat!("mmconform/", env!("CARGO_PKG_VERSION")))
             .build()
             .map_err(|e| format!("cannot build the HTTP client: {e}"))?;
-        Ok(HttpClient { client, settings, redactor })
+        Ok(HttpClient {
+            client,
+            settings,
+            redactor,
+        })
     }
 
     pub fn url(&self, path: &str) -> String {
@@ -78,11 +84,21 @@ impl HttpClient {
     }
 
     fn curl_line(&self, req: &HttpRequest, body: Option<&str>) -> String {
-        let mut parts = vec!["curl -sS -i".to_string(), format!("-X {}", req.method), shell_quote(&self.url(&req.path))];
+        let mut parts = vec![
+            "curl -sS -i".to_string(),
+            format!("-X {}", req.method),
+            shell_quote(&self.url(&req.path)),
+        ];
         let mut headers = self.settings.headers.clone();
         headers.extend(req.headers.iter().cloned());
         for (name, value) in headers {
-            parts.push(format!("-H {}", shell_quote(&format!("{name}: {}", self.redactor.header_value(&name, &value)))));
+            parts.push(format!(
+                "-H {}",
+                shell_quote(&format!(
+                    "{name}: {}",
+                    self.redactor.header_value(&name, &value)
+                ))
+            ));
         }
         if req.auth && self.settings.token.is_some() {
             // Double quotes so the shell expands $TOKEN; the real token is never printed.
@@ -91,9 +107,15 @@ impl HttpClient {
         if let Some(body) = body {
             parts.push("-H 'Content-Type: application/json'".to_string());
             if body.len() <= CURL_INLINE_LIMIT {
-                parts.push(format!("--data-raw {}", shell_quote(&self.redactor.redact(body))));
+                parts.push(format!(
+                    "--data-raw {}",
+                    shell_quote(&self.redactor.redact(body))
+                ));
             } else {
-                parts.push(format!("--data-binary @body.json  # {} byte body, see the JSON report", body.len()));
+                parts.push(format!(
+                    "--data-binary @body.json  # {} byte body, see the JSON report",
+                    body.len()
+                ));
             }
         }
         parts.join(" ")
@@ -114,14 +136,19 @@ impl HttpClient {
             shown_headers.push(("Authorization".into(), "Bearer [REDACTED]".into()));
         }
         if let Some(text) = &body_text {
-            builder = builder.header("Content-Type", "application/json").body(text.clone());
+            builder = builder
+                .header("Content-Type", "application/json")
+                .body(text.clone());
             shown_headers.push(("Content-Type".into(), "application/json".into()));
         }
         let request = RecordedRequest {
             method: req.method.to_string(),
             url: self.redactor.redact(&url),
             headers: shown_headers,
-            body: req.body.as_ref().map(|b| self.redactor.redact(&elide(b).to_string())),
+            body: req
+                .body
+                .as_ref()
+                .map(|b| self.redactor.redact(&elide(b).to_string())),
         };
         let curl = self.curl_line(req, body_text.as_deref());
         let result = self.receive(builder).await;
@@ -131,17 +158,30 @@ impl HttpClient {
             body: self.redactor.redact(&shown_body(&r.body)),
             truncated: r.truncated,
         });
-        let exchange = Exchange { request, response, curl };
+        let exchange = Exchange {
+            request,
+            response,
+            curl,
+        };
         (exchange, result.map(|(r, _)| r))
     }
 
-    async fn receive(&self, builder: reqwest::RequestBuilder) -> Result<(HttpResponse, Vec<(String, String)>), String> {
+    async fn receive(
+        &self,
+        builder: reqwest::RequestBuilder,
+    ) -> Result<(HttpResponse, Vec<(String, String)>), String> {
         let mut response = builder.send().await.map_err(describe)?;
         let status = response.status().as_u16();
         let headers: Vec<(String, String)> = response
             .headers()
             .iter()
-            .map(|(k, v)| (k.to_string(), self.redactor.header_value(k.as_str(), &String::from_utf8_lossy(v.as_bytes()))))
+            .map(|(k, v)| {
+                (
+                    k.to_string(),
+                    self.redactor
+                        .header_value(k.as_str(), &String::from_utf8_lossy(v.as_bytes())),
+                )
+            })
             .collect();
         let content_type = response
             .headers()
@@ -159,7 +199,15 @@ impl HttpClient {
             }
             body.extend_from_slice(&chunk);
         }
-        Ok((HttpResponse { status, content_type, body, truncated }, headers))
+        Ok((
+            HttpResponse {
+                status,
+                content_type,
+                body,
+                truncated,
+            },
+            headers,
+        ))
     }
 }
 
@@ -170,7 +218,11 @@ fn shown_body(body: &[u8]) -> String {
         Err(_) => {
             let text = String::from_utf8_lossy(body);
             if text.chars().count() > 4096 {
-                format!("{}…[+{} chars]", text.chars().take(4096).collect::<String>(), text.chars().count() - 4096)
+                format!(
+                    "{}…[+{} chars]",
+                    text.chars().take(4096).collect::<String>(),
+                    text.chars().count() - 4096
+                )
             } else {
                 text.into_owned()
             }
@@ -219,7 +271,13 @@ mod tests {
             max_response_bytes: 1024,
         };
         let client = HttpClient::new(settings, Redactor::new(["s3cret-token"])).unwrap();
-        let req = HttpRequest { method: reqwest::Method::POST, path: "/x".into(), headers: vec![], body: None, auth: true };
+        let req = HttpRequest {
+            method: reqwest::Method::POST,
+            path: "/x".into(),
+            headers: vec![],
+            body: None,
+            auth: true,
+        };
         let line = client.curl_line(&req, Some(r#"{"t":"it's"}"#));
         assert!(line.contains("\"Authorization: Bearer $TOKEN\""), "{line}");
         assert!(line.contains(r#"--data-raw '{"t":"it'\''s"}'"#), "{line}");

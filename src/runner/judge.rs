@@ -7,7 +7,8 @@ use crate::outcome::{AssertionResult, Level, Outcome};
 use crate::plan::predicate::{self, Resolve};
 use crate::profile::openwop::error_body::{self, ErrorShape};
 use crate::scenario::model::{
-    ErrorCodeExpectation, ErrorCodeRule, ErrorShapeExpectation, Expectations, StatusExpectation, StatusPattern,
+    ErrorCodeExpectation, ErrorCodeRule, ErrorShapeExpectation, Expectations, StatusExpectation,
+    StatusPattern,
 };
 use crate::scenario::{path, template};
 use serde_json::Value;
@@ -19,13 +20,21 @@ pub struct Judgement {
 }
 
 fn assertion(check: &str, expected: String, actual: String, passed: bool) -> AssertionResult {
-    AssertionResult { check: check.to_string(), expected, actual, passed }
+    AssertionResult {
+        check: check.to_string(),
+        expected,
+        actual,
+        passed,
+    }
 }
 
 fn pattern_matches(p: &StatusPattern, status: u16) -> bool {
     match p {
         StatusPattern::Code(c) => *c == status,
-        StatusPattern::Class(class) => class.as_bytes().first().is_some_and(|d| u16::from(d - b'0') == status / 100),
+        StatusPattern::Class(class) => class
+            .as_bytes()
+            .first()
+            .is_some_and(|d| u16::from(d - b'0') == status / 100),
     }
 }
 
@@ -42,11 +51,19 @@ fn status_check(expect: &StatusExpectation, status: u16) -> AssertionResult {
         StatusExpectation::Any(list) => list.iter().collect(),
     };
     let passed = patterns.iter().any(|p| pattern_matches(p, status));
-    let expected = patterns.iter().map(|p| pattern_text(p)).collect::<Vec<_>>().join(" or ");
+    let expected = patterns
+        .iter()
+        .map(|p| pattern_text(p))
+        .collect::<Vec<_>>()
+        .join(" or ");
     assertion("status", expected, status.to_string(), passed)
 }
 
-fn code_check(expect: &ErrorCodeExpectation, code: Option<&str>, shape: ErrorShape) -> AssertionResult {
+fn code_check(
+    expect: &ErrorCodeExpectation,
+    code: Option<&str>,
+    shape: ErrorShape,
+) -> AssertionResult {
     let rule = match expect {
         ErrorCodeExpectation::Equals(s) => ErrorCodeRule {
             absent: None,
@@ -64,9 +81,15 @@ fn code_check(expect: &ErrorCodeExpectation, code: Option<&str>, shape: ErrorSha
     } else if let Some(want) = &rule.equals {
         (format!("error code {want}"), code == Some(want.as_str()))
     } else if let Some(not) = &rule.not {
-        (format!("an error code other than {not}"), code.is_some_and(|c| c != not))
+        (
+            format!("an error code other than {not}"),
+            code.is_some_and(|c| c != not),
+        )
     } else if let Some(list) = &rule.one_of {
-        (format!("error code one of {}", list.join(", ")), code.is_some_and(|c| list.iter().any(|l| l == c)))
+        (
+            format!("error code one of {}", list.join(", ")),
+            code.is_some_and(|c| list.iter().any(|l| l == c)),
+        )
     } else {
         ("(empty rule)".to_string(), false)
     };
@@ -78,12 +101,17 @@ fn code_check(expect: &ErrorCodeExpectation, code: Option<&str>, shape: ErrorSha
 }
 
 /// Judges one HTTP response.
-pub fn judge(expect: &Expectations, response: &HttpResponse, resolve: Resolve) -> Result<Judgement, String> {
+pub fn judge(
+    expect: &Expectations,
+    response: &HttpResponse,
+    resolve: Resolve,
+) -> Result<Judgement, String> {
     let mut j = Judgement::default();
     let reading = error_body::read(&response.body);
     let body_json: Option<Value> = serde_json::from_slice(&response.body).ok();
     if response.truncated {
-        j.notes.push("the response body was cut at the read cap; judged on what was read".into());
+        j.notes
+            .push("the response body was cut at the read cap; judged on what was read".into());
     }
     if let Some(status) = &expect.status {
         j.assertions.push(status_check(status, response.status));
@@ -93,47 +121,96 @@ pub fn judge(expect: &Expectations, response: &HttpResponse, resolve: Resolve) -
         let actual = match &body_json {
             Some(Value::Object(_)) => "a JSON object".to_string(),
             Some(other) => format!("JSON {}", kind(other)),
-            None => format!("not JSON (content-type {})", response.content_type.as_deref().unwrap_or("absent")),
+            None => format!(
+                "not JSON (content-type {})",
+                response.content_type.as_deref().unwrap_or("absent")
+            ),
         };
-        j.assertions.push(assertion("json_body", "a JSON object".into(), actual, is_object));
+        j.assertions.push(assertion(
+            "json_body",
+            "a JSON object".into(),
+            actual,
+            is_object,
+        ));
     }
     if let Some(code) = &expect.error_code {
-        j.assertions.push(code_check(code, reading.code.as_deref(), reading.shape));
+        j.assertions
+            .push(code_check(code, reading.code.as_deref(), reading.shape));
     }
     if let Some(ErrorShapeExpectation::Flat) = expect.error_shape {
         let passed = reading.shape == ErrorShape::Flat;
-        j.assertions.push(assertion("error_shape", ErrorShape::Flat.to_string(), reading.shape.to_string(), passed));
+        j.assertions.push(assertion(
+            "error_shape",
+            ErrorShape::Flat.to_string(),
+            reading.shape.to_string(),
+            passed,
+        ));
     }
     let empty = Value::Null;
     let body = body_json.as_ref().unwrap_or(&empty);
     for p in &expect.body {
         let v = predicate::evaluate(p, body, resolve)?;
         let expected = describe_expected(p);
-        j.assertions.push(assertion("body", expected, v.explanation, v.holds));
+        j.assertions
+            .push(assertion("body", expected, v.explanation, v.holds));
     }
     if let Some(schema) = &expect.schema {
         let at = schema.at.clone().unwrap_or_default();
         let validator = schemas::validator(schema)?;
-        let name = schema.reference.clone().unwrap_or_else(|| "inline schema".into());
-        let where_ = if at.is_empty() { "the body".to_string() } else { format!("body.{at}") };
+        let name = schema
+            .reference
+            .clone()
+            .unwrap_or_else(|| "inline schema".into());
+        let where_ = if at.is_empty() {
+            "the body".to_string()
+        } else {
+            format!("body.{at}")
+        };
         let expected = format!("{where_} valid against {name}");
-        match (&body_json, body_json.as_ref().and_then(|b| path::lookup(b, &at))) {
-            (None, _) => j.assertions.push(assertion("schema", expected, "the body is not JSON".into(), false)),
-            (Some(_), None) => j.assertions.push(assertion("schema", expected, format!("{where_} is absent"), false)),
+        match (
+            &body_json,
+            body_json.as_ref().and_then(|b| path::lookup(b, &at)),
+        ) {
+            (None, _) => j.assertions.push(assertion(
+                "schema",
+                expected,
+                "the body is not JSON".into(),
+                false,
+            )),
+            (Some(_), None) => j.assertions.push(assertion(
+                "schema",
+                expected,
+                format!("{where_} is absent"),
+                false,
+            )),
             (Some(_), Some(instance)) => {
                 let errors: Vec<String> = validator
                     .iter_errors(instance)
                     .take(5)
-                    .map(|e| format!("at {}: {}", display_pointer(e.instance_path().as_str()), e.masked()))
+                    .map(|e| {
+                        format!(
+                            "at {}: {}",
+                            display_pointer(e.instance_path().as_str()),
+                            e.masked()
+                        )
+                    })
                     .collect();
-                let actual = if errors.is_empty() { "valid".to_string() } else { errors.join("; ") };
-                j.assertions.push(assertion("schema", expected, actual, errors.is_empty()));
+                let actual = if errors.is_empty() {
+                    "valid".to_string()
+                } else {
+                    errors.join("; ")
+                };
+                j.assertions
+                    .push(assertion("schema", expected, actual, errors.is_empty()));
             }
         }
     }
     if let Some(prefer) = &expect.prefer {
         let status_ok = prefer.status.is_none_or(|s| s == response.status);
-        let code_ok = prefer.error_code.as_ref().is_none_or(|c| reading.code.as_deref() == Some(c.as_str()));
+        let code_ok = prefer
+            .error_code
+            .as_ref()
+            .is_none_or(|c| reading.code.as_deref() == Some(c.as_str()));
         if !(status_ok && code_ok) {
             let note = match &prefer.note {
                 Some(n) => template::render_text(n, resolve)?,
@@ -159,7 +236,11 @@ pub fn judge(expect: &Expectations, response: &HttpResponse, resolve: Resolve) -
 }
 
 fn display_pointer(p: &str) -> String {
-    if p.is_empty() { "(root)".to_string() } else { p.to_string() }
+    if p.is_empty() {
+        "(root)".to_string()
+    } else {
+        p.to_string()
+    }
 }
 
 fn kind(v: &Value) -> &'static str {
@@ -181,7 +262,11 @@ fn describe_expected(p: &crate::scenario::model::Predicate) -> String {
             if let Some(e) = a.exists {
                 parts.push(if e { "present".into() } else { "absent".into() });
             }
-            for (word, v) in [("contains", &a.contains), ("lacks", &a.not_contains), ("equals", &a.equals)] {
+            for (word, v) in [
+                ("contains", &a.contains),
+                ("lacks", &a.not_contains),
+                ("equals", &a.equals),
+            ] {
                 if let Some(v) = v {
                     parts.push(format!("{word} {v}"));
                 }
@@ -219,7 +304,12 @@ mod tests {
     use serde_json::json;
 
     fn response(status: u16, body: Value) -> HttpResponse {
-        HttpResponse { status, content_type: Some("application/json".into()), body: body.to_string().into_bytes(), truncated: false }
+        HttpResponse {
+            status,
+            content_type: Some("application/json".into()),
+            body: body.to_string().into_bytes(),
+            truncated: false,
+        }
     }
 
     fn expect(v: Value) -> Expectations {
@@ -233,18 +323,39 @@ mod tests {
     #[test]
     fn negative_case_needs_4xx_and_the_code() {
         let e = expect(json!({"status": "4xx", "error_code": "unsupported_modality"}));
-        let ok = judge(&e, &response(400, json!({"error": "unsupported_modality", "message": "m"})), &none).unwrap();
+        let ok = judge(
+            &e,
+            &response(
+                400,
+                json!({"error": "unsupported_modality", "message": "m"}),
+            ),
+            &none,
+        )
+        .unwrap();
         assert!(ok.assertions.iter().all(|a| a.passed));
         let accepted = judge(&e, &response(200, json!({"ok": true})), &none).unwrap();
         assert_eq!(accepted.assertions.iter().filter(|a| !a.passed).count(), 2);
-        let wrong = judge(&e, &response(400, json!({"error": "invalid_request", "message": "m"})), &none).unwrap();
-        assert_eq!(wrong.assertions[1].actual, "error code invalid_request (flat envelope {error, message, details?})");
+        let wrong = judge(
+            &e,
+            &response(400, json!({"error": "invalid_request", "message": "m"})),
+            &none,
+        )
+        .unwrap();
+        assert_eq!(
+            wrong.assertions[1].actual,
+            "error code invalid_request (flat envelope {error, message, details?})"
+        );
     }
 
     #[test]
     fn positive_case_rejects_an_error_code_in_a_2xx() {
         let e = expect(json!({"status": "2xx", "error_code": {"absent": true}}));
-        let sneaky = judge(&e, &response(200, json!({"error": "unsupported_modality"})), &none).unwrap();
+        let sneaky = judge(
+            &e,
+            &response(200, json!({"error": "unsupported_modality"})),
+            &none,
+        )
+        .unwrap();
         assert!(sneaky.assertions[0].passed && !sneaky.assertions[1].passed);
     }
 
@@ -256,11 +367,19 @@ mod tests {
             "schema": {"inline": {"type": "object", "required": ["message"]}},
             "prefer": {"status": 413, "error_code": "payload_too_large"}
         }));
-        let j = judge(&e, &response(400, json!({"error": {"code": "x", "message": "m"}})), &none).unwrap();
+        let j = judge(
+            &e,
+            &response(400, json!({"error": {"code": "x", "message": "m"}})),
+            &none,
+        )
+        .unwrap();
         assert!(!j.assertions[0].passed, "nested is not flat");
         assert!(j.assertions[1].passed);
         assert!(!j.assertions[2].passed);
-        assert_eq!(j.notes, vec!["413 payload_too_large preferred; host answered 400 x"]);
+        assert_eq!(
+            j.notes,
+            vec!["413 payload_too_large preferred; host answered 400 x"]
+        );
     }
 
     #[test]

@@ -41,7 +41,9 @@ pub fn new_nonce() -> String {
     // Falling back to the clock keeps the run going on a machine without an entropy source;
     // the nonce only has to be unlikely to appear in a host's answer by chance.
     if getrandom::fill(&mut bytes).is_err() {
-        let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+        let t = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap_or_default();
         bytes = (t.as_nanos() as u64).to_le_bytes();
     }
     crate::scenario::load::hex(&bytes)
@@ -53,12 +55,18 @@ fn apply_require(result: &mut CaseResult, config: &RunConfig, conformance_profil
         return;
     }
     if conformance_profile.is_some_and(|p| config.opted_out_profiles.iter().any(|o| o == p)) {
-        result.notes.push(format!("profile {} is opted out, so --require does not apply", conformance_profile.unwrap_or("")));
+        result.notes.push(format!(
+            "profile {} is opted out, so --require does not apply",
+            conformance_profile.unwrap_or("")
+        ));
         return;
     }
     let was = result.outcome;
     result.outcome = Outcome::Fail;
-    result.reason = Some(format!("--require: case was {was}: {}", result.reason.clone().unwrap_or_default()));
+    result.reason = Some(format!(
+        "--require: case was {was}: {}",
+        result.reason.clone().unwrap_or_default()
+    ));
 }
 
 pub struct RunOutput {
@@ -66,7 +74,12 @@ pub struct RunOutput {
 }
 
 /// Runs the whole suite against the target and emits events to `sink`.
-pub async fn execute(config: Arc<RunConfig>, suite: Arc<Suite>, target: ResolvedTarget, sink: EventSink) -> RunOutput {
+pub async fn execute(
+    config: Arc<RunConfig>,
+    suite: Arc<Suite>,
+    target: ResolvedTarget,
+    sink: EventSink,
+) -> RunOutput {
     let started = Instant::now();
     let nonce = new_nonce();
     let emit = |e: Event| {
@@ -101,7 +114,10 @@ pub async fn execute(config: Arc<RunConfig>, suite: Arc<Suite>, target: Resolved
     let client = match HttpClient::new(settings, redactor) {
         Ok(c) => Arc::new(c),
         Err(e) => {
-            let facts = RunFacts { discovery_problem: Some(e), interrupted: false };
+            let facts = RunFacts {
+                discovery_problem: Some(e),
+                interrupted: false,
+            };
             return finish(&sink, BTreeMap::new(), &facts, started, false);
         }
     };
@@ -110,12 +126,14 @@ pub async fn execute(config: Arc<RunConfig>, suite: Arc<Suite>, target: Resolved
     emit(Event::Discovery(disc.snapshot.clone()));
     let context = disc.context.clone();
     let planned = plan::plan(&suite, &context, &config.filters, &nonce);
-    emit(Event::Planned { total: planned.len() });
+    emit(Event::Planned {
+        total: planned.len(),
+    });
 
     let (ai_path, ai_header) = openwop::ai_call_seam(config.openwop_major);
-    let needs_seam = planned
-        .iter()
-        .any(|p| p.disposition == Disposition::Run && suite.cases[p.case].spec.request.endpoint == "ai-call");
+    let needs_seam = planned.iter().any(|p| {
+        p.disposition == Disposition::Run && suite.cases[p.case].spec.request.endpoint == "ai-call"
+    });
     let seam_blocked = if needs_seam && disc.problem.is_none() {
         discovery::probe_seam(&client, ai_path, ai_header).await
     } else {
@@ -134,7 +152,10 @@ pub async fn execute(config: Arc<RunConfig>, suite: Arc<Suite>, target: Resolved
         nonce: nonce.clone(),
         strict: config.strict,
         ai_path: ai_path.to_string(),
-        ai_headers: ai_header.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
+        ai_headers: ai_header
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect(),
         dialect: part_inputs.dialect,
         media_base_url: config.media_base_url.clone(),
         media_refs: config.media_refs.clone(),
@@ -146,12 +167,27 @@ pub async fn execute(config: Arc<RunConfig>, suite: Arc<Suite>, target: Resolved
     for p in planned.iter().cloned() {
         let case = &suite.cases[p.case];
         let immediate = match &p.disposition {
-            Disposition::Excluded(r) => Some(result_without_exchange(&p, case, Outcome::Excluded, Some(r.clone()))),
-            Disposition::Skip(r) => Some(result_without_exchange(&p, case, Outcome::Skip, Some(format!("not applicable: {r}")))),
-            Disposition::Error(r) => Some(result_without_exchange(&p, case, Outcome::Error, Some(r.clone()))),
-            Disposition::Run if case.spec.request.endpoint == "discovery" => {
-                Some(discovery::judge_cached(&p, case, &env.borrow(&part_inputs), &disc))
-            }
+            Disposition::Excluded(r) => Some(result_without_exchange(
+                &p,
+                case,
+                Outcome::Excluded,
+                Some(r.clone()),
+            )),
+            Disposition::Skip(r) => Some(result_without_exchange(
+                &p,
+                case,
+                Outcome::Skip,
+                Some(format!("not applicable: {r}")),
+            )),
+            Disposition::Error(r) => Some(result_without_exchange(
+                &p,
+                case,
+                Outcome::Error,
+                Some(r.clone()),
+            )),
+            Disposition::Run if case.spec.request.endpoint == "discovery" => Some(
+                discovery::judge_cached(&p, case, &env.borrow(&part_inputs), &disc),
+            ),
             Disposition::Run => match (&disc.problem, &seam_blocked) {
                 (Some(problem), _) => Some(result_without_exchange(
                     &p,
@@ -159,14 +195,22 @@ pub async fn execute(config: Arc<RunConfig>, suite: Arc<Suite>, target: Resolved
                     Outcome::Blocked,
                     Some(format!("discovery unusable: {problem}")),
                 )),
-                (None, Some(reason)) => Some(result_without_exchange(&p, case, Outcome::Blocked, Some(reason.clone()))),
+                (None, Some(reason)) => Some(result_without_exchange(
+                    &p,
+                    case,
+                    Outcome::Blocked,
+                    Some(reason.clone()),
+                )),
                 (None, None) => None,
             },
         };
         if let Some(mut result) = immediate {
             apply_require(&mut result, &config, case.conformance_profile.as_deref());
             *counts.entry(result.outcome).or_default() += 1;
-            emit(Event::CaseFinished { index: p.index, result: Box::new(result) });
+            emit(Event::CaseFinished {
+                index: p.index,
+                result: Box::new(result),
+            });
             continue;
         }
         let (env, suite, semaphore) = (env.clone(), suite.clone(), semaphore.clone());
@@ -204,11 +248,20 @@ pub async fn execute(config: Arc<RunConfig>, suite: Arc<Suite>, target: Resolved
         }
     }
 
-    let facts = RunFacts { discovery_problem: disc.problem.clone(), interrupted };
+    let facts = RunFacts {
+        discovery_problem: disc.problem.clone(),
+        interrupted,
+    };
     finish(&sink, counts, &facts, started, interrupted)
 }
 
-fn finish(sink: &EventSink, counts: BTreeMap<Outcome, usize>, facts: &RunFacts, started: Instant, incomplete: bool) -> RunOutput {
+fn finish(
+    sink: &EventSink,
+    counts: BTreeMap<Outcome, usize>,
+    facts: &RunFacts,
+    started: Instant,
+    incomplete: bool,
+) -> RunOutput {
     let decision = exit::decide(&counts, facts);
     let summary = RunSummary {
         counts,

@@ -26,18 +26,26 @@ pub fn validator(expect: &SchemaExpectation) -> Result<Arc<Validator>, String> {
         (None, Some(inline)) => format!("inline:{inline}"),
         (None, None) => return Err("schema expectation names no schema".into()),
     };
-    if let Some(v) = cache().lock().map_err(|_| "schema cache poisoned")?.get(&key) {
+    if let Some(v) = cache()
+        .lock()
+        .map_err(|_| "schema cache poisoned")?
+        .get(&key)
+    {
         return Ok(v.clone());
     }
     let schema: Value = match (&expect.reference, &expect.inline) {
         (Some(name), _) => {
-            let text = builtin::schema(name).ok_or_else(|| format!("no shipped schema named `{name}`"))?;
+            let text =
+                builtin::schema(name).ok_or_else(|| format!("no shipped schema named `{name}`"))?;
             serde_json::from_str(text).map_err(|e| format!("schema {name} is not JSON: {e}"))?
         }
         (None, Some(inline)) => inline.clone(),
         (None, None) => unreachable!("checked above"),
     };
     let compiled = Arc::new(compile(&schema)?);
-    cache().lock().map_err(|_| "schema cache poisoned")?.insert(key, compiled.clone());
+    cache()
+        .lock()
+        .map_err(|_| "schema cache poisoned")?
+        .insert(key, compiled.clone());
     Ok(compiled)
 }

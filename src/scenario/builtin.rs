@@ -5,7 +5,10 @@ include!(concat!(env!("OUT_DIR"), "/builtin.rs"));
 /// A shipped schema by name, e.g. `openwop/error-envelope` or `scenario`.
 pub fn schema(name: &str) -> Option<&'static str> {
     let file = format!("{name}.schema.json");
-    BUILTIN_SCHEMAS.iter().find(|(path, _)| *path == file).map(|(_, text)| *text)
+    BUILTIN_SCHEMAS
+        .iter()
+        .find(|(path, _)| *path == file)
+        .map(|(_, text)| *text)
 }
 
 /// Names of every shipped schema, for error messages.

@@ -56,14 +56,22 @@ fn walk_strings<'a>(value: &'a Value, pointer: String, out: &mut Vec<(String, &'
                 if k == "path" {
                     continue;
                 }
-                walk_strings(v, format!("{pointer}/{}", super::position::escape_token(k)), out);
+                walk_strings(
+                    v,
+                    format!("{pointer}/{}", super::position::escape_token(k)),
+                    out,
+                );
             }
         }
         _ => {}
     }
 }
 
-fn check_placeholder(name: &str, bound: &BTreeSet<String>, options: &CheckOptions) -> Option<String> {
+fn check_placeholder(
+    name: &str,
+    bound: &BTreeSet<String>,
+    options: &CheckOptions,
+) -> Option<String> {
     if bound.contains(name) || BUILTIN_PLACEHOLDERS.contains(&name) {
         return None;
     }
@@ -72,14 +80,19 @@ fn check_placeholder(name: &str, bound: &BTreeSet<String>, options: &CheckOption
         let mut known: Vec<String> = bound.iter().cloned().collect();
         known.extend(BUILTIN_PLACEHOLDERS.iter().map(|s| s.to_string()));
         known.extend(options.context_roots.iter().map(|(r, _)| format!("{r}.*")));
-        return Some(format!("unknown placeholder `{{{name}}}` (known here: {})", known.join(", ")));
+        return Some(format!(
+            "unknown placeholder `{{{name}}}` (known here: {})",
+            known.join(", ")
+        ));
     };
     match (allowed, path::second_segment(name)) {
         (Some(names), Some(second)) if !names.iter().any(|n| n == second) => Some(format!(
             "unknown placeholder `{{{name}}}`: `{root}` has no `{second}` (it has: {})",
             names.join(", ")
         )),
-        (_, None) => Some(format!("placeholder `{{{name}}}` names a whole context root; name a field")),
+        (_, None) => Some(format!(
+            "placeholder `{{{name}}}` names a whole context root; name a field"
+        )),
         _ => None,
     }
 }
@@ -100,7 +113,10 @@ fn check_probe_url(raw: &str, options: &CheckOptions) -> Option<String> {
     // refused, because nothing would then keep it on loopback.
     let literal = raw.replace(['{', '}'], "");
     let parsed = url::Url::parse(&literal).ok();
-    let host_ok = parsed.as_ref().and_then(|u| u.host()).is_some_and(|h| is_loopback_host(&h));
+    let host_ok = parsed
+        .as_ref()
+        .and_then(|u| u.host())
+        .is_some_and(|h| is_loopback_host(&h));
     let host_templated = parsed
         .as_ref()
         .and_then(|u| u.host_str())
@@ -115,8 +131,20 @@ fn check_probe_url(raw: &str, options: &CheckOptions) -> Option<String> {
     }
 }
 
-fn check_case(case: &CaseSpec, raw: &Value, base: &str, options: &CheckOptions, out: &mut Vec<Finding>) {
-    let bound: BTreeSet<String> = case.expand.as_ref().map(|e| e.variables()).unwrap_or_default().into_iter().collect();
+fn check_case(
+    case: &CaseSpec,
+    raw: &Value,
+    base: &str,
+    options: &CheckOptions,
+    out: &mut Vec<Finding>,
+) {
+    let bound: BTreeSet<String> = case
+        .expand
+        .as_ref()
+        .map(|e| e.variables())
+        .unwrap_or_default()
+        .into_iter()
+        .collect();
     if let Some(super::model::Expansion::Rows(rows)) = &case.expand {
         let first: BTreeSet<&String> = rows.first().map(|r| r.keys().collect()).unwrap_or_default();
         for (i, row) in rows.iter().enumerate().skip(1) {
@@ -145,10 +173,10 @@ fn check_case(case: &CaseSpec, raw: &Value, base: &str, options: &CheckOptions, 
                     }
                 }
             }
-            if p.ends_with("/$media/url") {
-                if let Some(problem) = check_probe_url(s, options) {
-                    out.push((p.clone(), false, problem));
-                }
+            if p.ends_with("/$media/url")
+                && let Some(problem) = check_probe_url(s, options)
+            {
+                out.push((p.clone(), false, problem));
             }
         }
     }
@@ -157,27 +185,40 @@ fn check_case(case: &CaseSpec, raw: &Value, base: &str, options: &CheckOptions, 
             out.push((
                 format!("{base}/expand"),
                 false,
-                format!("expansion variable `{var}` is never used, so its cases would be identical"),
+                format!(
+                    "expansion variable `{var}` is never used, so its cases would be identical"
+                ),
             ));
         }
     }
     if case.request.endpoint == "discovery" && case.request.body.is_some() {
-        out.push((format!("{base}/request/body"), true, "the discovery endpoint takes no body".into()));
+        out.push((
+            format!("{base}/request/body"),
+            true,
+            "the discovery endpoint takes no body".into(),
+        ));
     }
     if let Some(schema) = &case.expect.schema {
-        if let Some(name) = &schema.reference {
-            if builtin::schema(name).is_none() {
-                out.push((
-                    format!("{base}/expect/schema/ref"),
-                    false,
-                    format!("no shipped schema named `{name}` (known: {})", builtin::schema_names().join(", ")),
-                ));
-            }
+        if let Some(name) = &schema.reference
+            && builtin::schema(name).is_none()
+        {
+            out.push((
+                format!("{base}/expect/schema/ref"),
+                false,
+                format!(
+                    "no shipped schema named `{name}` (known: {})",
+                    builtin::schema_names().join(", ")
+                ),
+            ));
         }
-        if let Some(inline) = &schema.inline {
-            if let Err(e) = jsonschema::options().build(inline) {
-                out.push((format!("{base}/expect/schema/inline"), false, format!("inline schema does not compile: {e}")));
-            }
+        if let Some(inline) = &schema.inline
+            && let Err(e) = jsonschema::options().build(inline)
+        {
+            out.push((
+                format!("{base}/expect/schema/inline"),
+                false,
+                format!("inline schema does not compile: {e}"),
+            ));
         }
     }
 }
@@ -189,7 +230,11 @@ pub fn check(file: &ScenarioFile, raw: &Value, options: &CheckOptions) -> Vec<Fi
     for (i, case) in file.cases.iter().enumerate() {
         let base = format!("/cases/{i}");
         if !seen.insert(case.id.as_str()) {
-            out.push((format!("{base}/id"), false, format!("duplicate case id `{}` in this file", case.id)));
+            out.push((
+                format!("{base}/id"),
+                false,
+                format!("duplicate case id `{}` in this file", case.id),
+            ));
         }
         if let Some(raw_case) = raw.pointer(&base) {
             check_case(case, raw_case, &base, options, &mut out);

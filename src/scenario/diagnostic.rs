@@ -20,7 +20,10 @@ impl Diagnostic {
             file: file.to_string(),
             position,
             message: message.into(),
-            source_line: source.lines().nth(position.line.saturating_sub(1)).map(str::to_string),
+            source_line: source
+                .lines()
+                .nth(position.line.saturating_sub(1))
+                .map(str::to_string),
         }
     }
 
@@ -57,7 +60,12 @@ mod tests {
 
     #[test]
     fn renders_location_line_and_caret() {
-        let d = Diagnostic::new("s.yaml", "a: 1\nbad: x\n", Position { line: 2, col: 6 }, "nope");
+        let d = Diagnostic::new(
+            "s.yaml",
+            "a: 1\nbad: x\n",
+            Position { line: 2, col: 6 },
+            "nope",
+        );
         let text = d.to_string();
         assert!(text.starts_with("error: nope\n --> s.yaml:2:6\n"), "{text}");
         assert!(text.ends_with("2 | bad: x\n  |      ^"), "{text}");

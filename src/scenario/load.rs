@@ -50,7 +50,15 @@ fn is_json_name(name: &str) -> bool {
 /// Parses the text into a JSON value, or a diagnostic at the syntax error.
 fn parse(source: &SourceText) -> Result<Value, Diagnostic> {
     let at = |line: usize, col: usize, msg: String| {
-        Diagnostic::new(&source.name, &source.text, Position { line: line.max(1), col: col.max(1) }, msg)
+        Diagnostic::new(
+            &source.name,
+            &source.text,
+            Position {
+                line: line.max(1),
+                col: col.max(1),
+            },
+            msg,
+        )
     };
     if is_json_name(&source.name) {
         return serde_json::from_str(&source.text)
@@ -82,7 +90,11 @@ pub fn readable_path(pointer: &str) -> String {
             out.push_str(&token);
         }
     }
-    if out.is_empty() { "(top level)".to_string() } else { out }
+    if out.is_empty() {
+        "(top level)".to_string()
+    } else {
+        out
+    }
 }
 
 /// For `oneOf`/`anyOf` failures the top error says little. The branch that got furthest
@@ -90,13 +102,20 @@ pub fn readable_path(pointer: &str) -> String {
 /// names the real mistake ("unknown key `x`" rather than "not valid under any schema").
 fn most_specific<'a>(error: &'a ValidationError<'static>) -> Vec<&'a ValidationError<'static>> {
     let context = match error.kind() {
-        ValidationErrorKind::OneOfNotValid { context } | ValidationErrorKind::AnyOf { context } => context,
+        ValidationErrorKind::OneOfNotValid { context } | ValidationErrorKind::AnyOf { context } => {
+            context
+        }
         _ => return vec![error],
     };
     let depth = |errors: &Vec<ValidationError<'static>>| {
-        errors.iter().map(|e| e.instance_path().as_str().len()).max().unwrap_or(0)
+        errors
+            .iter()
+            .map(|e| e.instance_path().as_str().len())
+            .max()
+            .unwrap_or(0)
     };
-    let mut branches: Vec<&Vec<ValidationError<'static>>> = context.iter().filter(|b| !b.is_empty()).collect();
+    let mut branches: Vec<&Vec<ValidationError<'static>>> =
+        context.iter().filter(|b| !b.is_empty()).collect();
     branches.sort_by_key(|b| (std::cmp::Reverse(depth(b)), b.len()));
     let own_depth = error.instance_path().as_str().len();
     let rank = |b: &Vec<ValidationError<'static>>| (depth(b), std::cmp::Reverse(b.len()));
@@ -109,7 +128,11 @@ fn most_specific<'a>(error: &'a ValidationError<'static>) -> Vec<&'a ValidationE
     }
 }
 
-fn schema_diagnostics(source: &SourceText, value: &Value, index: &PositionIndex) -> Vec<Diagnostic> {
+fn schema_diagnostics(
+    source: &SourceText,
+    value: &Value,
+    index: &PositionIndex,
+) -> Vec<Diagnostic> {
     let mut out: Vec<Diagnostic> = Vec::new();
     for error in scenario_validator().iter_errors(value) {
         let error = error.to_owned();
@@ -121,14 +144,24 @@ fn schema_diagnostics(source: &SourceText, value: &Value, index: &PositionIndex)
                     let key_pointer = format!("{pointer}/{}", escape_token(&key));
                     (
                         index.key(&key_pointer),
-                        format!("unknown key `{}` in {}", unexpected.join("`, `"), readable_path(&pointer)),
+                        format!(
+                            "unknown key `{}` in {}",
+                            unexpected.join("`, `"),
+                            readable_path(&pointer)
+                        ),
                     )
                 }
                 ValidationErrorKind::Required { property } => (
                     index.node(&pointer),
-                    format!("missing required key {property} in {}", readable_path(&pointer)),
+                    format!(
+                        "missing required key {property} in {}",
+                        readable_path(&pointer)
+                    ),
                 ),
-                _ => (index.node(&pointer), format!("{}: {}", readable_path(&pointer), e.masked())),
+                _ => (
+                    index.node(&pointer),
+                    format!("{}: {}", readable_path(&pointer), e.masked()),
+                ),
             };
             let diagnostic = Diagnostic::new(&source.name, &source.text, position, message);
             if !out.contains(&diagnostic) {
@@ -141,7 +174,14 @@ fn schema_diagnostics(source: &SourceText, value: &Value, index: &PositionIndex)
 
 /// Loads one file. `Err` holds every problem found, in file order.
 pub fn load(source: &SourceText, options: &CheckOptions) -> Result<LoadedFile, Vec<Diagnostic>> {
-    let file_diag = |message: String| vec![Diagnostic::new(&source.name, &source.text, Position::START, message)];
+    let file_diag = |message: String| {
+        vec![Diagnostic::new(
+            &source.name,
+            &source.text,
+            Position::START,
+            message,
+        )]
+    };
     if source.text.len() > MAX_SCENARIO_BYTES {
         return Err(file_diag(format!(
             "file is {} bytes; scenario files are limited to {MAX_SCENARIO_BYTES} bytes",
@@ -160,7 +200,11 @@ pub fn load(source: &SourceText, options: &CheckOptions) -> Result<LoadedFile, V
     let mut problems = checks::check(&file, &value, options)
         .into_iter()
         .map(|(pointer, key, message)| {
-            let position = if key { index.key(&pointer) } else { index.node(&pointer) };
+            let position = if key {
+                index.key(&pointer)
+            } else {
+                index.node(&pointer)
+            };
             Diagnostic::new(&source.name, &source.text, position, message)
         })
         .collect::<Vec<_>>();

@@ -50,7 +50,9 @@ pub enum Expansion {
 }
 
 fn text(v: &Value) -> String {
-    v.as_str().map(str::to_string).unwrap_or_else(|| v.to_string())
+    v.as_str()
+        .map(str::to_string)
+        .unwrap_or_else(|| v.to_string())
 }
 
 impl Expansion {
@@ -72,11 +74,17 @@ impl Expansion {
     /// Every binding row, in a stable order (a product varies the last variable fastest).
     pub fn rows(&self) -> Vec<Vec<(String, String)>> {
         match self {
-            Expansion::Rows(rows) => rows.iter().map(|r| r.iter().map(|(k, v)| (k.clone(), text(v))).collect()).collect(),
+            Expansion::Rows(rows) => rows
+                .iter()
+                .map(|r| r.iter().map(|(k, v)| (k.clone(), text(v))).collect())
+                .collect(),
             Expansion::Product(map) => {
                 let mut rows: Vec<Vec<(String, String)>> = vec![Vec::new()];
                 for (name, values) in map {
-                    let values: Vec<String> = values.as_array().map(|a| a.iter().map(text).collect()).unwrap_or_default();
+                    let values: Vec<String> = values
+                        .as_array()
+                        .map(|a| a.iter().map(text).collect())
+                        .unwrap_or_default();
                     rows = rows
                         .into_iter()
                         .flat_map(|row| {
@@ -113,7 +121,7 @@ pub enum Predicate {
         #[serde(default)]
         reason: Option<String>,
     },
-    Atom(PathCheck),
+    Atom(Box<PathCheck>),
 }
 
 /// A check of one value found at `path` (dotted, or a JSON pointer starting with `/`).

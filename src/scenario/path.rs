@@ -50,7 +50,10 @@ mod tests {
     #[test]
     fn pointers_allow_dotted_keys() {
         let v = json!({"schemaVersions": {"schema.request": 1}});
-        assert_eq!(lookup(&v, "/schemaVersions/schema.request"), Some(&json!(1)));
+        assert_eq!(
+            lookup(&v, "/schemaVersions/schema.request"),
+            Some(&json!(1))
+        );
         assert_eq!(root_segment("/schemaVersions/x"), "schemaVersions");
         assert_eq!(root_segment("openwop.modalities"), "openwop");
         assert_eq!(second_segment("openwop.modalities"), Some("modalities"));

@@ -27,8 +27,14 @@ pub struct PositionIndex {
 }
 
 enum Frame {
-    Map { path: String, key: Option<(String, Position)> },
-    Seq { path: String, next: usize },
+    Map {
+        path: String,
+        key: Option<(String, Position)>,
+    },
+    Seq {
+        path: String,
+        next: usize,
+    },
 }
 
 /// Escapes one JSON pointer reference token (RFC 6901).
@@ -54,7 +60,10 @@ impl PositionIndex {
             let pos = position_of(&span);
             match event {
                 Event::Scalar(text, ..) => {
-                    if let Some(Frame::Map { key: key @ None, .. }) = stack.last_mut() {
+                    if let Some(Frame::Map {
+                        key: key @ None, ..
+                    }) = stack.last_mut()
+                    {
                         *key = Some((text.into_owned(), pos));
                     } else if let Some(path) = index.place_value(&mut stack, pos) {
                         index.nodes.insert(path, pos);
@@ -67,7 +76,10 @@ impl PositionIndex {
                 }
                 Event::MappingStart(..) | Event::SequenceStart(..) => {
                     let is_map = matches!(event, Event::MappingStart(..));
-                    if let Some(Frame::Map { key: key @ None, .. }) = stack.last_mut() {
+                    if let Some(Frame::Map {
+                        key: key @ None, ..
+                    }) = stack.last_mut()
+                    {
                         // A complex (collection) key: index its contents under a placeholder name.
                         *key = Some(("?".to_string(), pos));
                     }
@@ -123,7 +135,10 @@ impl PositionIndex {
 
     /// Where the key holding `pointer` starts (falls back to the value, then ancestors).
     pub fn key(&self, pointer: &str) -> Position {
-        self.keys.get(pointer).copied().unwrap_or_else(|| self.node(pointer))
+        self.keys
+            .get(pointer)
+            .copied()
+            .unwrap_or_else(|| self.node(pointer))
     }
 }
 
@@ -138,7 +153,10 @@ mod tests {
         let idx = PositionIndex::build(YAML);
         assert_eq!(idx.node("/mmconform"), Position { line: 1, col: 12 });
         assert_eq!(idx.key("/mmconform"), Position { line: 1, col: 1 });
-        assert_eq!(idx.node("/cases/0/expect/status"), Position { line: 5, col: 15 });
+        assert_eq!(
+            idx.node("/cases/0/expect/status"),
+            Position { line: 5, col: 15 }
+        );
         assert_eq!(idx.key("/cases/1/id"), Position { line: 6, col: 5 });
         assert_eq!(idx.node("/cases/1/tags/1"), Position { line: 7, col: 15 });
     }
@@ -146,7 +164,10 @@ mod tests {
     #[test]
     fn falls_back_to_nearest_ancestor() {
         let idx = PositionIndex::build(YAML);
-        assert_eq!(idx.node("/cases/0/expect/nothing/deeper"), Position { line: 5, col: 7 });
+        assert_eq!(
+            idx.node("/cases/0/expect/nothing/deeper"),
+            Position { line: 5, col: 7 }
+        );
         assert_eq!(idx.node("/nope"), Position::START);
     }
 

@@ -41,14 +41,20 @@ pub struct SuiteOptions {
 
 fn is_scenario_file(path: &Path) -> bool {
     matches!(
-        path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).as_deref(),
+        path.extension()
+            .and_then(|e| e.to_str())
+            .map(str::to_ascii_lowercase)
+            .as_deref(),
         Some("yaml" | "yml" | "json")
     )
 }
 
 fn collect(path: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     if path.is_dir() {
-        let mut entries: Vec<PathBuf> = std::fs::read_dir(path)?.flatten().map(|e| e.path()).collect();
+        let mut entries: Vec<PathBuf> = std::fs::read_dir(path)?
+            .flatten()
+            .map(|e| e.path())
+            .collect();
         entries.sort();
         for entry in entries {
             if entry.is_dir() {
@@ -67,7 +73,12 @@ fn collect(path: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
 }
 
 fn unreadable(path: &Path, e: impl std::fmt::Display) -> Diagnostic {
-    Diagnostic::new(&path.display().to_string(), "", Position::START, format!("cannot read scenario file: {e}"))
+    Diagnostic::new(
+        &path.display().to_string(),
+        "",
+        Position::START,
+        format!("cannot read scenario file: {e}"),
+    )
 }
 
 /// Reads the user's files; directories are searched recursively.
@@ -83,24 +94,37 @@ pub fn read_sources(paths: &[PathBuf]) -> Result<Vec<SourceText>, Vec<Diagnostic
     for file in files {
         match std::fs::read(&file) {
             Ok(bytes) => match String::from_utf8(bytes) {
-                Ok(text) => sources.push(SourceText { name: file.display().to_string(), text }),
+                Ok(text) => sources.push(SourceText {
+                    name: file.display().to_string(),
+                    text,
+                }),
                 Err(e) => problems.push(unreadable(&file, format!("not UTF-8 ({e})"))),
             },
             Err(e) => problems.push(unreadable(&file, e)),
         }
     }
-    if problems.is_empty() { Ok(sources) } else { Err(problems) }
+    if problems.is_empty() {
+        Ok(sources)
+    } else {
+        Err(problems)
+    }
 }
 
 pub fn builtin_sources() -> Vec<SourceText> {
     BUILTIN_SCENARIOS
         .iter()
-        .map(|(name, text)| SourceText { name: format!("builtin:{name}"), text: text.to_string() })
+        .map(|(name, text)| SourceText {
+            name: format!("builtin:{name}"),
+            text: text.to_string(),
+        })
         .collect()
 }
 
 /// Loads every file and reports all problems from all files together.
-pub fn load_sources(sources: &[SourceText], options: &CheckOptions) -> Result<Vec<LoadedFile>, Vec<Diagnostic>> {
+pub fn load_sources(
+    sources: &[SourceText],
+    options: &CheckOptions,
+) -> Result<Vec<LoadedFile>, Vec<Diagnostic>> {
     let mut loaded = Vec::new();
     let mut problems = Vec::new();
     for source in sources {
@@ -109,11 +133,19 @@ pub fn load_sources(sources: &[SourceText], options: &CheckOptions) -> Result<Ve
             Err(mut d) => problems.append(&mut d),
         }
     }
-    if problems.is_empty() { Ok(loaded) } else { Err(problems) }
+    if problems.is_empty() {
+        Ok(loaded)
+    } else {
+        Err(problems)
+    }
 }
 
 pub fn load_suite(options: &SuiteOptions) -> Result<Suite, Vec<Diagnostic>> {
-    let builtin = if options.include_builtin { load_sources(&builtin_sources(), &options.checks)? } else { Vec::new() };
+    let builtin = if options.include_builtin {
+        load_sources(&builtin_sources(), &options.checks)?
+    } else {
+        Vec::new()
+    };
     let user_sources = read_sources(&options.paths)?;
     let user = load_sources(&user_sources, &options.checks)?;
 
@@ -121,7 +153,11 @@ pub fn load_suite(options: &SuiteOptions) -> Result<Suite, Vec<Diagnostic>> {
     let mut origin: HashMap<String, (usize, bool)> = HashMap::new();
     let mut replaced = Vec::new();
     let mut problems = Vec::new();
-    for (file, is_user) in builtin.iter().map(|f| (f, false)).chain(user.iter().map(|f| (f, true))) {
+    for (file, is_user) in builtin
+        .iter()
+        .map(|f| (f, false))
+        .chain(user.iter().map(|f| (f, true)))
+    {
         for spec in &file.file.cases {
             let case = SuiteCase {
                 spec: spec.clone(),
@@ -140,8 +176,13 @@ pub fn load_suite(options: &SuiteOptions) -> Result<Suite, Vec<Diagnostic>> {
                     problems.push(Diagnostic::new(
                         &file.name,
                         source.map(|s| s.text.as_str()).unwrap_or(""),
-                        source.map(|s| find_id(&s.text, &spec.id)).unwrap_or(Position::START),
-                        format!("case id `{}` is already defined in {}", spec.id, cases[at].file),
+                        source
+                            .map(|s| find_id(&s.text, &spec.id))
+                            .unwrap_or(Position::START),
+                        format!(
+                            "case id `{}` is already defined in {}",
+                            spec.id, cases[at].file
+                        ),
                     ));
                 }
                 None => {
@@ -154,7 +195,11 @@ pub fn load_suite(options: &SuiteOptions) -> Result<Suite, Vec<Diagnostic>> {
     if !problems.is_empty() {
         return Err(problems);
     }
-    let files: Vec<(String, String)> = builtin.iter().chain(user.iter()).map(|f| (f.name.clone(), f.sha256.clone())).collect();
+    let files: Vec<(String, String)> = builtin
+        .iter()
+        .chain(user.iter())
+        .map(|f| (f.name.clone(), f.sha256.clone()))
+        .collect();
     let mut hasher = Sha256::new();
     for (name, sha) in &files {
         hasher.update(name.as_bytes());
@@ -162,14 +207,22 @@ pub fn load_suite(options: &SuiteOptions) -> Result<Suite, Vec<Diagnostic>> {
         hasher.update(sha.as_bytes());
         hasher.update([0]);
     }
-    Ok(Suite { cases, files, set_sha256: hex(&hasher.finalize()), replaced })
+    Ok(Suite {
+        cases,
+        files,
+        set_sha256: hex(&hasher.finalize()),
+        replaced,
+    })
 }
 
 /// Where an id is written in a file (for cross-file duplicate diagnostics).
 fn find_id(text: &str, id: &str) -> Position {
     for (n, line) in text.lines().enumerate() {
         if let Some(col) = line.find(id) {
-            return Position { line: n + 1, col: col + 1 };
+            return Position {
+                line: n + 1,
+                col: col + 1,
+            };
         }
     }
     Position::START

@@ -39,7 +39,9 @@ pub fn parse(template: &str) -> Result<Vec<Segment>, String> {
                     name.push(n);
                 }
                 if !closed {
-                    return Err(format!("unclosed `{{` at offset {i} (write `{{{{` for a literal brace)"));
+                    return Err(format!(
+                        "unclosed `{{` at offset {i} (write `{{{{` for a literal brace)"
+                    ));
                 }
                 let name = name.trim().to_string();
                 if name.is_empty() || name.contains('{') {
@@ -50,7 +52,11 @@ pub fn parse(template: &str) -> Result<Vec<Segment>, String> {
                 }
                 segments.push(Segment::Placeholder(name));
             }
-            '}' => return Err(format!("stray `}}` at offset {i} (write `}}}}` for a literal brace)")),
+            '}' => {
+                return Err(format!(
+                    "stray `}}` at offset {i} (write `}}}}` for a literal brace)"
+                ));
+            }
             other => literal.push(other),
         }
     }
@@ -92,7 +98,10 @@ pub fn render(template: &str, resolve: &dyn Fn(&str) -> Option<Value>) -> Result
 }
 
 /// Renders a template string that must produce text.
-pub fn render_text(template: &str, resolve: &dyn Fn(&str) -> Option<Value>) -> Result<String, String> {
+pub fn render_text(
+    template: &str,
+    resolve: &dyn Fn(&str) -> Option<Value>,
+) -> Result<String, String> {
     Ok(match render(template, resolve)? {
         Value::String(s) => s,
         other => other.to_string(),
@@ -114,7 +123,10 @@ mod tests {
 
     #[test]
     fn substitutes_and_keeps_literal_braces() {
-        assert_eq!(render("a {modality} {{x}}", &resolve).unwrap(), json!("a image {x}"));
+        assert_eq!(
+            render("a {modality} {{x}}", &resolve).unwrap(),
+            json!("a image {x}")
+        );
         assert_eq!(render("{limit}", &resolve).unwrap(), json!(4096));
         assert_eq!(render("n={limit}", &resolve).unwrap(), json!("n=4096"));
     }
@@ -124,7 +136,11 @@ mod tests {
         assert!(parse("{open").unwrap_err().contains("unclosed"));
         assert!(parse("x}").unwrap_err().contains("stray"));
         assert!(parse("{}").unwrap_err().contains("empty"));
-        assert!(render("{missing}", &resolve).unwrap_err().contains("missing"));
+        assert!(
+            render("{missing}", &resolve)
+                .unwrap_err()
+                .contains("missing")
+        );
         assert_eq!(placeholders("{a} and {b.c}").unwrap(), vec!["a", "b.c"]);
     }
 }

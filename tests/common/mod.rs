@@ -16,7 +16,10 @@ pub struct RunResult {
 
 impl RunResult {
     pub fn cases(&self) -> Vec<Value> {
-        self.report.as_ref().and_then(|r| r["cases"].as_array().cloned()).unwrap_or_default()
+        self.report
+            .as_ref()
+            .and_then(|r| r["cases"].as_array().cloned())
+            .unwrap_or_default()
     }
 
     pub fn outcome(&self, id: &str) -> String {
@@ -36,7 +39,10 @@ impl RunResult {
     }
 
     pub fn context(&self) -> String {
-        format!("exit {}\nstdout:\n{}\nstderr:\n{}", self.code, self.stdout, self.stderr)
+        format!(
+            "exit {}\nstdout:\n{}\nstderr:\n{}",
+            self.code, self.stdout, self.stderr
+        )
     }
 }
 
@@ -60,11 +66,19 @@ pub fn run_with_env(args: &[&str], env: &[(&str, &str)]) -> RunResult {
     let report = dir.path().join("report.json");
     let junit = dir.path().join("junit.xml");
     let mut cmd = bin();
-    cmd.arg("run").args(args).arg("--report").arg(&report).arg("--junit").arg(&junit);
+    cmd.arg("run")
+        .args(args)
+        .arg("--report")
+        .arg(&report)
+        .arg("--junit")
+        .arg(&junit);
     for (k, v) in env {
         cmd.env(k, v);
     }
-    let out = cmd.timeout(std::time::Duration::from_secs(120)).output().unwrap();
+    let out = cmd
+        .timeout(std::time::Duration::from_secs(120))
+        .output()
+        .unwrap();
     RunResult {
         code: out.status.code().unwrap_or(-1),
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
@@ -76,9 +90,13 @@ pub fn run_with_env(args: &[&str], env: &[(&str, &str)]) -> RunResult {
 }
 
 pub fn read_json(path: &Path) -> Option<Value> {
-    std::fs::read_to_string(path).ok().and_then(|t| serde_json::from_str(&t).ok())
+    std::fs::read_to_string(path)
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
 }
 
 pub fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name)
 }

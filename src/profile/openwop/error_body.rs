@@ -21,7 +21,9 @@ impl fmt::Display for ErrorShape {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
             ErrorShape::Flat => "flat envelope {error, message, details?}",
-            ErrorShape::Nested => "legacy nested {error: {code, message}} (non-conformant since 2026-11-10)",
+            ErrorShape::Nested => {
+                "legacy nested {error: {code, message}} (non-conformant since 2026-11-10)"
+            }
             ErrorShape::Other => "JSON that is not the error envelope",
             ErrorShape::NotJson => "not JSON",
             ErrorShape::Empty => "empty body",
@@ -37,10 +39,16 @@ pub struct ErrorReading {
 
 pub fn read(body: &[u8]) -> ErrorReading {
     if body.iter().all(u8::is_ascii_whitespace) {
-        return ErrorReading { code: None, shape: ErrorShape::Empty };
+        return ErrorReading {
+            code: None,
+            shape: ErrorShape::Empty,
+        };
     }
     let Ok(value) = serde_json::from_slice::<Value>(body) else {
-        return ErrorReading { code: None, shape: ErrorShape::NotJson };
+        return ErrorReading {
+            code: None,
+            shape: ErrorShape::NotJson,
+        };
     };
     let code = value
         .get("code")
@@ -48,18 +56,32 @@ pub fn read(body: &[u8]) -> ErrorReading {
         .or_else(|| value.get("error").and_then(Value::as_str))
         .or_else(|| value.pointer("/error/code").and_then(Value::as_str))
         .map(str::to_string);
-    ErrorReading { code, shape: shape_of(&value) }
+    ErrorReading {
+        code,
+        shape: shape_of(&value),
+    }
 }
 
 fn shape_of(value: &Value) -> ErrorShape {
-    let Some(map) = value.as_object() else { return ErrorShape::Other };
-    let flat = map.get("error").and_then(Value::as_str).is_some_and(|s| !s.is_empty())
+    let Some(map) = value.as_object() else {
+        return ErrorShape::Other;
+    };
+    let flat = map
+        .get("error")
+        .and_then(Value::as_str)
+        .is_some_and(|s| !s.is_empty())
         && map.get("message").is_some_and(Value::is_string)
         && map.get("details").is_none_or(Value::is_object)
-        && map.keys().all(|k| matches!(k.as_str(), "error" | "message" | "details"));
+        && map
+            .keys()
+            .all(|k| matches!(k.as_str(), "error" | "message" | "details"));
     if flat {
         ErrorShape::Flat
-    } else if map.get("error").and_then(|e| e.get("code")).is_some_and(Value::is_string) {
+    } else if map
+        .get("error")
+        .and_then(|e| e.get("code"))
+        .is_some_and(Value::is_string)
+    {
         ErrorShape::Nested
     } else {
         ErrorShape::Other
@@ -73,14 +95,23 @@ mod tests {
     #[test]
     fn reads_code_in_the_documented_order() {
         let r = read(br#"{"error":"unsupported_modality","message":"m"}"#);
-        assert_eq!((r.code.as_deref(), r.shape), (Some("unsupported_modality"), ErrorShape::Flat));
+        assert_eq!(
+            (r.code.as_deref(), r.shape),
+            (Some("unsupported_modality"), ErrorShape::Flat)
+        );
         let r = read(br#"{"error":{"code":"unsupported_modality","message":"m"}}"#);
-        assert_eq!((r.code.as_deref(), r.shape), (Some("unsupported_modality"), ErrorShape::Nested));
+        assert_eq!(
+            (r.code.as_deref(), r.shape),
+            (Some("unsupported_modality"), ErrorShape::Nested)
+        );
         let r = read(br#"{"code":"a","error":"b"}"#);
         assert_eq!((r.code.as_deref(), r.shape), (Some("a"), ErrorShape::Other));
         assert_eq!(read(b"<html>").shape, ErrorShape::NotJson);
         assert_eq!(read(b"").shape, ErrorShape::Empty);
         assert_eq!(read(br#"{"ok":true}"#).code, None);
-        assert_eq!(read(br#"{"error":"x","message":"m","extra":1}"#).shape, ErrorShape::Other);
+        assert_eq!(
+            read(br#"{"error":"x","message":"m","extra":1}"#).shape,
+            ErrorShape::Other
+        );
     }
 }

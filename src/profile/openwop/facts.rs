@@ -22,7 +22,13 @@ pub const FACT_NAMES: [&str; 12] = [
 ];
 
 /// Names available under `run.`.
-pub const RUN_FACT_NAMES: [&str; 5] = ["tokenConfigured", "mediaBaseUrl", "mediaRefs", "dialect", "openwopMajor"];
+pub const RUN_FACT_NAMES: [&str; 5] = [
+    "tokenConfigured",
+    "mediaBaseUrl",
+    "mediaRefs",
+    "dialect",
+    "openwopMajor",
+];
 
 /// The non-text modalities RFC 0091 defines (a closed enum).
 pub const NON_TEXT_MODALITIES: [&str; 3] = ["image", "audio", "document"];
@@ -34,19 +40,34 @@ fn ai_supported(ai: &Value) -> bool {
     match ai.get("supported") {
         Some(Value::Bool(b)) => *b,
         Some(Value::Array(items)) => !items.is_empty(),
-        _ => ai.get("providers").and_then(Value::as_array).is_some_and(|p| !p.is_empty()),
+        _ => ai
+            .get("providers")
+            .and_then(Value::as_array)
+            .is_some_and(|p| !p.is_empty()),
     }
 }
 
 /// Derives `openwop.*` facts. `max_probe_bytes` bounds the limit probe's part size.
 pub fn derive(document: Option<&Value>, max_probe_bytes: u64) -> Value {
-    let root_ai = document.and_then(|d| d.get("aiProviders")).filter(|v| v.is_object());
-    let wrapped_ai = document.and_then(|d| d.get("capabilities")).and_then(|c| c.get("aiProviders"));
-    let input = root_ai.and_then(|ai| ai.get("input")).filter(|v| v.is_object());
+    let root_ai = document
+        .and_then(|d| d.get("aiProviders"))
+        .filter(|v| v.is_object());
+    let wrapped_ai = document
+        .and_then(|d| d.get("capabilities"))
+        .and_then(|c| c.get("aiProviders"));
+    let input = root_ai
+        .and_then(|ai| ai.get("input"))
+        .filter(|v| v.is_object());
     let advertised: Vec<String> = input
         .and_then(|i| i.get("modalities"))
         .and_then(Value::as_array)
-        .map(|items| items.iter().filter_map(Value::as_str).map(str::to_string).collect())
+        .map(|items| {
+            items
+                .iter()
+                .filter_map(Value::as_str)
+                .map(str::to_string)
+                .collect()
+        })
         .unwrap_or_default();
     // `text` is implicit (RFC 0091 §B).
     let mut modalities = vec!["text".to_string()];
@@ -56,8 +77,14 @@ pub fn derive(document: Option<&Value>, max_probe_bytes: u64) -> Value {
         }
     }
     let non_text: Vec<&String> = modalities.iter().filter(|m| *m != "text").collect();
-    let unadvertised: Vec<&str> = NON_TEXT_MODALITIES.iter().copied().filter(|m| !modalities.iter().any(|a| a == m)).collect();
-    let max_bytes = input.and_then(|i| i.get("maxBytesPerPart")).and_then(Value::as_u64);
+    let unadvertised: Vec<&str> = NON_TEXT_MODALITIES
+        .iter()
+        .copied()
+        .filter(|m| !modalities.iter().any(|a| a == m))
+        .collect();
+    let max_bytes = input
+        .and_then(|i| i.get("maxBytesPerPart"))
+        .and_then(Value::as_u64);
     let max_body = document
         .and_then(|d| d.pointer("/limits/maxRequestBodyBytes"))
         .and_then(Value::as_u64);
@@ -70,7 +97,10 @@ pub fn derive(document: Option<&Value>, max_probe_bytes: u64) -> Value {
     let mut facts = Map::new();
     facts.insert("aiProvidersAtRoot".into(), json!(root_ai.is_some()));
     facts.insert("aiProvidersInWrapper".into(), json!(wrapped_ai.is_some()));
-    facts.insert("aiSupported".into(), json!(root_ai.is_some_and(ai_supported)));
+    facts.insert(
+        "aiSupported".into(),
+        json!(root_ai.is_some_and(ai_supported)),
+    );
     facts.insert("inputAdvertised".into(), json!(input.is_some()));
     facts.insert("modalities".into(), json!(modalities));
     facts.insert("nonTextAdvertised".into(), json!(non_text));
@@ -78,12 +108,25 @@ pub fn derive(document: Option<&Value>, max_probe_bytes: u64) -> Value {
     facts.insert(
         "firstAdvertised".into(),
         // Only a modality RFC 0091 defines can carry a well-formed positive part.
-        non_text.iter().find(|m| NON_TEXT_MODALITIES.contains(&m.as_str())).map(|m| json!(m)).unwrap_or(Value::Null),
+        non_text
+            .iter()
+            .find(|m| NON_TEXT_MODALITIES.contains(&m.as_str()))
+            .map(|m| json!(m))
+            .unwrap_or(Value::Null),
     );
     // `video` can never be advertised (closed enum), so every host has an unadvertised type.
-    facts.insert("firstUnadvertised".into(), json!(unadvertised.first().copied().unwrap_or("video")));
-    facts.insert("maxBytesPerPart".into(), max_bytes.map(|n| json!(n)).unwrap_or(Value::Null));
-    facts.insert("maxRequestBodyBytes".into(), max_body.map(|n| json!(n)).unwrap_or(Value::Null));
+    facts.insert(
+        "firstUnadvertised".into(),
+        json!(unadvertised.first().copied().unwrap_or("video")),
+    );
+    facts.insert(
+        "maxBytesPerPart".into(),
+        max_bytes.map(|n| json!(n)).unwrap_or(Value::Null),
+    );
+    facts.insert(
+        "maxRequestBodyBytes".into(),
+        max_body.map(|n| json!(n)).unwrap_or(Value::Null),
+    );
     facts.insert("limitProbeFits".into(), json!(limit_probe_fits));
     Value::Object(facts)
 }
@@ -121,7 +164,7 @@ mod tests {
 
     #[test]
     fn limit_probe_must_fit_the_body_limit_and_the_probe_cap() {
-        let doc = json!({"limits": {"maxRequestBodyBytes": 2000}, "aiProviders": {"input": {"maxBytesPerPart": 1000}}});
+        let doc = json!({"limits": {"maxRequestBodyBytes": 3000}, "aiProviders": {"input": {"maxBytesPerPart": 1000}}});
         assert_eq!(derive(Some(&doc), 1 << 20)["limitProbeFits"], json!(true));
         let doc = json!({"limits": {"maxRequestBodyBytes": 1500}, "aiProviders": {"input": {"maxBytesPerPart": 1000}}});
         assert_eq!(derive(Some(&doc), 1 << 20)["limitProbeFits"], json!(false));

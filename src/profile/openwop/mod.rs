@@ -27,7 +27,10 @@ pub const DISCOVERY_PATH: &str = "/.well-known/openwop";
 /// The callAI seam path and the extra header for a protocol major version.
 pub fn ai_call_seam(major: u8) -> (&'static str, Option<(&'static str, &'static str)>) {
     if major >= 2 {
-        ("/conformance/seams/sample/ai/call", Some(("OpenWOP-Version", "2.0")))
+        (
+            "/conformance/seams/sample/ai/call",
+            Some(("OpenWOP-Version", "2.0")),
+        )
     } else {
         ("/v1/host/sample/ai/call", None)
     }

@@ -34,8 +34,13 @@ fn extension(mime: &str) -> &'static str {
     }
 }
 
-fn size_of(spec: &MediaSpec, resolve: &dyn Fn(&str) -> Option<Value>) -> Result<Option<usize>, String> {
-    let Some(size) = &spec.size else { return Ok(None) };
+fn size_of(
+    spec: &MediaSpec,
+    resolve: &dyn Fn(&str) -> Option<Value>,
+) -> Result<Option<usize>, String> {
+    let Some(size) = &spec.size else {
+        return Ok(None);
+    };
     let value = match size {
         Value::String(t) => template::render(t, resolve)?,
         other => other.clone(),
@@ -45,11 +50,17 @@ fn size_of(spec: &MediaSpec, resolve: &dyn Fn(&str) -> Option<Value>) -> Result<
         .or_else(|| value.as_str().and_then(|s| s.parse().ok()))
         .ok_or_else(|| format!("$media.size is not an integer: {value}"))?;
     let total = base + spec.size_plus.unwrap_or(0);
-    usize::try_from(total).map(Some).map_err(|_| format!("$media.size works out negative ({total})"))
+    usize::try_from(total)
+        .map(Some)
+        .map_err(|_| format!("$media.size works out negative ({total})"))
 }
 
 /// Renders one `$media` object into a content part.
-pub fn render(spec: &MediaSpec, resolve: &dyn Fn(&str) -> Option<Value>, inputs: &PartInputs) -> Result<Value, String> {
+pub fn render(
+    spec: &MediaSpec,
+    resolve: &dyn Fn(&str) -> Option<Value>,
+    inputs: &PartInputs,
+) -> Result<Value, String> {
     let text = |t: &str| template::render_text(t, resolve);
     let part_type = text(&spec.part_type)?;
     let mime = match &spec.mime {
@@ -63,12 +74,19 @@ pub fn render(spec: &MediaSpec, resolve: &dyn Fn(&str) -> Option<Value>, inputs:
     let document = inputs.dialect == Dialect::Suite && part_type == "document";
     let mut part = Map::new();
     if !spec.omit.iter().any(|f| f == "type") {
-        part.insert("type".into(), json!(if document { "file" } else { part_type.as_str() }));
+        part.insert(
+            "type".into(),
+            json!(if document { "file" } else { part_type.as_str() }),
+        );
     }
     if !spec.omit.iter().any(|f| f == "mimeType") {
         part.insert("mimeType".into(), json!(mime));
     }
-    let sources = spec.source.as_ref().map(|s| s.to_vec()).unwrap_or_else(|| vec![MediaSource::Data]);
+    let sources = spec
+        .source
+        .as_ref()
+        .map(|s| s.to_vec())
+        .unwrap_or_else(|| vec![MediaSource::Data]);
     for source in sources {
         match source {
             MediaSource::Data => {
@@ -76,13 +94,22 @@ pub fn render(spec: &MediaSpec, resolve: &dyn Fn(&str) -> Option<Value>, inputs:
                     Some(literal) => text(literal)?,
                     None => base64::engine::general_purpose::STANDARD.encode(&bytes),
                 };
-                part.insert((if document { "dataBase64" } else { "data" }).into(), json!(data));
+                part.insert(
+                    (if document { "dataBase64" } else { "data" }).into(),
+                    json!(data),
+                );
             }
             MediaSource::Url => {
                 let url = match (&spec.url, inputs.media_base_url) {
                     (Some(literal), _) => text(literal)?,
-                    (None, Some(base)) => format!("{}/{part_type}.{}", base.trim_end_matches('/'), extension(&mime)),
-                    (None, None) => return Err("a url source needs --media-base-url (or $media.url)".into()),
+                    (None, Some(base)) => format!(
+                        "{}/{part_type}.{}",
+                        base.trim_end_matches('/'),
+                        extension(&mime)
+                    ),
+                    (None, None) => {
+                        return Err("a url source needs --media-base-url (or $media.url)".into());
+                    }
                 };
                 part.insert("url".into(), json!(url));
             }
@@ -91,7 +118,9 @@ pub fn render(spec: &MediaSpec, resolve: &dyn Fn(&str) -> Option<Value>, inputs:
                     (Some(literal), _) => text(literal)?,
                     (None, Some(r)) => r.clone(),
                     (None, None) => {
-                        return Err(format!("a mediaRef source needs --media-ref {part_type}=REF (or $media.mediaRef)"));
+                        return Err(format!(
+                            "a mediaRef source needs --media-ref {part_type}=REF (or $media.mediaRef)"
+                        ));
                     }
                 };
                 part.insert("mediaRef".into(), json!(reference));
@@ -116,11 +145,18 @@ mod tests {
     #[test]
     fn renders_spec_and_suite_dialects() {
         let refs = BTreeMap::new();
-        let mut inputs = PartInputs { dialect: Dialect::Spec, nonce: "abc123", media_base_url: None, media_refs: &refs };
+        let mut inputs = PartInputs {
+            dialect: Dialect::Spec,
+            nonce: "abc123",
+            media_base_url: None,
+            media_refs: &refs,
+        };
         let part = render(&spec(json!({"type": "document"})), &none, &inputs).unwrap();
         assert_eq!(part["type"], "document");
         assert_eq!(part["mimeType"], "application/pdf");
-        let data = base64::engine::general_purpose::STANDARD.decode(part["data"].as_str().unwrap()).unwrap();
+        let data = base64::engine::general_purpose::STANDARD
+            .decode(part["data"].as_str().unwrap())
+            .unwrap();
         assert!(media::contains_nonce(&data, "abc123"));
         inputs.dialect = Dialect::Suite;
         let part = render(&spec(json!({"type": "document"})), &none, &inputs).unwrap();
@@ -131,17 +167,52 @@ mod tests {
     #[test]
     fn sources_omissions_and_sizes() {
         let refs = BTreeMap::from([("image".to_string(), "blob:1".to_string())]);
-        let inputs = PartInputs { dialect: Dialect::Spec, nonce: "n", media_base_url: Some("http://m.invalid/x/"), media_refs: &refs };
-        let part = render(&spec(json!({"type": "image", "source": ["data", "mediaRef"], "omit": ["mimeType"]})), &none, &inputs).unwrap();
+        let inputs = PartInputs {
+            dialect: Dialect::Spec,
+            nonce: "n",
+            media_base_url: Some("http://m.invalid/x/"),
+            media_refs: &refs,
+        };
+        let part = render(
+            &spec(json!({"type": "image", "source": ["data", "mediaRef"], "omit": ["mimeType"]})),
+            &none,
+            &inputs,
+        )
+        .unwrap();
         assert_eq!(part["mediaRef"], "blob:1");
         assert!(part.get("data").is_some() && part.get("mimeType").is_none());
-        let part = render(&spec(json!({"type": "image", "source": "url"})), &none, &inputs).unwrap();
+        let part = render(
+            &spec(json!({"type": "image", "source": "url"})),
+            &none,
+            &inputs,
+        )
+        .unwrap();
         assert_eq!(part["url"], "http://m.invalid/x/image.png");
-        let part = render(&spec(json!({"type": "image", "source": []})), &none, &inputs).unwrap();
+        let part = render(
+            &spec(json!({"type": "image", "source": []})),
+            &none,
+            &inputs,
+        )
+        .unwrap();
         assert_eq!(part.as_object().unwrap().len(), 2);
-        let sized = render(&spec(json!({"type": "image", "size": 5000, "size_plus": 1})), &none, &inputs).unwrap();
-        let data = base64::engine::general_purpose::STANDARD.decode(sized["data"].as_str().unwrap()).unwrap();
+        let sized = render(
+            &spec(json!({"type": "image", "size": 5000, "size_plus": 1})),
+            &none,
+            &inputs,
+        )
+        .unwrap();
+        let data = base64::engine::general_purpose::STANDARD
+            .decode(sized["data"].as_str().unwrap())
+            .unwrap();
         assert_eq!(data.len(), 5001);
-        assert!(render(&spec(json!({"type": "audio", "source": "mediaRef"})), &none, &inputs).unwrap_err().contains("--media-ref audio=REF"));
+        assert!(
+            render(
+                &spec(json!({"type": "audio", "source": "mediaRef"})),
+                &none,
+                &inputs
+            )
+            .unwrap_err()
+            .contains("--media-ref audio=REF")
+        );
     }
 }
