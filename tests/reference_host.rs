@@ -149,3 +149,29 @@ fn terminal_junit_and_json_agree_case_for_case() {
             .is_some_and(|h| h.len() == 64)
     );
 }
+
+#[test]
+fn openwop_major_2_uses_the_v2_seam() {
+    let r = assert_clean(&["--target", "reference", "--openwop-major", "2"]);
+    let case = r
+        .cases()
+        .into_iter()
+        .find(|c| c["id"] == "openwop.rfc0091.unadvertised-rejected[audio]")
+        .unwrap();
+    let request = &case["exchanges"][0]["request"];
+    assert!(
+        request["url"]
+            .as_str()
+            .unwrap()
+            .ends_with("/conformance/seams/sample/ai/call"),
+        "{request}"
+    );
+    assert!(
+        request["headers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|h| h[0] == "OpenWOP-Version" && h[1] == "2.0"),
+        "{request}"
+    );
+}

@@ -38,12 +38,50 @@ pub fn curl_line(case: &CaseResult) -> Option<&str> {
     case.exchanges.last().map(|e| e.curl.as_str())
 }
 
+/// Base64 runs longer than this are shortened in compact curl lines.
+const MEDIA_RUN_LIMIT: usize = 64;
+
+/// A curl line with long base64 runs (inline media) shortened, for a terminal where
+/// kilobytes of base64 would bury the verdict. Untouched when nothing is long.
+pub fn compact_curl(curl: &str) -> String {
+    let is_b64 = |c: char| c.is_ascii_alphanumeric() || matches!(c, '+' | '/' | '=');
+    let mut out = String::with_capacity(curl.len().min(4096));
+    let mut run = String::new();
+    let mut elided = false;
+    let mut flush = |run: &mut String, out: &mut String| {
+        if run.len() > MEDIA_RUN_LIMIT {
+            out.push_str(&run[..16]);
+            out.push_str(&format!("…[+{} chars]", run.len() - 16));
+            elided = true;
+        } else {
+            out.push_str(run);
+        }
+        run.clear();
+    };
+    for c in curl.chars() {
+        if is_b64(c) {
+            run.push(c);
+        } else {
+            flush(&mut run, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut run, &mut out);
+    if elided {
+        out.push_str(
+            "  # media elided here; the JSON report (--report) and JUnit hold the full command",
+        );
+    }
+    out
+}
+
 /// The indented details shown under a case that did not pass, without indentation.
+/// `compact` shortens inline media in the curl line (terminal); JUnit keeps it whole.
 ///
 /// The requirement comes first because it is what the reader must fix; the reason is
 /// repeated only when no failed assertion already explains the outcome (e.g. a skip
 /// turned into a failure by `--require`).
-pub fn detail_lines(case: &CaseResult) -> Vec<String> {
+pub fn detail_lines(case: &CaseResult, compact: bool) -> Vec<String> {
     let mut lines = vec![requirement_line(case)];
     let failed: Vec<String> = case.assertions_failed().map(assertion_line).collect();
     let reason_in_header = matches!(
@@ -59,6 +97,11 @@ pub fn detail_lines(case: &CaseResult) -> Vec<String> {
     lines.extend(failed);
     lines.extend(case.notes.iter().map(|n| format!("note: {n}")));
     if let Some(curl) = curl_line(case) {
+        let curl = if compact {
+            compact_curl(curl)
+        } else {
+            curl.to_string()
+        };
         lines.push(format!("curl: {curl}"));
     }
     lines
@@ -142,5 +185,28 @@ mod tests {
         assert!(cut.starts_with("éé\n"), "{cut}");
         assert!(cut.ends_with("[truncated: showing 4 of 20 bytes]"), "{cut}");
         assert_eq!(truncate_body("short", 5), "short");
+    }
+}
+
+#[cfg(test)]
+mod compact_tests {
+    use super::compact_curl;
+
+    #[test]
+    fn shortens_only_long_base64_runs() {
+        let media = "A".repeat(300);
+        let line = format!(
+            "curl -X POST 'http://h/x' --data-raw '{{\"data\":\"{media}\",\"t\":\"short\"}}'"
+        );
+        let compact = compact_curl(&line);
+        assert!(
+            compact.contains("AAAAAAAAAAAAAAAA…[+284 chars]"),
+            "{compact}"
+        );
+        assert!(compact.contains("short") && compact.ends_with("hold the full command"));
+        assert_eq!(
+            compact_curl("curl -X GET 'http://h/x'"),
+            "curl -X GET 'http://h/x'"
+        );
     }
 }

@@ -139,7 +139,7 @@ impl Reporter for JunitReporter {
 }
 
 fn test_case(case: &CaseResult) -> TestCase {
-    let details = || evidence::detail_lines(case).join("\n");
+    let details = || evidence::detail_lines(case, false).join("\n");
     let summary = || evidence::failure_summary(case).unwrap_or_else(|| case.outcome.to_string());
     let status = match case.outcome {
         Outcome::Pass | Outcome::Warn => TestCaseStatus::success(),

@@ -206,7 +206,7 @@ impl TerminalReporter {
         }
         text.push('\n');
         if shows_details(case.outcome) {
-            for line in evidence::detail_lines(case) {
+            for line in evidence::detail_lines(case, true) {
                 push_indented(&mut text, &printable(&line));
             }
             if self.options.verbose {

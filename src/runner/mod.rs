@@ -177,7 +177,7 @@ pub async fn execute(
                 &p,
                 case,
                 Outcome::Skip,
-                Some(format!("not applicable: {r}")),
+                Some(r.clone()),
             )),
             Disposition::Error(r) => Some(result_without_exchange(
                 &p,

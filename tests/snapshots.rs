@@ -1,0 +1,51 @@
+//! Snapshots of what users read: the terminal output and the JUnit file of real runs
+//! against the reference host, with ports, durations, dates and nonces redacted.
+
+mod common;
+use common::run;
+
+fn settings(r: &common::RunResult) -> insta::Settings {
+    let mut s = insta::Settings::clone_current();
+    let nonce = r.report.as_ref().unwrap()["run"]["nonce"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    s.add_filter(&nonce, "[NONCE]");
+    // Inline media embed the nonce, so their base64 differs on every run.
+    s.add_filter(r"[A-Za-z0-9+/]{40,}={0,2}", "[BASE64]");
+    s.add_filter(r"127\.0\.0\.1:\d+", "127.0.0.1:[PORT]");
+    s.add_filter(r"\[\d+(ms|s)( \d+ms)?\]", "[DURATION]");
+    s.add_filter(r"duration: .*", "duration: [DURATION]");
+    s.add_filter(r#"time="[0-9.]+""#, r#"time="[TIME]""#);
+    s.add_filter(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", "[TIMESTAMP]");
+    s.add_filter(r"date: .*GMT", "date: [DATE]");
+    s.add_filter(r"[0-9a-f]{64}", "[SHA256]");
+    s.add_filter(r"[A-Za-z0-9+/]{16}…\[\+\d+ chars\]", "[MEDIA]");
+    s
+}
+
+#[test]
+fn terminal_output_of_a_passing_run() {
+    let r = run(&["--target", "reference", "-j", "4"]);
+    assert_eq!(r.code, 0);
+    settings(&r).bind(|| insta::assert_snapshot!("terminal_pass", r.stdout));
+}
+
+#[test]
+fn terminal_and_junit_of_a_failing_run() {
+    let r = run(&[
+        "--target",
+        "reference",
+        "--reference-fault",
+        "nested-error-body",
+        "--filter",
+        "error-body-flat",
+        "--filter",
+        "unknown-type-rejected",
+    ]);
+    assert_eq!(r.code, 1);
+    settings(&r).bind(|| {
+        insta::assert_snapshot!("terminal_fail", r.stdout);
+        insta::assert_snapshot!("junit_fail", r.junit.clone().unwrap());
+    });
+}
