@@ -55,7 +55,7 @@ fn text_only_reference_passes_and_still_runs_the_negative_side() {
         .unwrap();
     assert_eq!(
         skip["reason"],
-        "not applicable: aiProviders.input.modalities lacks image"
+        "aiProviders.input.modalities lacks image"
     );
 }
 
