@@ -53,10 +53,7 @@ fn text_only_reference_passes_and_still_runs_the_negative_side() {
         .into_iter()
         .find(|c| c["id"] == "openwop.rfc0091.advertised-inline-accepted[image]")
         .unwrap();
-    assert_eq!(
-        skip["reason"],
-        "aiProviders.input.modalities lacks image"
-    );
+    assert_eq!(skip["reason"], "aiProviders.input.modalities lacks image");
 }
 
 #[test]
