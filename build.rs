@@ -1,4 +1,4 @@
-//! Embeds every file under `scenarios/` and `schemas/` into the binary, so adding a
+//! Embeds every file under `scenarios/`, `schemas/` and (JSON) `fixtures/` into the binary, so adding a
 //! scenario file to the repository is enough to ship it (no Rust edit needed).
 
 use std::fmt::Write as _;
@@ -52,6 +52,7 @@ fn main() {
     let mut code = String::new();
     table("scenarios", &root, &["yaml", "yml", "json"], &mut code);
     table("schemas", &root, &["json"], &mut code);
+    table("fixtures", &root, &["json"], &mut code);
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap()).join("builtin.rs");
     std::fs::write(out, code).unwrap();
 }

@@ -15,6 +15,8 @@ pub enum Target {
     Url(url::Url),
     /// The embedded reference host, started in-process on 127.0.0.1:0.
     Reference(ReferenceConfig),
+    /// No target: only offline (schema validation) cases run.
+    Offline,
 }
 
 /// A bearer token and where it came from (for messages; the value is never printed).
@@ -68,5 +70,7 @@ pub struct RunConfig {
     pub max_probe_bytes: u64,
     /// Response bodies are read up to this many bytes.
     pub max_response_bytes: usize,
+    /// `--schemas DIR`: schema files that replace the shipped ones by name.
+    pub schemas_dir: Option<PathBuf>,
     pub output: Output,
 }

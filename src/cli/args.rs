@@ -92,6 +92,10 @@ pub struct TargetArgs {
     /// Use only the scenarios given with --scenarios.
     #[arg(long)]
     pub no_builtin: bool,
+    /// Judge with the schema files of an openwop checkout (same file names, e.g.
+    /// `ai-envelope.schema.json`, `envelopes/error.schema.json`); missing ones fall back to ours.
+    #[arg(long = "schemas", value_name = "DIR")]
+    pub schemas_dir: Option<PathBuf>,
     /// Allow `$media.url` probe URLs that do not point at loopback.
     #[arg(long)]
     pub allow_external_probe_urls: bool,
@@ -125,6 +129,9 @@ pub struct ReferenceArgs {
 pub struct RunArgs {
     #[command(flatten)]
     pub target: TargetArgs,
+    /// Run only the offline cases (schema checks); no target needed.
+    #[arg(long, conflicts_with = "target")]
+    pub offline: bool,
     /// Cases run at once.
     #[arg(short = 'j', long, value_name = "N", default_value_t = 8, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub concurrency: u16,

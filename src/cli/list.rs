@@ -27,7 +27,7 @@ pub fn list(args: &ListArgs) -> Result<i32, CliError> {
         .map_err(CliError::Usage)?;
     let (context, discovery_note) = if has_target(args) {
         let config =
-            resolve::resolve_common(&args.target, &process_env).map_err(CliError::Usage)?;
+            resolve::resolve_common(&args.target, false, &process_env).map_err(CliError::Usage)?;
         let config = with_reference_media_refs(config);
         runtime()?.block_on(async {
             let (reference, target) = start_target(&config).await?;
@@ -43,7 +43,7 @@ pub fn list(args: &ListArgs) -> Result<i32, CliError> {
                 Redactor::new(config.token.iter().map(|t| t.value.clone())),
             )
             .map_err(CliError::Internal)?;
-            let disc = discovery::fetch(&client, &config, &target).await;
+            let disc = discovery::fetch(&client, &config).await;
             if let Some(r) = reference {
                 r.shutdown().await;
             }

@@ -72,16 +72,19 @@ fn reference_config(args: &ReferenceArgs) -> Result<ReferenceConfig, String> {
     })
 }
 
-pub fn resolve_target(args: &TargetArgs, env: Env) -> Result<Target, String> {
-    let raw =
-        match (&args.target, env("OPENWOP_BASE_URL")) {
-            (Some(t), _) => t.clone(),
-            (None, Some(t)) if !t.trim().is_empty() => t,
-            _ => return Err(
-                "no target: pass --target URL (or `--target reference`), or set OPENWOP_BASE_URL"
-                    .into(),
-            ),
-        };
+pub fn resolve_target(args: &TargetArgs, offline: bool, env: Env) -> Result<Target, String> {
+    if offline {
+        return Ok(Target::Offline);
+    }
+    let raw = match (&args.target, env("OPENWOP_BASE_URL")) {
+        (Some(t), _) => t.clone(),
+        (None, Some(t)) if !t.trim().is_empty() => t,
+        _ => {
+            return Err("no target: pass --target URL (or `--target reference`), \
+                        set OPENWOP_BASE_URL, or use --offline"
+                .into());
+        }
+    };
     if raw.trim() == "reference" {
         return Ok(Target::Reference(reference_config(&args.reference)?));
     }
@@ -158,7 +161,7 @@ pub fn suite_options(args: &TargetArgs) -> SuiteOptions {
 }
 
 /// Resolves the parts `run` and `list` share. `concurrency`, reports and modes are `run`'s.
-pub fn resolve_common(args: &TargetArgs, env: Env) -> Result<RunConfig, String> {
+pub fn resolve_common(args: &TargetArgs, offline: bool, env: Env) -> Result<RunConfig, String> {
     if !(args.timeout.is_finite() && args.timeout > 0.0 && args.timeout <= 3600.0) {
         return Err(format!(
             "--timeout {} must be between 0 and 3600 seconds",
@@ -184,7 +187,7 @@ pub fn resolve_common(args: &TargetArgs, env: Env) -> Result<RunConfig, String> 
         url::Url::parse(base).map_err(|e| format!("--media-base-url `{base}`: {e}"))?;
     }
     Ok(RunConfig {
-        target: resolve_target(args, env)?,
+        target: resolve_target(args, offline, env)?,
         token: resolve_token(args, env)?,
         headers,
         timeout: Duration::from_secs_f64(args.timeout),
@@ -203,6 +206,7 @@ pub fn resolve_common(args: &TargetArgs, env: Env) -> Result<RunConfig, String> 
         media_refs,
         max_probe_bytes: args.max_probe_bytes,
         max_response_bytes: 4 * 1024 * 1024,
+        schemas_dir: args.schemas_dir.clone(),
         output: Output {
             junit: None,
             report: None,
@@ -214,7 +218,7 @@ pub fn resolve_common(args: &TargetArgs, env: Env) -> Result<RunConfig, String> 
 }
 
 pub fn resolve_run(args: &RunArgs, color: bool, env: Env) -> Result<RunConfig, String> {
-    let mut config = resolve_common(&args.target, env)?;
+    let mut config = resolve_common(&args.target, args.offline, env)?;
     config.concurrency = usize::from(args.concurrency);
     config.strict = args.strict;
     config.require = args.require || env_true(env, "OPENWOP_REQUIRE_BEHAVIOR");

@@ -29,6 +29,13 @@ pub(super) async fn start_target(
             let label = format!("reference ({base_url})");
             Ok((Some(running), ResolvedTarget { base_url, label }))
         }
+        Target::Offline => Ok((
+            None,
+            ResolvedTarget {
+                base_url: "http://127.0.0.1:9".into(),
+                label: "offline (no target: only offline cases run)".into(),
+            },
+        )),
         Target::Url(url) => {
             let mut shown = url.clone();
             if !url.username().is_empty() || url.password().is_some() {

@@ -33,12 +33,14 @@ pub struct PlannedCase {
 }
 
 /// Answers placeholders for one expanded case: its bindings, the built-ins, then
-/// paths into the context.
+/// paths into the context. `{uid}` is unique per expanded case and run (fresh envelope
+/// and correlation ids), `{nonce}` per run.
 pub fn resolver<'a>(
     bindings: &'a [(String, String)],
     context: &'a Value,
     nonce: &'a str,
     case_id: &'a str,
+    index: usize,
 ) -> impl Fn(&str) -> Option<Value> + 'a {
     move |name: &str| {
         if let Some((_, v)) = bindings.iter().find(|(k, _)| k == name) {
@@ -47,6 +49,7 @@ pub fn resolver<'a>(
         match name {
             "nonce" => Some(Value::String(nonce.to_string())),
             "case_id" => Some(Value::String(case_id.to_string())),
+            "uid" => Some(Value::String(format!("{nonce}-{index}"))),
             _ => path::lookup(context, name)
                 .filter(|v| !v.is_null())
                 .cloned(),
@@ -68,8 +71,9 @@ fn decide(
     bindings: &[(String, String)],
     context: &Value,
     nonce: &str,
+    index: usize,
 ) -> (String, Disposition, Vec<String>) {
-    let resolve = resolver(bindings, context, nonce, &case.spec.id);
+    let resolve = resolver(bindings, context, nonce, &case.spec.id, index);
     let title = template::render_text(&case.spec.title, &resolve)
         .unwrap_or_else(|_| case.spec.title.clone());
     match predicate::evaluate_all(&case.spec.applies, context, &resolve) {
@@ -106,7 +110,7 @@ pub fn plan(
                     .iter()
                     .any(|f| f.matches(&id, &case.spec.id, req.level, &req.source));
             let (title, disposition, decided_on) = if selected {
-                decide(case, &bindings, context, nonce)
+                decide(case, &bindings, context, nonce, planned.len())
             } else {
                 (
                     case.spec.title.clone(),

@@ -40,7 +40,9 @@ fn render(value: &Value, resolve: Resolve) -> Result<Value, String> {
 }
 
 fn atom(check: &PathCheck, context: &Value, resolve: Resolve) -> Result<Verdict, String> {
-    let p = &check.path;
+    // Paths are templates too: `/schemaVersions/{kind}`.
+    let rendered_path = template::render_text(&check.path, resolve)?;
+    let p = &rendered_path;
     let actual = path::lookup(context, p);
     let shown = actual.map(show).unwrap_or_else(|| "absent".to_string());
     let fact = format!(

@@ -1,11 +1,13 @@
 //! Running one planned case: render the request, send it, judge the answer.
 
 use super::http::{HttpClient, HttpRequest, HttpResponse};
+use super::document;
 use super::judge;
+use super::schemas::SchemaCatalog;
 use crate::outcome::{CaseResult, Exchange, Outcome};
 use crate::plan::{PlannedCase, resolver};
-use crate::profile::openwop::part::{self, PartInputs};
-use crate::scenario::model::MediaSpec;
+use crate::profile::openwop::{self, part::{self, PartInputs}};
+use crate::scenario::model::{DocumentSpec, MediaSpec};
 use crate::scenario::suite::SuiteCase;
 use crate::scenario::template;
 use serde_json::{Map, Value};
@@ -14,12 +16,12 @@ use std::time::Instant;
 /// Everything a case needs from the run, shared by all cases.
 pub struct CaseEnv<'a> {
     pub client: &'a HttpClient,
+    pub catalog: &'a SchemaCatalog,
+    pub major: u8,
     pub context: &'a Value,
     pub nonce: &'a str,
     pub strict: bool,
     pub part_inputs: PartInputs<'a>,
-    pub ai_call_path: &'a str,
-    pub ai_call_headers: Vec<(String, String)>,
 }
 
 /// A result with no exchange yet, for cases decided without sending anything.
@@ -46,7 +48,8 @@ pub fn result_without_exchange(
     }
 }
 
-/// Renders a body template: placeholders in strings, `$media` objects into parts.
+/// Renders a body template: placeholders in strings, `$media` objects into parts,
+/// `$fixture` objects into (patched) fixture documents.
 pub fn render_body(
     template_value: &Value,
     resolve: &dyn Fn(&str) -> Option<Value>,
@@ -64,6 +67,11 @@ pub fn render_body(
                 let spec: MediaSpec = serde_json::from_value(media.clone())
                     .map_err(|e| format!("bad $media: {e}"))?;
                 return part::render(&spec, resolve, inputs);
+            }
+            if let Some(fixture) = map.get("$fixture") {
+                let spec: DocumentSpec = serde_json::from_value(fixture.clone())
+                    .map_err(|e| format!("bad $fixture: {e}"))?;
+                return document::build(&spec, resolve);
             }
             let mut out = Map::new();
             for (k, v) in map {
@@ -84,10 +92,10 @@ pub fn judge_response(
     exchange: Exchange,
     started: Instant,
 ) -> CaseResult {
-    let resolve = resolver(&planned.bindings, env.context, env.nonce, &case.spec.id);
+    let resolve = resolver(&planned.bindings, env.context, env.nonce, &case.spec.id, planned.index);
     let mut result = result_without_exchange(planned, case, Outcome::Blocked, None);
     result.exchanges.push(exchange);
-    match judge::judge(&case.spec.expect, response, &resolve) {
+    match judge::judge(&case.spec.expect, response, &resolve, env.catalog) {
         Err(e) => {
             result.outcome = Outcome::Error;
             result.reason = Some(format!("scenario defect while judging: {e}"));
@@ -118,10 +126,15 @@ pub async fn run_seam_case(
     env: &CaseEnv<'_>,
 ) -> CaseResult {
     let started = Instant::now();
-    let resolve = resolver(&planned.bindings, env.context, env.nonce, &case.spec.id);
-    let body = match case
-        .spec
-        .request
+    let resolve = resolver(&planned.bindings, env.context, env.nonce, &case.spec.id, planned.index);
+    let Some(request_spec) = &case.spec.request else {
+        return result_without_exchange(planned, case, Outcome::Error, Some("not a request case".into()));
+    };
+    let Some(seam) = openwop::seam(&request_spec.endpoint, env.major) else {
+        let reason = format!("unknown endpoint `{}`", request_spec.endpoint);
+        return result_without_exchange(planned, case, Outcome::Error, Some(reason));
+    };
+    let body = match request_spec
         .body
         .as_ref()
         .map(|b| render_body(b, &resolve, &env.part_inputs))
@@ -135,10 +148,10 @@ pub async fn run_seam_case(
     };
     let request = HttpRequest {
         method: reqwest::Method::POST,
-        path: env.ai_call_path.to_string(),
-        headers: env.ai_call_headers.clone(),
+        path: seam.path.to_string(),
+        headers: seam.header.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
         body,
-        auth: case.spec.request.auth,
+        auth: request_spec.auth,
     };
     let (exchange, response) = env.client.send(&request).await;
     match response {

@@ -2,14 +2,13 @@
 //! evaluation context (`discovery`, `openwop`, `run`) that plans every other case.
 //! Also the one-off seam probe.
 
-use super::ResolvedTarget;
 use super::case::{CaseEnv, judge_response, result_without_exchange};
 use super::http::{HttpClient, HttpRequest, HttpResponse};
 use crate::config::RunConfig;
 use crate::event::DiscoverySnapshot;
 use crate::outcome::{CaseResult, Exchange, Outcome};
 use crate::plan::PlannedCase;
-use crate::profile::openwop::{self, facts};
+use crate::profile::openwop::{self, Seam, facts};
 use crate::scenario::load::hex;
 use crate::scenario::suite::SuiteCase;
 use serde_json::{Map, Value, json};
@@ -45,12 +44,24 @@ pub fn canonical_sha256(value: &Value) -> String {
     hex(&Sha256::digest(canonical(value).to_string().as_bytes()))
 }
 
-pub async fn fetch(
-    client: &HttpClient,
-    config: &RunConfig,
-    target: &ResolvedTarget,
-) -> DiscoveryResult {
-    let _ = target;
+/// The evaluation context cases are planned against: the document (when usable),
+/// the profile's facts and the run's own facts.
+pub fn context(usable: Option<&Value>, config: &RunConfig) -> Value {
+    json!({
+        "discovery": usable.cloned().unwrap_or(Value::Null),
+        "openwop": facts::derive(usable, config.max_probe_bytes),
+        "run": {
+            "tokenConfigured": config.token.is_some(),
+            "mediaBaseUrl": config.media_base_url,
+            "mediaRefs": config.media_refs,
+            "dialect": config.dialect.as_str(),
+            "openwopMajor": config.openwop_major,
+        },
+    })
+}
+
+pub async fn fetch(client: &HttpClient, config: &RunConfig) -> DiscoveryResult {
+    let url = client.url(openwop::DISCOVERY_PATH);
     let request = HttpRequest {
         method: reqwest::Method::GET,
         path: openwop::DISCOVERY_PATH.to_string(),
@@ -63,66 +74,30 @@ pub async fn fetch(
     };
     let (exchange, result) = client.send(&request).await;
     let (document, problem, status) = match &result {
-        Err(e) => (
-            None,
-            Some(format!(
-                "GET {} failed: {e}",
-                client.url(openwop::DISCOVERY_PATH)
-            )),
-            None,
-        ),
+        Err(e) => (None, Some(format!("GET {url} failed: {e}")), None),
         Ok(r) => {
             let parsed: Option<Value> = serde_json::from_slice(&r.body).ok();
             let problem = if !(200..300).contains(&r.status) {
-                Some(format!(
-                    "GET {} answered HTTP {}",
-                    client.url(openwop::DISCOVERY_PATH),
-                    r.status
-                ))
+                Some(format!("GET {url} answered HTTP {}", r.status))
             } else if !parsed.as_ref().is_some_and(Value::is_object) {
-                Some(format!(
-                    "GET {} did not return a JSON object",
-                    client.url(openwop::DISCOVERY_PATH)
-                ))
+                Some(format!("GET {url} did not return a JSON object"))
             } else {
                 None
             };
             (parsed.filter(Value::is_object), problem, Some(r.status))
         }
     };
-    let usable = if problem.is_none() {
-        document.as_ref()
-    } else {
-        None
-    };
-    let openwop_facts = facts::derive(usable, config.max_probe_bytes);
-    let run_facts = json!({
-        "tokenConfigured": config.token.is_some(),
-        "mediaBaseUrl": config.media_base_url,
-        "mediaRefs": config.media_refs,
-        "dialect": config.dialect.as_str(),
-        "openwopMajor": config.openwop_major,
-    });
-    let context = json!({
-        "discovery": usable.cloned().unwrap_or(Value::Null),
-        "openwop": openwop_facts.clone(),
-        "run": run_facts.clone(),
-    });
+    let usable = if problem.is_none() { document.as_ref() } else { None };
+    let context = context(usable, config);
     let snapshot = DiscoverySnapshot {
-        url: client.url(openwop::DISCOVERY_PATH),
+        url,
         status,
         canonical_sha256: document.as_ref().map(canonical_sha256),
         document: document.clone(),
         problem: problem.clone(),
-        facts: json!({"openwop": openwop_facts, "run": run_facts}),
+        facts: json!({"openwop": context["openwop"], "run": context["run"]}),
     };
-    DiscoveryResult {
-        snapshot,
-        context,
-        problem,
-        exchange,
-        response: result.ok(),
-    }
+    DiscoveryResult { snapshot, context, problem, exchange, response: result.ok() }
 }
 
 /// Judges a discovery case on the response fetched once for the run.
@@ -149,25 +124,19 @@ pub fn judge_cached(
     }
 }
 
-/// Checks once that the callAI seam exists. `Some(reason)` means every seam case is blocked.
-pub async fn probe_seam(
-    client: &HttpClient,
-    path: &str,
-    header: Option<(&str, &str)>,
-) -> Option<String> {
+/// Checks once that a seam exists. `Some(reason)` means every case on it is blocked.
+pub async fn probe_seam(client: &HttpClient, seam: &Seam) -> Option<String> {
     let request = HttpRequest {
         method: reqwest::Method::POST,
-        path: path.to_string(),
-        headers: header
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect(),
-        body: Some(json!({"messages": [{"role": "user", "content": "mmconform seam probe"}]})),
+        path: seam.path.to_string(),
+        headers: seam.header.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
+        body: Some(seam.probe_body.clone()),
         auth: true,
     };
+    let path = seam.path;
     match client.send(&request).await.1 {
         Ok(r) if r.status == 404 => Some(format!(
-            "seam POST {path} answered 404: the host does not expose the callAI conformance seam, so this behaviour cannot be observed"
+            "seam POST {path} answered 404: the host does not expose this conformance seam, so the behaviour cannot be observed"
         )),
         Ok(_) => None,
         Err(e) => Some(format!("seam probe POST {path} got no answer: {e}")),

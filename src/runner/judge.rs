@@ -2,7 +2,7 @@
 //! assertion; the case outcome follows from the assertions and the requirement level.
 
 use super::http::HttpResponse;
-use super::schemas;
+use super::schemas::SchemaCatalog;
 use crate::outcome::{AssertionResult, Level, Outcome};
 use crate::plan::predicate::{self, Resolve};
 use crate::profile::openwop::error_body::{self, ErrorShape};
@@ -105,6 +105,7 @@ pub fn judge(
     expect: &Expectations,
     response: &HttpResponse,
     resolve: Resolve,
+    catalog: &SchemaCatalog,
 ) -> Result<Judgement, String> {
     let mut j = Judgement::default();
     let reading = error_body::read(&response.body);
@@ -156,7 +157,12 @@ pub fn judge(
     }
     if let Some(schema) = &expect.schema {
         let at = schema.at.clone().unwrap_or_default();
-        let validator = schemas::validator(schema)?;
+        let loaded = match (&schema.reference, &schema.inline) {
+            (Some(name), _) => catalog.named(name)?,
+            (None, Some(inline)) => catalog.inline(inline)?,
+            (None, None) => return Err("schema expectation names no schema".into()),
+        };
+        let validator = loaded.validator;
         let name = schema
             .reference
             .clone()
@@ -330,15 +336,17 @@ mod tests {
                 json!({"error": "unsupported_modality", "message": "m"}),
             ),
             &none,
+            &SchemaCatalog::default(),
         )
         .unwrap();
         assert!(ok.assertions.iter().all(|a| a.passed));
-        let accepted = judge(&e, &response(200, json!({"ok": true})), &none).unwrap();
+        let accepted = judge(&e, &response(200, json!({"ok": true})), &none, &SchemaCatalog::default()).unwrap();
         assert_eq!(accepted.assertions.iter().filter(|a| !a.passed).count(), 2);
         let wrong = judge(
             &e,
             &response(400, json!({"error": "invalid_request", "message": "m"})),
             &none,
+            &SchemaCatalog::default(),
         )
         .unwrap();
         assert_eq!(
@@ -354,6 +362,7 @@ mod tests {
             &e,
             &response(200, json!({"error": "unsupported_modality"})),
             &none,
+            &SchemaCatalog::default(),
         )
         .unwrap();
         assert!(sneaky.assertions[0].passed && !sneaky.assertions[1].passed);
@@ -371,6 +380,7 @@ mod tests {
             &e,
             &response(400, json!({"error": {"code": "x", "message": "m"}})),
             &none,
+            &SchemaCatalog::default(),
         )
         .unwrap();
         assert!(!j.assertions[0].passed, "nested is not flat");

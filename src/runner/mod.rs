@@ -1,13 +1,15 @@
-//! Executing a run: discovery, planning, the seam probe, the cases (concurrently,
+//! Executing a run: discovery, planning, the seam probes, the cases (concurrently,
 //! bounded by `-j`), and the summary. Everything observable leaves as [`Event`]s.
 
 pub mod case;
 pub mod discovery;
+pub mod document;
 pub mod http;
 pub mod judge;
+pub mod offline;
 pub mod schemas;
 
-use crate::config::RunConfig;
+use crate::config::{RunConfig, Target};
 use crate::event::{Event, RunInfo, RunSummary};
 use crate::exit::{self, RunFacts};
 use crate::outcome::{CaseResult, Outcome};
@@ -17,7 +19,8 @@ use crate::redact::Redactor;
 use crate::scenario::suite::Suite;
 use case::{CaseEnv, result_without_exchange};
 use http::{HttpClient, HttpSettings};
-use std::collections::BTreeMap;
+use schemas::SchemaCatalog;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 use std::time::Instant;
 use tokio::sync::{Semaphore, mpsc};
@@ -41,9 +44,7 @@ pub fn new_nonce() -> String {
     // Falling back to the clock keeps the run going on a machine without an entropy source;
     // the nonce only has to be unlikely to appear in a host's answer by chance.
     if getrandom::fill(&mut bytes).is_err() {
-        let t = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap_or_default();
+        let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
         bytes = (t.as_nanos() as u64).to_le_bytes();
     }
     crate::scenario::load::hex(&bytes)
@@ -54,38 +55,53 @@ fn apply_require(result: &mut CaseResult, config: &RunConfig, conformance_profil
     if !config.require || !matches!(result.outcome, Outcome::Skip | Outcome::Blocked) {
         return;
     }
-    if conformance_profile.is_some_and(|p| config.opted_out_profiles.iter().any(|o| o == p)) {
-        result.notes.push(format!(
-            "profile {} is opted out, so --require does not apply",
-            conformance_profile.unwrap_or("")
-        ));
+    if let Some(profile) = conformance_profile.filter(|p| config.opted_out_profiles.iter().any(|o| o == p)) {
+        result.notes.push(format!("profile {profile} is opted out, so --require does not apply"));
         return;
     }
     let was = result.outcome;
     result.outcome = Outcome::Fail;
-    result.reason = Some(format!(
-        "--require: case was {was}: {}",
-        result.reason.clone().unwrap_or_default()
-    ));
+    result.reason = Some(format!("--require: case was {was}: {}", result.reason.clone().unwrap_or_default()));
 }
 
 pub struct RunOutput {
     pub summary: RunSummary,
 }
 
-/// Runs the whole suite against the target and emits events to `sink`.
-pub async fn execute(
+/// Everything a case task needs, owned so tasks can be `'static`.
+struct Shared {
+    client: Arc<HttpClient>,
+    catalog: SchemaCatalog,
+    context: serde_json::Value,
+    nonce: String,
     config: Arc<RunConfig>,
-    suite: Arc<Suite>,
-    target: ResolvedTarget,
-    sink: EventSink,
-) -> RunOutput {
-    let started = Instant::now();
-    let nonce = new_nonce();
-    let emit = |e: Event| {
-        let _ = sink.send(e);
-    };
-    emit(Event::RunStarted(RunInfo {
+}
+
+impl Shared {
+    fn part_inputs(&self) -> PartInputs<'_> {
+        PartInputs {
+            dialect: self.config.dialect,
+            nonce: &self.nonce,
+            media_base_url: self.config.media_base_url.as_deref(),
+            media_refs: &self.config.media_refs,
+        }
+    }
+
+    fn env(&self) -> CaseEnv<'_> {
+        CaseEnv {
+            client: &self.client,
+            catalog: &self.catalog,
+            major: self.config.openwop_major,
+            context: &self.context,
+            nonce: &self.nonce,
+            strict: self.config.strict,
+            part_inputs: self.part_inputs(),
+        }
+    }
+}
+
+fn run_info(config: &RunConfig, suite: &Suite, target: &ResolvedTarget, nonce: &str) -> RunInfo {
+    RunInfo {
         tool_version: env!("CARGO_PKG_VERSION").to_string(),
         profile: "openwop".into(),
         target: target.label.clone(),
@@ -97,10 +113,37 @@ pub async fn execute(
         filters: config.filter_text.clone(),
         concurrency: config.concurrency,
         started_at: now_rfc3339(),
-        nonce: nonce.clone(),
+        nonce: nonce.to_string(),
         scenario_set_sha256: suite.set_sha256.clone(),
         scenario_files: suite.files.iter().map(|(n, _)| n.clone()).collect(),
-    }));
+    }
+}
+
+/// Why a planned case cannot run now, if it cannot: unusable discovery, missing seam.
+fn not_runnable(
+    endpoint: Option<&str>,
+    discovery_problem: Option<&String>,
+    seams: &BTreeMap<String, Option<String>>,
+) -> Option<(Outcome, String)> {
+    let endpoint = endpoint?;
+    if endpoint == "discovery" {
+        return None;
+    }
+    if let Some(problem) = discovery_problem {
+        return Some((Outcome::Blocked, format!("discovery unusable: {problem}")));
+    }
+    seams.get(endpoint).cloned().flatten().map(|reason| (Outcome::Blocked, reason))
+}
+
+/// Runs the whole suite against the target and emits events to `sink`.
+pub async fn execute(config: Arc<RunConfig>, suite: Arc<Suite>, target: ResolvedTarget, sink: EventSink) -> RunOutput {
+    let started = Instant::now();
+    let nonce = new_nonce();
+    let emit = |e: Event| {
+        let _ = sink.send(e);
+    };
+    emit(Event::RunStarted(run_info(&config, &suite, &target, &nonce)));
+    let offline = matches!(config.target, Target::Offline);
 
     let redactor = Redactor::new(config.token.iter().map(|t| t.value.clone()));
     let settings = HttpSettings {
@@ -110,129 +153,102 @@ pub async fn execute(
         timeout: config.timeout,
         max_response_bytes: config.max_response_bytes,
     };
-    let mut counts: BTreeMap<Outcome, usize> = BTreeMap::new();
     let client = match HttpClient::new(settings, redactor) {
         Ok(c) => Arc::new(c),
         Err(e) => {
-            let facts = RunFacts {
-                discovery_problem: Some(e),
-                interrupted: false,
-            };
+            let facts = RunFacts { discovery_problem: Some(e), interrupted: false };
             return finish(&sink, BTreeMap::new(), &facts, started, false);
         }
     };
 
-    let disc = discovery::fetch(&client, &config, &target).await;
-    emit(Event::Discovery(disc.snapshot.clone()));
-    let context = disc.context.clone();
+    let disc = if offline { None } else { Some(discovery::fetch(&client, &config).await) };
+    if let Some(d) = &disc {
+        emit(Event::Discovery(d.snapshot.clone()));
+    }
+    let context = match &disc {
+        Some(d) => d.context.clone(),
+        None => discovery::context(None, &config),
+    };
+    let discovery_problem = disc.as_ref().and_then(|d| d.problem.clone());
     let planned = plan::plan(&suite, &context, &config.filters, &nonce);
-    emit(Event::Planned {
-        total: planned.len(),
-    });
+    emit(Event::Planned { total: planned.len() });
 
-    let (ai_path, ai_header) = openwop::ai_call_seam(config.openwop_major);
-    let needs_seam = planned.iter().any(|p| {
-        p.disposition == Disposition::Run && suite.cases[p.case].spec.request.endpoint == "ai-call"
-    });
-    let seam_blocked = if needs_seam && disc.problem.is_none() {
-        discovery::probe_seam(&client, ai_path, ai_header).await
-    } else {
-        None
-    };
+    // Probe each seam the runnable cases need, once.
+    let endpoints: BTreeSet<&str> = planned
+        .iter()
+        .filter(|p| p.disposition == Disposition::Run)
+        .filter_map(|p| suite.cases[p.case].spec.endpoint())
+        .filter(|e| *e != "discovery")
+        .collect();
+    let mut seams: BTreeMap<String, Option<String>> = BTreeMap::new();
+    if !offline && discovery_problem.is_none() {
+        for endpoint in endpoints {
+            let blocked = match openwop::seam(endpoint, config.openwop_major) {
+                Some(seam) => discovery::probe_seam(&client, &seam).await,
+                None => Some(format!("unknown endpoint `{endpoint}`")),
+            };
+            seams.insert(endpoint.to_string(), blocked);
+        }
+    }
 
-    let part_inputs = PartInputs {
-        dialect: config.dialect,
-        nonce: &nonce,
-        media_base_url: config.media_base_url.as_deref(),
-        media_refs: &config.media_refs,
-    };
-    let env = Arc::new(OwnedEnv {
-        client: client.clone(),
-        context: context.clone(),
-        nonce: nonce.clone(),
-        strict: config.strict,
-        ai_path: ai_path.to_string(),
-        ai_headers: ai_header
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect(),
-        dialect: part_inputs.dialect,
-        media_base_url: config.media_base_url.clone(),
-        media_refs: config.media_refs.clone(),
+    let shared = Arc::new(Shared {
+        client,
+        catalog: SchemaCatalog::new(config.schemas_dir.clone()),
+        context,
+        nonce,
+        config: config.clone(),
     });
     let semaphore = Arc::new(Semaphore::new(config.concurrency.max(1)));
     let mut tasks = tokio::task::JoinSet::new();
-    let mut interrupted = false;
+    let mut counts: BTreeMap<Outcome, usize> = BTreeMap::new();
+    let decided = |mut result: CaseResult, index: usize, case: usize, counts: &mut BTreeMap<Outcome, usize>| {
+        apply_require(&mut result, &config, suite.cases[case].conformance_profile.as_deref());
+        *counts.entry(result.outcome).or_default() += 1;
+        emit(Event::CaseFinished { index, result: Box::new(result) });
+    };
 
     for p in planned.iter().cloned() {
         let case = &suite.cases[p.case];
-        let immediate = match &p.disposition {
-            Disposition::Excluded(r) => Some(result_without_exchange(
-                &p,
-                case,
-                Outcome::Excluded,
-                Some(r.clone()),
-            )),
-            Disposition::Skip(r) => Some(result_without_exchange(
-                &p,
-                case,
-                Outcome::Skip,
-                Some(r.clone()),
-            )),
-            Disposition::Error(r) => Some(result_without_exchange(
-                &p,
-                case,
-                Outcome::Error,
-                Some(r.clone()),
-            )),
-            Disposition::Run if case.spec.request.endpoint == "discovery" => Some(
-                discovery::judge_cached(&p, case, &env.borrow(&part_inputs), &disc),
-            ),
-            Disposition::Run => match (&disc.problem, &seam_blocked) {
-                (Some(problem), _) => Some(result_without_exchange(
-                    &p,
-                    case,
-                    Outcome::Blocked,
-                    Some(format!("discovery unusable: {problem}")),
-                )),
-                (None, Some(reason)) => Some(result_without_exchange(
-                    &p,
-                    case,
-                    Outcome::Blocked,
-                    Some(reason.clone()),
-                )),
-                (None, None) => None,
+        let endpoint = case.spec.endpoint();
+        // Offline, a case that needs a target is not evaluated at all: its applicability
+        // would be judged against a discovery document that does not exist.
+        let disposition = match (&p.disposition, offline && endpoint.is_some()) {
+            (Disposition::Excluded(_), _) | (_, false) => p.disposition.clone(),
+            (_, true) => Disposition::Excluded("needs a target: this is an --offline run".into()),
+        };
+        let immediate = match &disposition {
+            Disposition::Excluded(r) => Some(result_without_exchange(&p, case, Outcome::Excluded, Some(r.clone()))),
+            Disposition::Skip(r) => Some(result_without_exchange(&p, case, Outcome::Skip, Some(r.clone()))),
+            Disposition::Error(r) => Some(result_without_exchange(&p, case, Outcome::Error, Some(r.clone()))),
+            Disposition::Run => match not_runnable(endpoint, discovery_problem.as_ref(), &seams) {
+                Some((outcome, reason)) => Some(result_without_exchange(&p, case, outcome, Some(reason))),
+                None if endpoint.is_none() => Some(offline::run_validate_case(&p, case, &shared.env())),
+                None if endpoint == Some("discovery") => match &disc {
+                    Some(d) => Some(discovery::judge_cached(&p, case, &shared.env(), d)),
+                    None => Some(result_without_exchange(&p, case, Outcome::Blocked, Some("no discovery".into()))),
+                },
+                None => None,
             },
         };
-        if let Some(mut result) = immediate {
-            apply_require(&mut result, &config, case.conformance_profile.as_deref());
-            *counts.entry(result.outcome).or_default() += 1;
-            emit(Event::CaseFinished {
-                index: p.index,
-                result: Box::new(result),
-            });
+        if let Some(result) = immediate {
+            decided(result, p.index, p.case, &mut counts);
             continue;
         }
-        let (env, suite, semaphore) = (env.clone(), suite.clone(), semaphore.clone());
+        let (shared, suite, semaphore) = (shared.clone(), suite.clone(), semaphore.clone());
         tasks.spawn(async move {
             let _permit = semaphore.acquire_owned().await;
-            let case = &suite.cases[p.case];
-            let inputs = env.part_inputs();
-            let result = case::run_seam_case(&p, case, &env.borrow(&inputs)).await;
-            (p.index, p.case, result)
+            let result = case::run_seam_case(&p, &suite.cases[p.case], &shared.env()).await;
+            (p, result)
         });
     }
 
+    let mut interrupted = false;
     loop {
         tokio::select! {
             joined = tasks.join_next() => {
                 let Some(joined) = joined else { break };
                 match joined {
-                    Ok((index, case_index, mut result)) => {
-                        apply_require(&mut result, &config, suite.cases[case_index].conformance_profile.as_deref());
-                        *counts.entry(result.outcome).or_default() += 1;
-                        emit(Event::CaseFinished { index, result: Box::new(result) });
-                    }
+                    Ok((p, result)) => decided(result, p.index, p.case, &mut counts),
                     Err(e) => {
                         // A panicking case task is a tool defect; count it so the run exits 70.
                         *counts.entry(Outcome::Error).or_default() += 1;
@@ -248,20 +264,11 @@ pub async fn execute(
         }
     }
 
-    let facts = RunFacts {
-        discovery_problem: disc.problem.clone(),
-        interrupted,
-    };
+    let facts = RunFacts { discovery_problem, interrupted };
     finish(&sink, counts, &facts, started, interrupted)
 }
 
-fn finish(
-    sink: &EventSink,
-    counts: BTreeMap<Outcome, usize>,
-    facts: &RunFacts,
-    started: Instant,
-    incomplete: bool,
-) -> RunOutput {
+fn finish(sink: &EventSink, counts: BTreeMap<Outcome, usize>, facts: &RunFacts, started: Instant, incomplete: bool) -> RunOutput {
     let decision = exit::decide(&counts, facts);
     let summary = RunSummary {
         counts,
@@ -274,40 +281,4 @@ fn finish(
     };
     let _ = sink.send(Event::RunFinished(summary.clone()));
     RunOutput { summary }
-}
-
-/// The shared, owned half of [`CaseEnv`], so case tasks can be `'static`.
-struct OwnedEnv {
-    client: Arc<HttpClient>,
-    context: serde_json::Value,
-    nonce: String,
-    strict: bool,
-    ai_path: String,
-    ai_headers: Vec<(String, String)>,
-    dialect: openwop::Dialect,
-    media_base_url: Option<String>,
-    media_refs: BTreeMap<String, String>,
-}
-
-impl OwnedEnv {
-    fn part_inputs(&self) -> PartInputs<'_> {
-        PartInputs {
-            dialect: self.dialect,
-            nonce: &self.nonce,
-            media_base_url: self.media_base_url.as_deref(),
-            media_refs: &self.media_refs,
-        }
-    }
-
-    fn borrow<'a>(&'a self, inputs: &PartInputs<'a>) -> CaseEnv<'a> {
-        CaseEnv {
-            client: &self.client,
-            context: &self.context,
-            nonce: &self.nonce,
-            strict: self.strict,
-            part_inputs: inputs.clone(),
-            ai_call_path: &self.ai_path,
-            ai_call_headers: self.ai_headers.clone(),
-        }
-    }
 }

@@ -1,51 +1,70 @@
-//! Compiled JSON Schemas for `expect.schema`, cached by name for the whole run.
+//! The schemas cases validate against: shipped ones, or those of an openwop checkout
+//! given with `--schemas DIR` (same file names), compiled once per run.
 
 use crate::scenario::builtin;
-use crate::scenario::model::SchemaExpectation;
 use jsonschema::Validator;
 use serde_json::Value;
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
 
-fn cache() -> &'static Mutex<HashMap<String, Arc<Validator>>> {
-    static CACHE: OnceLock<Mutex<HashMap<String, Arc<Validator>>>> = OnceLock::new();
-    CACHE.get_or_init(Default::default)
+/// A compiled schema and where it came from (`builtin` or a file path).
+#[derive(Clone)]
+pub struct LoadedSchema {
+    pub validator: Arc<Validator>,
+    pub origin: String,
+}
+
+#[derive(Default)]
+pub struct SchemaCatalog {
+    dir: Option<PathBuf>,
+    cache: Mutex<HashMap<String, Result<LoadedSchema, String>>>,
 }
 
 fn compile(schema: &Value) -> Result<Validator, String> {
-    // Formats are assertions here: a steward checking `date-time` means it.
+    // Formats are assertions here: `meta.ts` must really be a date-time.
     jsonschema::options()
         .should_validate_formats(true)
         .build(schema)
         .map_err(|e| format!("schema does not compile: {e}"))
 }
 
-pub fn validator(expect: &SchemaExpectation) -> Result<Arc<Validator>, String> {
-    let key = match (&expect.reference, &expect.inline) {
-        (Some(name), _) => format!("ref:{name}"),
-        (None, Some(inline)) => format!("inline:{inline}"),
-        (None, None) => return Err("schema expectation names no schema".into()),
-    };
-    if let Some(v) = cache()
-        .lock()
-        .map_err(|_| "schema cache poisoned")?
-        .get(&key)
-    {
-        return Ok(v.clone());
+impl SchemaCatalog {
+    pub fn new(dir: Option<PathBuf>) -> SchemaCatalog {
+        SchemaCatalog { dir, cache: Mutex::default() }
     }
-    let schema: Value = match (&expect.reference, &expect.inline) {
-        (Some(name), _) => {
-            let text =
-                builtin::schema(name).ok_or_else(|| format!("no shipped schema named `{name}`"))?;
-            serde_json::from_str(text).map_err(|e| format!("schema {name} is not JSON: {e}"))?
+
+    /// The text of a named schema: `DIR/<name>.schema.json` when `--schemas` has it,
+    /// else the shipped copy.
+    fn source(&self, name: &str) -> Result<(String, String), String> {
+        if let Some(dir) = &self.dir {
+            let path = dir.join(format!("{name}.schema.json"));
+            if path.is_file() {
+                let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+                return Ok((text, path.display().to_string()));
+            }
         }
-        (None, Some(inline)) => inline.clone(),
-        (None, None) => unreachable!("checked above"),
-    };
-    let compiled = Arc::new(compile(&schema)?);
-    cache()
-        .lock()
-        .map_err(|_| "schema cache poisoned")?
-        .insert(key, compiled.clone());
-    Ok(compiled)
+        builtin::schema(name)
+            .map(|t| (t.to_string(), format!("builtin:{name}")))
+            .ok_or_else(|| format!("no schema named `{name}`"))
+    }
+
+    /// A named schema, compiled (cached, including failures, so each is tried once).
+    pub fn named(&self, name: &str) -> Result<LoadedSchema, String> {
+        let mut cache = self.cache.lock().map_err(|_| "schema cache poisoned".to_string())?;
+        if let Some(hit) = cache.get(name) {
+            return hit.clone();
+        }
+        let loaded = self.source(name).and_then(|(text, origin)| {
+            let value: Value = serde_json::from_str(&text).map_err(|e| format!("{origin} is not JSON: {e}"))?;
+            let validator = compile(&value).map_err(|e| format!("{origin}: {e}"))?;
+            Ok(LoadedSchema { validator: Arc::new(validator), origin })
+        });
+        cache.insert(name.to_string(), loaded.clone());
+        loaded
+    }
+
+    pub fn inline(&self, schema: &Value) -> Result<LoadedSchema, String> {
+        Ok(LoadedSchema { validator: Arc::new(compile(schema)?), origin: "inline".to_string() })
+    }
 }

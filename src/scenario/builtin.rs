@@ -2,7 +2,7 @@
 
 include!(concat!(env!("OUT_DIR"), "/builtin.rs"));
 
-/// A shipped schema by name, e.g. `openwop/error-envelope` or `scenario`.
+/// A shipped schema by name, e.g. `error-envelope` or `scenario`.
 pub fn schema(name: &str) -> Option<&'static str> {
     let file = format!("{name}.schema.json");
     BUILTIN_SCHEMAS
@@ -17,4 +17,9 @@ pub fn schema_names() -> Vec<&'static str> {
         .iter()
         .filter_map(|(path, _)| path.strip_suffix(".schema.json"))
         .collect()
+}
+
+/// A shipped JSON fixture by path relative to `fixtures/`, e.g. `envelopes/clarification.request.json`.
+pub fn fixture(path: &str) -> Option<&'static str> {
+    BUILTIN_FIXTURES.iter().find(|(p, _)| *p == path).map(|(_, text)| *text)
 }

@@ -10,7 +10,7 @@ use serde_json::Value;
 use std::collections::{BTreeSet, HashSet};
 
 /// Built-in placeholders available in every case.
-pub const BUILTIN_PLACEHOLDERS: [&str; 2] = ["nonce", "case_id"];
+pub const BUILTIN_PLACEHOLDERS: [&str; 3] = ["nonce", "case_id", "uid"];
 
 /// What the checks need to know about the world outside the file.
 #[derive(Debug, Clone, Default)]
@@ -37,8 +37,11 @@ fn templated_subtrees(case: &Value) -> Vec<(String, &Value)> {
     push("/title");
     push("/applies");
     push("/request/body");
+    push("/validate/document");
     push("/expect/body");
     push("/expect/prefer/note");
+    push("/expect/keyword");
+    push("/expect/at");
     out
 }
 
@@ -173,6 +176,14 @@ fn check_case(
                     }
                 }
             }
+            // A literal fixture path must name a shipped fixture; templated ones are
+            // checked when the case runs.
+            if p.ends_with("/fixture")
+                && !s.contains('{')
+                && builtin::fixture(s).is_none()
+            {
+                out.push((p.clone(), false, format!("no fixture `fixtures/{s}`")));
+            }
             if p.ends_with("/$media/url")
                 && let Some(problem) = check_probe_url(s, options)
             {
@@ -191,7 +202,7 @@ fn check_case(
             ));
         }
     }
-    if case.request.endpoint == "discovery" && case.request.body.is_some() {
+    if case.endpoint() == Some("discovery") && case.request.as_ref().is_some_and(|r| r.body.is_some()) {
         out.push((
             format!("{base}/request/body"),
             true,

@@ -34,8 +34,48 @@ pub struct CaseSpec {
     /// with the failing predicate's reason.
     #[serde(default)]
     pub applies: Vec<Predicate>,
-    pub request: RequestSpec,
+    /// What to send (exactly one of `request` and `validate` is present).
+    #[serde(default)]
+    pub request: Option<RequestSpec>,
+    /// An offline check: a document validated against a schema, no target needed.
+    #[serde(default)]
+    pub validate: Option<ValidateSpec>,
     pub expect: Expectations,
+}
+
+impl CaseSpec {
+    /// The endpoint a case talks to; `None` for offline validation cases.
+    pub fn endpoint(&self) -> Option<&str> {
+        self.request.as_ref().map(|r| r.endpoint.as_str())
+    }
+}
+
+/// An offline case: compile `schema` and, when a document is given, validate it.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ValidateSpec {
+    /// A schema name (`ai-envelope`, `envelopes/error`), resolved in `--schemas DIR` first.
+    pub schema: String,
+    #[serde(default)]
+    pub document: Option<DocumentSpec>,
+}
+
+/// A JSON document: a fixture file (or inline value) with single-change patches, so a
+/// negative differs from its valid original in exactly the way the case names.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DocumentSpec {
+    /// Path under `fixtures/` (templated), e.g. `envelopes/{kind}.payload.json`.
+    #[serde(default)]
+    pub fixture: Option<String>,
+    #[serde(default)]
+    pub inline: Option<Value>,
+    /// JSON pointer -> value to put there (values are templates).
+    #[serde(default)]
+    pub set: serde_json::Map<String, Value>,
+    /// JSON pointers to delete.
+    #[serde(default)]
+    pub remove: Vec<String>,
 }
 
 /// Variable order follows the file (serde_json's map preserves insertion order), so
@@ -183,6 +223,18 @@ pub struct Expectations {
     /// Preferred answers that only add a note when not met.
     #[serde(default)]
     pub prefer: Option<Preference>,
+    /// Offline cases: the schema compiles.
+    #[serde(default)]
+    pub compiles: Option<bool>,
+    /// Offline cases: the document is valid (true) or invalid (false).
+    #[serde(default)]
+    pub valid: Option<bool>,
+    /// Offline cases: a failing keyword that must be among the errors (templated).
+    #[serde(default)]
+    pub keyword: Option<String>,
+    /// Offline cases: an instance path (JSON pointer) that must be among the errors (templated).
+    #[serde(default)]
+    pub at: Option<String>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -232,7 +284,7 @@ pub enum ErrorShapeExpectation {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SchemaExpectation {
-    /// Name of a schema shipped in `schemas/` (without `.schema.json`), e.g. `openwop/error-envelope`.
+    /// Name of a schema shipped in `schemas/` (without `.schema.json`), e.g. `error-envelope`.
     #[serde(default, rename = "ref")]
     pub reference: Option<String>,
     #[serde(default)]

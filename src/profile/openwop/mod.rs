@@ -24,16 +24,32 @@ impl Dialect {
 
 pub const DISCOVERY_PATH: &str = "/.well-known/openwop";
 
-/// The callAI seam path and the extra header for a protocol major version.
-pub fn ai_call_seam(major: u8) -> (&'static str, Option<(&'static str, &'static str)>) {
-    if major >= 2 {
-        (
-            "/conformance/seams/sample/ai/call",
-            Some(("OpenWOP-Version", "2.0")),
-        )
-    } else {
-        ("/v1/host/sample/ai/call", None)
-    }
+/// A conformance seam: where it lives, the header v2 wants, and a harmless request whose
+/// 404 (and only 404) means the seam is absent.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Seam {
+    pub path: &'static str,
+    pub header: Option<(&'static str, &'static str)>,
+    pub probe_body: serde_json::Value,
+}
+
+/// The seam behind a scenario endpoint name, for a protocol major version.
+pub fn seam(endpoint: &str, major: u8) -> Option<Seam> {
+    let v2 = major >= 2;
+    let header = v2.then_some(("OpenWOP-Version", "2.0"));
+    let (path, probe_body) = match endpoint {
+        "ai-call" => (
+            if v2 { "/conformance/seams/sample/ai/call" } else { "/v1/host/sample/ai/call" },
+            serde_json::json!({"messages": [{"role": "user", "content": "mmconform seam probe"}]}),
+        ),
+        // An empty body: a present seam answers 400 (no envelope), an absent one 404.
+        "envelope-accept" => (
+            if v2 { "/conformance/seams/sample/envelope/accept" } else { "/v1/host/sample/envelope/accept" },
+            serde_json::json!({}),
+        ),
+        _ => return None,
+    };
+    Some(Seam { path, header, probe_body })
 }
 
 /// The header selecting the v2 discovery root, when asked for.
