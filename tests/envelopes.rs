@@ -14,7 +14,12 @@ fn offline_runs_only_offline_cases_and_says_so() {
     let r = run(&["--offline"]);
     assert_eq!(r.code, 0, "{}", r.context());
     let report = r.report.clone().unwrap();
-    assert!(report["run"]["target"].as_str().unwrap().starts_with("offline"));
+    assert!(
+        report["run"]["target"]
+            .as_str()
+            .unwrap()
+            .starts_with("offline")
+    );
     assert!(report["discovery"].is_null());
     assert!(r.junit.as_ref().unwrap().contains("offline (no target"));
     assert!(r.stdout.contains("offline (no target"));
@@ -31,7 +36,10 @@ fn offline_runs_only_offline_cases_and_says_so() {
 
 #[test]
 fn offline_and_target_together_is_a_usage_error() {
-    let out = bin().args(["run", "--offline", "--target", "reference"]).output().unwrap();
+    let out = bin()
+        .args(["run", "--offline", "--target", "reference"])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
     let out = bin().args(["run"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
@@ -50,13 +58,27 @@ fn our_schemas_and_the_official_copies_judge_the_fixtures_alike() {
     assert_eq!(ours.code, 0, "{}", ours.context());
     assert_eq!(theirs.code, 0, "{}", theirs.context());
     let outcomes = |r: &common::RunResult| -> Vec<(String, String)> {
-        r.cases().iter().map(|c| (c["id"].as_str().unwrap().into(), c["outcome"].as_str().unwrap().into())).collect()
+        r.cases()
+            .iter()
+            .map(|c| {
+                (
+                    c["id"].as_str().unwrap().into(),
+                    c["outcome"].as_str().unwrap().into(),
+                )
+            })
+            .collect()
     };
     assert_eq!(outcomes(&ours), outcomes(&theirs));
     // And the official files were really the ones used.
-    let used_official = theirs.cases().iter().flat_map(|c| c["notes"].as_array().cloned().unwrap_or_default()).any(|n| {
-        n.as_str().is_some_and(|n| n.contains("openwop-schemas") && n.contains("ai-envelope.schema.json"))
-    });
+    let used_official = theirs
+        .cases()
+        .iter()
+        .flat_map(|c| c["notes"].as_array().cloned().unwrap_or_default())
+        .any(|n| {
+            n.as_str().is_some_and(|n| {
+                n.contains("openwop-schemas") && n.contains("ai-envelope.schema.json")
+            })
+        });
     assert!(used_official, "{}", theirs.stdout);
 }
 
@@ -82,14 +104,21 @@ fn a_schema_that_lost_its_constraints_fails_the_offline_cases() {
     std::fs::write(broken.path().join("ai-envelope.schema.json"), "{ not json").unwrap();
     let r = run(&["--offline", "--schemas", broken.path().to_str().unwrap()]);
     assert_eq!(r.code, 1, "{}", r.context());
-    assert_eq!(r.outcome("openwop.rfc0021.schema-compiles[ai-envelope]"), "fail");
+    assert_eq!(
+        r.outcome("openwop.rfc0021.schema-compiles[ai-envelope]"),
+        "fail"
+    );
 }
 
 #[test]
 fn the_reference_host_passes_the_envelope_cases() {
     let r = run(&["--target", "reference"]);
     assert_eq!(r.code, 0, "{}", r.context());
-    let envelope_cases: Vec<_> = r.cases().into_iter().filter(|c| c["id"].as_str().unwrap().starts_with("openwop.rfc0021.")).collect();
+    let envelope_cases: Vec<_> = r
+        .cases()
+        .into_iter()
+        .filter(|c| c["id"].as_str().unwrap().starts_with("openwop.rfc0021."))
+        .collect();
     assert!(envelope_cases.len() >= 40, "{}", envelope_cases.len());
     for c in &envelope_cases {
         assert_eq!(c["outcome"], "pass", "{}", c["id"]);
@@ -97,34 +126,88 @@ fn the_reference_host_passes_the_envelope_cases() {
     // Grouped by RFC section in JUnit.
     let junit = r.junit.clone().unwrap();
     for suite in ["RFC 0021 §A", "RFC 0021 §B", "RFC 0021 §C", "RFC 0021 §E"] {
-        assert!(junit.contains(&format!("<testsuite name=\"{suite}\"")), "{suite}");
+        assert!(
+            junit.contains(&format!("<testsuite name=\"{suite}\"")),
+            "{suite}"
+        );
     }
 }
 
 /// (fault, the case that must fail)
 const ENVELOPE_FAULTS: &[(&str, &str)] = &[
-    ("envelope-accepts-missing-meta", "openwop.rfc0021.accept.missing-meta-invalid"),
-    ("envelope-invalid-without-details", "openwop.rfc0021.accept.missing-meta-invalid"),
-    ("envelope-gated-without-allowed-kinds", "openwop.rfc0021.accept.vendor-kind-gated"),
-    ("envelope-breach-above-cap-only", "openwop.rfc0021.accept.envelopes-cap-reached"),
-    ("envelope-run-boundary-wins", "openwop.rfc0021.accept.envelope-trust-wins"),
-    ("envelope-ts-unchecked", "openwop.rfc0021.accept.ts-not-iso8601"),
-    ("envelope-universal-node-gated", "openwop.rfc0021.accept.universal-ignores-node-allowlist"),
-    ("envelope-http-400", "openwop.rfc0021.accept.missing-meta-invalid"),
-    ("envelope-payload-unchecked", "openwop.rfc0021.accept.payload-invalid"),
-    ("envelope-wrong-cap-kind", "openwop.rfc0021.accept.schema-cap-reached"),
-    ("envelope-missing-accepted", "openwop.rfc0021.accept.missing-envelope-rejected"),
-    ("envelope-ignores-host-supported", "openwop.rfc0021.accept.vendor-kind-listed"),
-    ("envelope-default-untrusted", "openwop.rfc0021.accept.default-trusted"),
+    (
+        "envelope-accepts-missing-meta",
+        "openwop.rfc0021.accept.missing-meta-invalid",
+    ),
+    (
+        "envelope-invalid-without-details",
+        "openwop.rfc0021.accept.missing-meta-invalid",
+    ),
+    (
+        "envelope-gated-without-allowed-kinds",
+        "openwop.rfc0021.accept.vendor-kind-gated",
+    ),
+    (
+        "envelope-breach-above-cap-only",
+        "openwop.rfc0021.accept.envelopes-cap-reached",
+    ),
+    (
+        "envelope-run-boundary-wins",
+        "openwop.rfc0021.accept.envelope-trust-wins",
+    ),
+    (
+        "envelope-ts-unchecked",
+        "openwop.rfc0021.accept.ts-not-iso8601",
+    ),
+    (
+        "envelope-universal-node-gated",
+        "openwop.rfc0021.accept.universal-ignores-node-allowlist",
+    ),
+    (
+        "envelope-http-400",
+        "openwop.rfc0021.accept.missing-meta-invalid",
+    ),
+    (
+        "envelope-payload-unchecked",
+        "openwop.rfc0021.accept.payload-invalid",
+    ),
+    (
+        "envelope-wrong-cap-kind",
+        "openwop.rfc0021.accept.schema-cap-reached",
+    ),
+    (
+        "envelope-missing-accepted",
+        "openwop.rfc0021.accept.missing-envelope-rejected",
+    ),
+    (
+        "envelope-ignores-host-supported",
+        "openwop.rfc0021.accept.vendor-kind-listed",
+    ),
+    (
+        "envelope-default-untrusted",
+        "openwop.rfc0021.accept.default-trusted",
+    ),
 ];
 
 #[test]
 fn each_envelope_fault_fails_its_case_and_the_run() {
     let mut problems = Vec::new();
     for (fault, case) in ENVELOPE_FAULTS {
-        let r = run(&["--target", "reference", "--reference-fault", fault, "--filter", "openwop.rfc0021.*"]);
+        let r = run(&[
+            "--target",
+            "reference",
+            "--reference-fault",
+            fault,
+            "--filter",
+            "openwop.rfc0021.*",
+        ]);
         if r.code != 1 || r.outcome(case) != "fail" {
-            problems.push(format!("{fault}: exit {} and {case} = {}\n{}", r.code, r.outcome(case), r.stdout));
+            problems.push(format!(
+                "{fault}: exit {} and {case} = {}\n{}",
+                r.code,
+                r.outcome(case),
+                r.stdout
+            ));
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n----\n"));
@@ -133,21 +216,54 @@ fn each_envelope_fault_fails_its_case_and_the_run() {
 #[test]
 fn advertisement_faults_warn_and_fail_under_strict() {
     for (fault, case) in [
-        ("discovery-missing-universal-envelopes", "openwop.rfc0021.universal-kind-advertised[error]"),
-        ("discovery-wrong-schema-version", "openwop.rfc0021.universal-schema-version[error]"),
+        (
+            "discovery-missing-universal-envelopes",
+            "openwop.rfc0021.universal-kind-advertised[error]",
+        ),
+        (
+            "discovery-wrong-schema-version",
+            "openwop.rfc0021.universal-schema-version[error]",
+        ),
     ] {
         let r = run(&["--target", "reference", "--reference-fault", fault]);
-        assert_eq!((r.code, r.outcome(case)), (0, "warn".to_string()), "{fault}: {}", r.context());
-        let r = run(&["--target", "reference", "--reference-fault", fault, "--strict"]);
-        assert_eq!((r.code, r.outcome(case)), (1, "fail".to_string()), "{fault}: {}", r.context());
+        assert_eq!(
+            (r.code, r.outcome(case)),
+            (0, "warn".to_string()),
+            "{fault}: {}",
+            r.context()
+        );
+        let r = run(&[
+            "--target",
+            "reference",
+            "--reference-fault",
+            fault,
+            "--strict",
+        ]);
+        assert_eq!(
+            (r.code, r.outcome(case)),
+            (1, "fail".to_string()),
+            "{fault}: {}",
+            r.context()
+        );
     }
 }
 
 #[test]
 fn a_missing_envelope_seam_blocks_only_its_cases() {
-    let r = run(&["--target", "reference", "--reference-fault", "envelope-seam-missing"]);
+    let r = run(&[
+        "--target",
+        "reference",
+        "--reference-fault",
+        "envelope-seam-missing",
+    ]);
     assert_eq!(r.code, 3, "{}", r.context());
-    assert_eq!(r.outcome("openwop.rfc0021.accept.valid-clarification"), "blocked");
-    assert_eq!(r.outcome("openwop.rfc0091.unadvertised-rejected[audio]"), "pass");
+    assert_eq!(
+        r.outcome("openwop.rfc0021.accept.valid-clarification"),
+        "blocked"
+    );
+    assert_eq!(
+        r.outcome("openwop.rfc0091.unadvertised-rejected[audio]"),
+        "pass"
+    );
     assert_eq!(r.outcome("openwop.rfc0021.envelope-valid"), "pass");
 }

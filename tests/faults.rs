@@ -249,10 +249,18 @@ fn a_missing_seam_blocks_seam_cases_and_is_insufficient_evidence() {
         "blocked"
     );
     assert_eq!(r.outcome("openwop.discovery.document"), "pass");
+    // Only the ai/call seam is gone: discovery and envelope cases still observe the
+    // host, but no RFC 0091 case past the advertisement check may pass.
+    let passed = r.ids_with("pass");
     assert!(
-        r.ids_with("pass")
+        passed
             .iter()
-            .all(|id| id.starts_with("openwop.discovery") || id.contains("input-advertisement"))
+            .all(|id| !id.starts_with("openwop.rfc0091") || id.contains("input-advertisement")),
+        "no ai/call seam case may pass with the seam missing: {passed:?}"
+    );
+    assert_eq!(
+        r.outcome("openwop.rfc0021.accept.valid-clarification"),
+        "pass"
     );
 }
 

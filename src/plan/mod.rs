@@ -57,11 +57,24 @@ pub fn resolver<'a>(
     }
 }
 
-pub fn expanded_id(case_id: &str, bindings: &[(String, String)]) -> String {
-    if bindings.is_empty() {
+/// `case-id[v1,v2]`: the values of the naming variables (`id_from`, or every binding
+/// in file order when it is absent).
+pub fn expanded_id(
+    case_id: &str,
+    bindings: &[(String, String)],
+    id_from: Option<&[String]>,
+) -> String {
+    let values: Vec<&str> = match id_from {
+        Some(names) => names
+            .iter()
+            .filter_map(|n| bindings.iter().find(|(k, _)| k == n))
+            .map(|(_, v)| v.as_str())
+            .collect(),
+        None => bindings.iter().map(|(_, v)| v.as_str()).collect(),
+    };
+    if values.is_empty() {
         case_id.to_string()
     } else {
-        let values: Vec<&str> = bindings.iter().map(|(_, v)| v.as_str()).collect();
         format!("{case_id}[{}]", values.join(","))
     }
 }
@@ -103,7 +116,7 @@ pub fn plan(
             .map(|e| e.rows())
             .unwrap_or_else(|| vec![Vec::new()]);
         for bindings in rows {
-            let id = expanded_id(&case.spec.id, &bindings);
+            let id = expanded_id(&case.spec.id, &bindings, case.spec.id_from.as_deref());
             let req = &case.spec.requirement;
             let selected = filters.is_empty()
                 || filters

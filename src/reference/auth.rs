@@ -1,4 +1,5 @@
-//! Bearer authentication on the ai/call seams (discovery stays public, WIRE.md §1.1).
+//! Bearer authentication on the ai/call and envelope accept seams (discovery stays
+//! public, WIRE.md §1.1).
 
 use axum::http::HeaderMap;
 use axum::http::header::AUTHORIZATION;

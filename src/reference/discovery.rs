@@ -5,28 +5,16 @@
 
 use serde_json::{Map, Value, json};
 
+use super::envelope::UNIVERSAL_ENVELOPES;
 use super::modality::advertised_input;
 use super::{Fault, ReferenceConfig};
-
-/// The four universal AI envelope kinds (RFC 0021); a host with AI support SHOULD list
-/// them all and give each schema version 1.
-const UNIVERSAL_ENVELOPES: [&str; 4] = [
-    "clarification.request",
-    "schema.request",
-    "schema.response",
-    "error",
-];
 
 /// Builds the discovery document for `config`.
 pub fn discovery_document(config: &ReferenceConfig) -> Value {
     let mut doc = Map::new();
     doc.insert("protocolVersion".into(), json!("1.0"));
-    doc.insert("supportedEnvelopes".into(), json!(UNIVERSAL_ENVELOPES));
-    let versions: Map<String, Value> = UNIVERSAL_ENVELOPES
-        .iter()
-        .map(|kind| ((*kind).to_owned(), json!(1)))
-        .collect();
-    doc.insert("schemaVersions".into(), Value::Object(versions));
+    doc.insert("supportedEnvelopes".into(), supported_envelopes(config));
+    doc.insert("schemaVersions".into(), schema_versions(config));
     if !config.faulted(Fault::DiscoveryMissingRequired) {
         doc.insert("limits".into(), limits(config));
     }
@@ -44,6 +32,26 @@ pub fn discovery_document(config: &ReferenceConfig) -> Value {
         doc.insert("aiProviders".into(), ai_providers);
     }
     Value::Object(doc)
+}
+
+/// A host with AI support SHOULD list all four universal envelope kinds (RFC 0021 §C).
+fn supported_envelopes(config: &ReferenceConfig) -> Value {
+    let listed = UNIVERSAL_ENVELOPES.iter().filter(|kind| {
+        !(config.faulted(Fault::DiscoveryMissingUniversalEnvelopes) && **kind == "error")
+    });
+    json!(listed.collect::<Vec<_>>())
+}
+
+/// Version 1 of each universal kind's schema, the one this host implements (§C).
+fn schema_versions(config: &ReferenceConfig) -> Value {
+    let versions: Map<String, Value> = UNIVERSAL_ENVELOPES
+        .iter()
+        .map(|kind| {
+            let wrong = config.faulted(Fault::DiscoveryWrongSchemaVersion) && *kind == "error";
+            ((*kind).to_owned(), json!(if wrong { 2 } else { 1 }))
+        })
+        .collect();
+    Value::Object(versions)
 }
 
 fn limits(config: &ReferenceConfig) -> Value {
@@ -148,6 +156,15 @@ mod tests {
             wrapped["capabilities"]["aiProviders"],
             faithful["aiProviders"]
         );
+
+        let mut expected = faithful.clone();
+        expected["supportedEnvelopes"] =
+            json!(["clarification.request", "schema.request", "schema.response"]);
+        assert_eq!(faulted(Fault::DiscoveryMissingUniversalEnvelopes), expected);
+
+        let mut expected = faithful.clone();
+        expected["schemaVersions"]["error"] = json!(2);
+        assert_eq!(faulted(Fault::DiscoveryWrongSchemaVersion), expected);
 
         let video = faulted(Fault::OutOfEnumModality);
         assert_eq!(

@@ -39,6 +39,22 @@ pub enum Fault {
     AcceptsUnknownMediaRef,
     IgnoresAuth,
     SeamMissing,
+    EnvelopeAcceptsMissingMeta,
+    EnvelopeInvalidWithoutDetails,
+    EnvelopeGatedWithoutAllowedKinds,
+    EnvelopeBreachAboveCapOnly,
+    EnvelopeRunBoundaryWins,
+    EnvelopeTsUnchecked,
+    EnvelopeUniversalNodeGated,
+    EnvelopeHttp400,
+    EnvelopePayloadUnchecked,
+    EnvelopeWrongCapKind,
+    EnvelopeMissingAccepted,
+    EnvelopeIgnoresHostSupported,
+    EnvelopeDefaultUntrusted,
+    EnvelopeSeamMissing,
+    DiscoveryMissingUniversalEnvelopes,
+    DiscoveryWrongSchemaVersion,
 }
 
 /// Every variant with its kebab-case name, in one table so `all`, `name` and
@@ -91,6 +107,52 @@ const TABLE: &[(Fault, &str)] = &[
     (Fault::AcceptsUnknownMediaRef, "accepts-unknown-media-ref"),
     (Fault::IgnoresAuth, "ignores-auth"),
     (Fault::SeamMissing, "seam-missing"),
+    (
+        Fault::EnvelopeAcceptsMissingMeta,
+        "envelope-accepts-missing-meta",
+    ),
+    (
+        Fault::EnvelopeInvalidWithoutDetails,
+        "envelope-invalid-without-details",
+    ),
+    (
+        Fault::EnvelopeGatedWithoutAllowedKinds,
+        "envelope-gated-without-allowed-kinds",
+    ),
+    (
+        Fault::EnvelopeBreachAboveCapOnly,
+        "envelope-breach-above-cap-only",
+    ),
+    (Fault::EnvelopeRunBoundaryWins, "envelope-run-boundary-wins"),
+    (Fault::EnvelopeTsUnchecked, "envelope-ts-unchecked"),
+    (
+        Fault::EnvelopeUniversalNodeGated,
+        "envelope-universal-node-gated",
+    ),
+    (Fault::EnvelopeHttp400, "envelope-http-400"),
+    (
+        Fault::EnvelopePayloadUnchecked,
+        "envelope-payload-unchecked",
+    ),
+    (Fault::EnvelopeWrongCapKind, "envelope-wrong-cap-kind"),
+    (Fault::EnvelopeMissingAccepted, "envelope-missing-accepted"),
+    (
+        Fault::EnvelopeIgnoresHostSupported,
+        "envelope-ignores-host-supported",
+    ),
+    (
+        Fault::EnvelopeDefaultUntrusted,
+        "envelope-default-untrusted",
+    ),
+    (Fault::EnvelopeSeamMissing, "envelope-seam-missing"),
+    (
+        Fault::DiscoveryMissingUniversalEnvelopes,
+        "discovery-missing-universal-envelopes",
+    ),
+    (
+        Fault::DiscoveryWrongSchemaVersion,
+        "discovery-wrong-schema-version",
+    ),
 ];
 
 static ALL: [Fault; TABLE.len()] = {
@@ -193,9 +255,55 @@ impl Fault {
             }
             Fault::AcceptsUnknownMediaRef => "A `mediaRef` the host never issued is accepted.",
             Fault::IgnoresAuth => {
-                "The configured bearer token is not checked on the ai/call seams."
+                "The configured bearer token is not checked on the ai/call and envelope accept seams."
             }
             Fault::SeamMissing => "Both ai/call seam paths answer 404 not_found.",
+            Fault::EnvelopeAcceptsMissingMeta => {
+                "The envelope accept seam ignores a missing `meta` at the schema stage and accepts the envelope."
+            }
+            Fault::EnvelopeInvalidWithoutDetails => {
+                "Invalid envelope outcomes carry no `details` array."
+            }
+            Fault::EnvelopeGatedWithoutAllowedKinds => {
+                "Gated envelope outcomes omit `allowedKinds`."
+            }
+            Fault::EnvelopeBreachAboveCapOnly => {
+                "An envelope cap is breached only when current > cap, so an envelope at its cap is accepted."
+            }
+            Fault::EnvelopeRunBoundaryWins => {
+                "runTrustBoundary overrides the envelope's own meta.contentTrust."
+            }
+            Fault::EnvelopeTsUnchecked => {
+                "The format of meta.ts is not checked at all, so `tomorrow` is accepted."
+            }
+            Fault::EnvelopeUniversalNodeGated => {
+                "Universal envelope kinds are gated by nodeAllowedKinds instead of being exempt."
+            }
+            Fault::EnvelopeHttp400 => {
+                "Every non-accepted envelope outcome is sent as HTTP 400 instead of 200."
+            }
+            Fault::EnvelopePayloadUnchecked => {
+                "Universal envelope payloads are not validated against their schemas."
+            }
+            Fault::EnvelopeWrongCapKind => {
+                "Every envelope kind counts envelopesPerTurn, so capKind is always `envelopes`."
+            }
+            Fault::EnvelopeMissingAccepted => {
+                "An accept request without an `envelope` answers 200 {status: accepted} instead of 400."
+            }
+            Fault::EnvelopeIgnoresHostSupported => {
+                "A vendor envelope kind listed in hostSupportedEnvelopes is still gated."
+            }
+            Fault::EnvelopeDefaultUntrusted => {
+                "With no meta.contentTrust and no runTrustBoundary an envelope is untrusted instead of trusted."
+            }
+            Fault::EnvelopeSeamMissing => "Both envelope accept seam paths answer 404 not_found.",
+            Fault::DiscoveryMissingUniversalEnvelopes => {
+                "Discovery's supportedEnvelopes omits the universal kind `error`."
+            }
+            Fault::DiscoveryWrongSchemaVersion => {
+                "Discovery's schemaVersions gives the universal kind `error` version 2 instead of 1."
+            }
         }
     }
 }
@@ -247,7 +355,7 @@ mod tests {
             assert!(!fault.description().is_empty());
             assert!(fault.description().ends_with('.'));
         }
-        assert_eq!(Fault::all().len(), 29);
+        assert_eq!(Fault::all().len(), 45);
     }
 
     #[test]

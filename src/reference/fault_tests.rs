@@ -4,14 +4,15 @@
 //! must answer differently, and the two expected verdicts. The match is exhaustive, so
 //! a new fault cannot be added without its proof. Every probe goes over real HTTP on
 //! loopback, so the router's wiring (404s, error-body shape, auth) is covered too.
-//! `controls_are_unchanged` then checks that each fault leaves the other basics alone.
+//! `fault_controls_tests.rs` then checks that each fault leaves the other basics alone.
 
 use serde_json::{Value, json};
 
-use super::test_support::{Probe, data, media, mp4, observe, png, text, user, wav};
-use super::{Fault, ReferenceConfig, known_media_ref, spawn};
-
-const FAITHFUL_DISCOVERY: &str = "keys=protocolVersion,supportedEnvelopes,schemaVersions,limits,implementation,aiProviders modalities=text,image";
+use super::test_support::{
+    FAITHFUL_DISCOVERY, FAITHFUL_ENVELOPES, Probe, accept, call, data, envelope, envelope_of,
+    media, mp4, observe, plain, png, text, user, wav, without_meta,
+};
+use super::{Fault, ReferenceConfig, known_media_ref};
 
 struct Signature {
     config: ReferenceConfig,
@@ -20,8 +21,8 @@ struct Signature {
     faulted: &'static str,
 }
 
-fn call(body: Value) -> Probe {
-    Probe::Call { body, bearer: None }
+fn vendor() -> Value {
+    envelope_of("vendor.mmconform.demo", json!({"note": "free"}))
 }
 
 fn sig(probe: Probe, faithful: &'static str, faulted: &'static str) -> Signature {
@@ -226,6 +227,107 @@ fn signature(fault: Fault) -> Signature {
             ),
         ),
         SeamMissing => sig(call(user(json!("hi"))), "200 text x1", "404 not_found"),
+        EnvelopeAcceptsMissingMeta => sig(
+            without_meta(),
+            "200 invalid details=1",
+            "200 accepted trust=trusted",
+        ),
+        EnvelopeInvalidWithoutDetails => sig(
+            without_meta(),
+            "200 invalid details=1",
+            "200 invalid details=-",
+        ),
+        EnvelopeGatedWithoutAllowedKinds => sig(
+            accept(vendor(), json!({})),
+            "200 gated allowed=4",
+            "200 gated allowed=-",
+        ),
+        EnvelopeBreachAboveCapOnly => sig(
+            accept(
+                envelope_of("error", json!({"code": "c", "message": "m"})),
+                json!({"counters": {"envelopesPerTurn": {"current": 32, "cap": 32}}}),
+            ),
+            "200 breached envelopes 32/32",
+            "200 accepted trust=trusted",
+        ),
+        EnvelopeRunBoundaryWins => {
+            let mut own = envelope();
+            own["meta"]["contentTrust"] = json!("trusted");
+            sig(
+                accept(own, json!({"runTrustBoundary": "untrusted"})),
+                "200 accepted trust=trusted",
+                "200 accepted trust=untrusted",
+            )
+        }
+        EnvelopeTsUnchecked => {
+            let mut tomorrow = envelope();
+            tomorrow["meta"]["ts"] = json!("tomorrow");
+            sig(
+                accept(tomorrow, json!({})),
+                "200 invalid details=1 iso8601",
+                "200 accepted trust=trusted",
+            )
+        }
+        EnvelopeUniversalNodeGated => sig(
+            accept(
+                envelope(),
+                json!({"nodeAllowedKinds": ["vendor.mmconform.other"]}),
+            ),
+            "200 accepted trust=trusted",
+            "200 gated allowed=1",
+        ),
+        EnvelopeHttp400 => sig(
+            without_meta(),
+            "200 invalid details=1",
+            "400 invalid details=1",
+        ),
+        EnvelopePayloadUnchecked => sig(
+            accept(
+                envelope_of("clarification.request", json!({"questions": []})),
+                json!({}),
+            ),
+            "200 invalid details=1",
+            "200 accepted trust=trusted",
+        ),
+        EnvelopeWrongCapKind => sig(
+            accept(
+                envelope_of("schema.request", json!({"envelopeType": "error"})),
+                json!({"counters": {"schemaRounds": {"current": 3, "cap": 3}}}),
+            ),
+            "200 breached schema 3/3",
+            "200 accepted trust=trusted",
+        ),
+        EnvelopeMissingAccepted => sig(
+            Probe::Envelope {
+                body: json!({"hostSupportedEnvelopes": ["clarification.request"]}),
+            },
+            "400 invalid_request",
+            "200 accepted trust=-",
+        ),
+        EnvelopeIgnoresHostSupported => sig(
+            accept(
+                vendor(),
+                json!({"hostSupportedEnvelopes": ["vendor.mmconform.demo"]}),
+            ),
+            "200 accepted trust=trusted",
+            "200 gated allowed=4",
+        ),
+        EnvelopeDefaultUntrusted => sig(
+            plain(),
+            "200 accepted trust=trusted",
+            "200 accepted trust=untrusted",
+        ),
+        EnvelopeSeamMissing => sig(plain(), "200 accepted trust=trusted", "404 not_found"),
+        DiscoveryMissingUniversalEnvelopes => sig(
+            Probe::DiscoveryEnvelopes,
+            FAITHFUL_ENVELOPES,
+            "envelopes=clarification.request,schema.request,schema.response versions=1,1,1",
+        ),
+        DiscoveryWrongSchemaVersion => sig(
+            Probe::DiscoveryEnvelopes,
+            FAITHFUL_ENVELOPES,
+            "envelopes=clarification.request,schema.request,schema.response,error versions=1,1,1,2",
+        ),
     }
 }
 
@@ -305,61 +407,20 @@ fault_tests! {
     accepts_unknown_media_ref => AcceptsUnknownMediaRef,
     ignores_auth => IgnoresAuth,
     seam_missing => SeamMissing,
-}
-
-/// Each fault leaves the basics it does not name untouched: the discovery document,
-/// the canonical positive call, and the canonical unadvertised-modality refusal.
-#[tokio::test]
-async fn controls_are_unchanged() {
-    use Fault::*;
-    let client = super::test_support::client();
-    let positive = call(user(json!([text("what is this?"), png()])));
-    let negative = call(user(json!([text("listen"), wav()])));
-    for &fault in Fault::all() {
-        let config = ReferenceConfig {
-            fault: Some(fault),
-            ..ReferenceConfig::default()
-        };
-        let host = spawn(config, super::test_support::loopback())
-            .await
-            .unwrap();
-        let base = host.base_url();
-        let send = |probe| {
-            let client = client.clone();
-            let base = base.clone();
-            async move { super::test_support::send(&client, &base, &probe).await }
-        };
-        if !matches!(
-            fault,
-            DiscoveryMissingRequired | WrapperOnlyDiscovery | OutOfEnumModality
-        ) {
-            assert_eq!(
-                send(Probe::Discovery).await,
-                FAITHFUL_DISCOVERY,
-                "{fault}: discovery"
-            );
-        }
-        if !matches!(fault, RejectsAdvertisedModality | SeamMissing) {
-            assert_eq!(
-                send(positive.clone()).await,
-                "200 text,image x2",
-                "{fault}: positive"
-            );
-        }
-        let negative_faults = [
-            AcceptsUnadvertised,
-            SilentlyDropsUnadvertised,
-            WrongErrorCode,
-            NestedErrorBody,
-            SeamMissing,
-        ];
-        if !negative_faults.contains(&fault) {
-            assert_eq!(
-                send(negative.clone()).await,
-                "400 unsupported_modality",
-                "{fault}: negative"
-            );
-        }
-        host.shutdown().await;
-    }
+    envelope_accepts_missing_meta => EnvelopeAcceptsMissingMeta,
+    envelope_invalid_without_details => EnvelopeInvalidWithoutDetails,
+    envelope_gated_without_allowed_kinds => EnvelopeGatedWithoutAllowedKinds,
+    envelope_breach_above_cap_only => EnvelopeBreachAboveCapOnly,
+    envelope_run_boundary_wins => EnvelopeRunBoundaryWins,
+    envelope_ts_unchecked => EnvelopeTsUnchecked,
+    envelope_universal_node_gated => EnvelopeUniversalNodeGated,
+    envelope_http_400 => EnvelopeHttp400,
+    envelope_payload_unchecked => EnvelopePayloadUnchecked,
+    envelope_wrong_cap_kind => EnvelopeWrongCapKind,
+    envelope_missing_accepted => EnvelopeMissingAccepted,
+    envelope_ignores_host_supported => EnvelopeIgnoresHostSupported,
+    envelope_default_untrusted => EnvelopeDefaultUntrusted,
+    envelope_seam_missing => EnvelopeSeamMissing,
+    discovery_missing_universal_envelopes => DiscoveryMissingUniversalEnvelopes,
+    discovery_wrong_schema_version => DiscoveryWrongSchemaVersion,
 }

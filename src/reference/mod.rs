@@ -10,13 +10,14 @@
 //! validates a call body message by message, `part.rs` one content part, `modality.rs`
 //! decides whether a part type is advertised, `mime.rs` whether its MIME type fits,
 //! `source.rs` checks url/mediaRef/data (`ssrf.rs` guards URLs, `media_ref.rs` lists
-//! the blobs held); `error_body.rs` renders the flat error envelope; `fault.rs` names
-//! the faults.
+//! the blobs held); `envelope/` is the AI Envelope accept seam (RFC 0021);
+//! `error_body.rs` renders the flat error envelope; `fault.rs` names the faults.
 
 mod ai_call;
 mod auth;
 mod body_limit;
 mod discovery;
+mod envelope;
 mod error_body;
 mod fault;
 mod media_ref;
@@ -29,6 +30,8 @@ mod ssrf;
 
 #[cfg(test)]
 mod ai_call_tests;
+#[cfg(test)]
+mod fault_controls_tests;
 #[cfg(test)]
 mod fault_tests;
 #[cfg(test)]
@@ -44,10 +47,13 @@ use tokio::task::JoinHandle;
 pub use ai_call::{AcceptedSummary, validate_call};
 pub use auth::check_auth;
 pub use discovery::discovery_document;
+pub use envelope::{EnvelopeState, UNIVERSAL_ENVELOPES, accept_envelope};
 pub use error_body::{ErrorCode, Rejection};
 pub use fault::{Fault, UnknownFault};
 pub use media_ref::{KNOWN_BLOB_BYTES, known_media_ref};
-pub use routes::{AI_CALL_V1, AI_CALL_V2, DISCOVERY, router};
+pub use routes::{
+    AI_CALL_V1, AI_CALL_V2, DISCOVERY, ENVELOPE_ACCEPT_V1, ENVELOPE_ACCEPT_V2, router,
+};
 
 /// How the reference host behaves: what it advertises, what it enforces, and at most
 /// one deliberate fault.
@@ -60,7 +66,7 @@ pub struct ReferenceConfig {
     pub max_bytes_per_part: Option<u64>,
     /// Advertised as limits.maxRequestBodyBytes and enforced (413 payload_too_large) when set.
     pub max_request_body_bytes: Option<u64>,
-    /// When set, the ai/call seams require `Authorization: Bearer <token>` (401 unauthenticated otherwise). Discovery stays public.
+    /// When set, the ai/call and envelope accept seams require `Authorization: Bearer <token>` (401 unauthenticated otherwise). Discovery stays public.
     pub token: Option<String>,
     pub fault: Option<Fault>,
 }

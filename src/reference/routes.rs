@@ -1,4 +1,5 @@
-//! HTTP wiring: discovery, the two ai/call seam paths, and flat-envelope 404/405s.
+//! HTTP wiring: discovery, the two ai/call seam paths, the two envelope accept seam
+//! paths, and flat-envelope 404/405s.
 
 use std::sync::Arc;
 
@@ -14,6 +15,7 @@ use super::ai_call::validate_call;
 use super::auth::check_auth;
 use super::body_limit::{BodyError, DEFAULT_CAP, drain, read_capped};
 use super::discovery::discovery_document;
+use super::envelope::{EnvelopeState, accept_envelope};
 use super::error_body::{ErrorCode, Rejection};
 use super::{Fault, ReferenceConfig};
 
@@ -23,8 +25,19 @@ pub const AI_CALL_V1: &str = "/v1/host/sample/ai/call";
 /// reference host answers it the same way with or without the header).
 pub const AI_CALL_V2: &str = "/conformance/seams/sample/ai/call";
 pub const DISCOVERY: &str = "/.well-known/openwop";
+/// The v1 conformance seam for accepting an AI envelope (RFC 0021).
+pub const ENVELOPE_ACCEPT_V1: &str = "/v1/host/sample/envelope/accept";
+/// The v2 spelling of the envelope accept seam.
+pub const ENVELOPE_ACCEPT_V2: &str = "/conformance/seams/sample/envelope/accept";
 
-type Shared = Arc<ReferenceConfig>;
+/// What every handler shares: the fixed configuration, and the envelope seam's memory
+/// of decided envelopes (correlation dedup).
+struct Host {
+    config: ReferenceConfig,
+    envelopes: EnvelopeState,
+}
+
+type Shared = Arc<Host>;
 
 /// The reference host as an axum router (no listener; see `spawn`).
 pub fn router(config: ReferenceConfig) -> Router {
@@ -34,23 +47,39 @@ pub fn router(config: ReferenceConfig) -> Router {
     if !config.faulted(Fault::SeamMissing) {
         app = app.route(AI_CALL_V1, seam()).route(AI_CALL_V2, seam());
     }
+    if !config.faulted(Fault::EnvelopeSeamMissing) {
+        app = app
+            .route(ENVELOPE_ACCEPT_V1, envelope_seam())
+            .route(ENVELOPE_ACCEPT_V2, envelope_seam());
+    }
     app.fallback(not_found)
         // The seam reads its body under its own cap (body_limit.rs); axum's default
         // 2 MiB limit would otherwise refuse bodies a larger configured max allows.
         .layer(DefaultBodyLimit::disable())
-        .with_state(Arc::new(config))
+        .with_state(Arc::new(Host {
+            config,
+            envelopes: EnvelopeState::default(),
+        }))
 }
 
 fn seam() -> MethodRouter<Shared> {
     post(ai_call).fallback(method_not_allowed)
 }
 
-async fn discovery(State(config): State<Shared>) -> Json<Value> {
-    Json(discovery_document(&config))
+fn envelope_seam() -> MethodRouter<Shared> {
+    post(envelope_accept).fallback(method_not_allowed)
 }
 
-async fn ai_call(State(config): State<Shared>, headers: HeaderMap, body: Body) -> Response {
-    match handle_call(&config, &headers, body).await {
+async fn discovery(State(host): State<Shared>) -> Json<Value> {
+    Json(discovery_document(&host.config))
+}
+
+async fn ai_call(State(host): State<Shared>, headers: HeaderMap, body: Body) -> Response {
+    let config = &host.config;
+    let verdict = read_json(config, &headers, body)
+        .await
+        .and_then(|json| validate_call(config, &json));
+    match verdict {
         Ok(summary) => Json(json!({
             "ok": true,
             "accepted": true,
@@ -59,16 +88,28 @@ async fn ai_call(State(config): State<Shared>, headers: HeaderMap, body: Body) -
             "parts": summary.parts,
         }))
         .into_response(),
-        Err(rejection) => reject(&config, rejection),
+        Err(rejection) => reject(config, rejection),
     }
 }
 
-/// Auth, then the body cap, then JSON, then the message rules: first problem wins.
-async fn handle_call(
+/// The same auth, cap and JSON rules as ai/call; then the accept pipeline decides.
+async fn envelope_accept(State(host): State<Shared>, headers: HeaderMap, body: Body) -> Response {
+    match read_json(&host.config, &headers, body).await {
+        Ok(json) => {
+            let (status, answer) = accept_envelope(&host.config, &json, &host.envelopes);
+            (status, Json(answer)).into_response()
+        }
+        Err(rejection) => reject(&host.config, rejection),
+    }
+}
+
+/// Auth, then the body cap, then JSON: first problem wins. The seam's own rules run
+/// on the parsed body afterwards.
+async fn read_json(
     config: &ReferenceConfig,
     headers: &HeaderMap,
     body: Body,
-) -> Result<super::AcceptedSummary, Rejection> {
+) -> Result<Value, Rejection> {
     let cap = config.max_request_body_bytes.unwrap_or(DEFAULT_CAP);
     if let Err(rejection) = check_auth(config, headers) {
         // Drain what the client sends before answering, so it reads the 401 instead
@@ -89,25 +130,24 @@ async fn handle_call(
     })?;
     // Content-Type is not required: the body is JSON or it is not, and refusing a
     // missing header would fail hosts' clients for something RFC 0091 does not cover.
-    let json: Value = serde_json::from_slice(&bytes).map_err(|err| {
+    serde_json::from_slice(&bytes).map_err(|err| {
         Rejection::new(
             ErrorCode::InvalidRequest,
             format!("request body is not valid JSON: {err}"),
         )
-    })?;
-    validate_call(config, &json)
+    })
 }
 
-async fn not_found(State(config): State<Shared>) -> Response {
+async fn not_found(State(host): State<Shared>) -> Response {
     reject(
-        &config,
+        &host.config,
         Rejection::new(ErrorCode::NotFound, "no such endpoint on this host"),
     )
 }
 
-async fn method_not_allowed(State(config): State<Shared>) -> Response {
+async fn method_not_allowed(State(host): State<Shared>) -> Response {
     reject(
-        &config,
+        &host.config,
         Rejection::new(
             ErrorCode::MethodNotAllowed,
             "method not allowed on this endpoint",

@@ -2,7 +2,9 @@
 
 use serde_json::{Value, json};
 
-use super::test_support::{call_verdict, client, data, loopback, media, png, text, user};
+use super::test_support::{
+    call_verdict, client, data, envelope, envelope_verdict, loopback, media, png, text, user,
+};
 use super::{ReferenceConfig, spawn};
 
 async fn post(client: &reqwest::Client, url: &str, body: &Value, bearer: Option<&str>) -> String {
@@ -163,6 +165,78 @@ async fn request_body_cap_is_the_configured_one() {
     assert_eq!(
         post(&client, &url, &big, Some("t")).await,
         "413 payload_too_large"
+    );
+    host.shutdown().await;
+}
+
+/// Sends `body` (raw text, so malformed JSON can be sent too) to the envelope seam.
+async fn post_envelope(
+    client: &reqwest::Client,
+    url: &str,
+    body: String,
+    bearer: Option<&str>,
+) -> String {
+    let mut request = client
+        .post(url)
+        .header("content-type", "application/json")
+        .body(body);
+    if let Some(token) = bearer {
+        request = request.bearer_auth(token);
+    }
+    let response = request.send().await.unwrap();
+    let status = response.status().as_u16();
+    envelope_verdict(status, &response.json().await.unwrap())
+}
+
+#[tokio::test]
+async fn serves_the_envelope_accept_seam_on_both_paths() {
+    let config = ReferenceConfig {
+        token: Some("s3cret".into()),
+        ..ReferenceConfig::default()
+    };
+    let host = spawn(config, loopback()).await.unwrap();
+    let base = host.base_url();
+    let client = client();
+    for path in [
+        "/v1/host/sample/envelope/accept",
+        "/conformance/seams/sample/envelope/accept",
+    ] {
+        let url = format!("{base}{path}");
+        let fresh = || json!({"envelope": envelope(), "runTrustBoundary": "untrusted"}).to_string();
+        assert_eq!(
+            post_envelope(&client, &url, fresh(), Some("s3cret")).await,
+            "200 accepted trust=untrusted",
+            "{path}"
+        );
+        assert_eq!(
+            post_envelope(&client, &url, fresh(), None).await,
+            "401 unauthenticated",
+            "{path}"
+        );
+        for bad in ["{not json", "[]", "{}"] {
+            assert_eq!(
+                post_envelope(&client, &url, bad.into(), Some("s3cret")).await,
+                "400 invalid_request",
+                "{path} {bad}"
+            );
+        }
+        let response = client.get(&url).bearer_auth("s3cret").send().await.unwrap();
+        assert_eq!(response.status(), 405, "{path}");
+    }
+
+    // One host remembers across requests and across both spellings of the seam.
+    let first = json!({"envelope": envelope()});
+    let mut repeat = first.clone();
+    repeat["counters"] = json!({"clarificationRounds": {"current": 3, "cap": 3}});
+    let v1 = format!("{base}/v1/host/sample/envelope/accept");
+    let v2 = format!("{base}/conformance/seams/sample/envelope/accept");
+    assert_eq!(
+        post_envelope(&client, &v1, first.to_string(), Some("s3cret")).await,
+        "200 accepted trust=trusted"
+    );
+    assert_eq!(
+        post_envelope(&client, &v2, repeat.to_string(), Some("s3cret")).await,
+        "200 accepted trust=trusted"
     );
     host.shutdown().await;
 }

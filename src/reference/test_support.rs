@@ -3,6 +3,7 @@
 //! so a test reads like the behaviour it pins.
 
 use std::net::SocketAddr;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use base64::Engine as _;
@@ -45,6 +46,59 @@ pub fn mp4() -> Value {
     media("video", "video/mp4", "data", &data(16))
 }
 
+/// A valid clarification.request envelope (the shipped fixture's shape) with ids no
+/// other call returns, so correlation dedup never links two probes.
+pub fn envelope() -> Value {
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    json!({
+        "type": "clarification.request",
+        "schemaVersion": 1,
+        "envelopeId": format!("env-{n}"),
+        "correlationId": format!("corr-{n}"),
+        "payload": {"questions": [{"id": "q1", "question": "Which chart?"}]},
+        "meta": {"source": "ai-generation", "ts": "2026-11-22T08:00:00Z"}
+    })
+}
+
+/// `envelope()` turned into `kind` with `payload`.
+pub fn envelope_of(kind: &str, payload: Value) -> Value {
+    let mut envelope = envelope();
+    envelope["type"] = json!(kind);
+    envelope["payload"] = payload;
+    envelope
+}
+
+/// What the faithful host's discovery looks like through `Probe::Discovery`.
+pub const FAITHFUL_DISCOVERY: &str = "keys=protocolVersion,supportedEnvelopes,schemaVersions,limits,implementation,aiProviders modalities=text,image";
+
+/// What the faithful host's discovery looks like through `Probe::DiscoveryEnvelopes`.
+pub const FAITHFUL_ENVELOPES: &str =
+    "envelopes=clarification.request,schema.request,schema.response,error versions=1,1,1,1";
+
+pub fn call(body: Value) -> Probe {
+    Probe::Call { body, bearer: None }
+}
+
+/// An accept-seam request: `envelope` plus the other body fields in `rest`.
+pub fn accept(envelope: Value, rest: Value) -> Probe {
+    let mut body = rest;
+    body["envelope"] = envelope;
+    Probe::Envelope { body }
+}
+
+/// The plain valid envelope, alone.
+pub fn plain() -> Probe {
+    accept(envelope(), json!({}))
+}
+
+/// The valid envelope without `meta`.
+pub fn without_meta() -> Probe {
+    let mut envelope = envelope();
+    envelope.as_object_mut().unwrap().remove("meta");
+    accept(envelope, json!({}))
+}
+
 /// Summarises a pure validation result the same way an HTTP answer is summarised.
 pub fn verdict_of(result: Result<super::AcceptedSummary, super::Rejection>) -> String {
     match result {
@@ -76,6 +130,10 @@ pub enum Probe {
         body: Value,
         bearer: Option<&'static str>,
     },
+    /// GET discovery; the verdict lists supportedEnvelopes and their schemaVersions.
+    DiscoveryEnvelopes,
+    /// POST the v1 envelope accept seam.
+    Envelope { body: Value },
 }
 
 pub fn client() -> reqwest::Client {
@@ -105,16 +163,18 @@ pub async fn observe(config: ReferenceConfig, probe: &Probe) -> String {
 /// Sends `probe` to the host at `base` and summarises the answer.
 pub async fn send(client: &reqwest::Client, base: &str, probe: &Probe) -> String {
     match probe {
-        Probe::Discovery => {
-            let doc: Value = client
-                .get(format!("{base}/.well-known/openwop"))
+        Probe::Discovery => discovery_verdict(&discovery(client, base).await),
+        Probe::DiscoveryEnvelopes => envelopes_verdict(&discovery(client, base).await),
+        Probe::Envelope { body } => {
+            let response = client
+                .post(format!("{base}/v1/host/sample/envelope/accept"))
+                .json(body)
                 .send()
                 .await
-                .expect("discovery request")
-                .json()
-                .await
-                .expect("discovery JSON");
-            discovery_verdict(&doc)
+                .expect("envelope accept request");
+            let status = response.status().as_u16();
+            let body: Value = response.json().await.expect("envelope accept answers JSON");
+            envelope_verdict(status, &body)
         }
         Probe::Call { body, bearer } => {
             let mut request = client
@@ -128,6 +188,77 @@ pub async fn send(client: &reqwest::Client, base: &str, probe: &Probe) -> String
             let body: Value = response.json().await.expect("ai/call answers JSON");
             call_verdict(status, &body)
         }
+    }
+}
+
+async fn discovery(client: &reqwest::Client, base: &str) -> Value {
+    client
+        .get(format!("{base}/.well-known/openwop"))
+        .send()
+        .await
+        .expect("discovery request")
+        .json()
+        .await
+        .expect("discovery JSON")
+}
+
+/// `"envelopes=a,b versions=1,1"`: the advertised kinds, then each one's schema version.
+fn envelopes_verdict(doc: &Value) -> String {
+    let kinds: Vec<&str> = doc["supportedEnvelopes"]
+        .as_array()
+        .map(|list| list.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let versions: Vec<String> = kinds
+        .iter()
+        .map(|kind| doc["schemaVersions"][*kind].to_string())
+        .collect();
+    format!(
+        "envelopes={} versions={}",
+        kinds.join(","),
+        versions.join(",")
+    )
+}
+
+/// One accept-seam answer: `"200 accepted trust=trusted"`, `"200 invalid details=1
+/// iso8601"` (the flag when the reason names ISO 8601), `"200 gated allowed=4"`,
+/// `"200 breached schema 3/3"`; `-` marks a missing field. A body without a `status`
+/// is an error envelope, summarised as `call_verdict` does.
+pub fn envelope_verdict(status: u16, body: &Value) -> String {
+    let count = |field: &str| {
+        body[field]
+            .as_array()
+            .map_or("-".to_owned(), |list| list.len().to_string())
+    };
+    match body["status"].as_str() {
+        Some("accepted") => {
+            let trust = body["normalizedMeta"]["contentTrust"]
+                .as_str()
+                .unwrap_or("-");
+            format!("{status} accepted trust={trust}")
+        }
+        Some("invalid") => {
+            let reason = body["reason"]
+                .as_str()
+                .expect("invalid outcome has a reason");
+            let iso = if reason.contains("ISO 8601") {
+                " iso8601"
+            } else {
+                ""
+            };
+            format!("{status} invalid details={}{iso}", count("details"))
+        }
+        Some("gated") => {
+            assert!(body["reason"].is_string(), "{body}");
+            format!("{status} gated allowed={}", count("allowedKinds"))
+        }
+        Some("breached") => format!(
+            "{status} breached {} {}/{}",
+            body["capKind"].as_str().unwrap_or("-"),
+            body["current"],
+            body["cap"]
+        ),
+        Some(other) => panic!("unknown outcome status `{other}`: {body}"),
+        None => call_verdict(status, body),
     }
 }
 

@@ -1,12 +1,15 @@
 //! Running one planned case: render the request, send it, judge the answer.
 
-use super::http::{HttpClient, HttpRequest, HttpResponse};
 use super::document;
+use super::http::{HttpClient, HttpRequest, HttpResponse};
 use super::judge;
 use super::schemas::SchemaCatalog;
 use crate::outcome::{CaseResult, Exchange, Outcome};
 use crate::plan::{PlannedCase, resolver};
-use crate::profile::openwop::{self, part::{self, PartInputs}};
+use crate::profile::openwop::{
+    self,
+    part::{self, PartInputs},
+};
 use crate::scenario::model::{DocumentSpec, MediaSpec};
 use crate::scenario::suite::SuiteCase;
 use crate::scenario::template;
@@ -92,7 +95,13 @@ pub fn judge_response(
     exchange: Exchange,
     started: Instant,
 ) -> CaseResult {
-    let resolve = resolver(&planned.bindings, env.context, env.nonce, &case.spec.id, planned.index);
+    let resolve = resolver(
+        &planned.bindings,
+        env.context,
+        env.nonce,
+        &case.spec.id,
+        planned.index,
+    );
     let mut result = result_without_exchange(planned, case, Outcome::Blocked, None);
     result.exchanges.push(exchange);
     match judge::judge(&case.spec.expect, response, &resolve, env.catalog) {
@@ -126,9 +135,20 @@ pub async fn run_seam_case(
     env: &CaseEnv<'_>,
 ) -> CaseResult {
     let started = Instant::now();
-    let resolve = resolver(&planned.bindings, env.context, env.nonce, &case.spec.id, planned.index);
+    let resolve = resolver(
+        &planned.bindings,
+        env.context,
+        env.nonce,
+        &case.spec.id,
+        planned.index,
+    );
     let Some(request_spec) = &case.spec.request else {
-        return result_without_exchange(planned, case, Outcome::Error, Some("not a request case".into()));
+        return result_without_exchange(
+            planned,
+            case,
+            Outcome::Error,
+            Some("not a request case".into()),
+        );
     };
     let Some(seam) = openwop::seam(&request_spec.endpoint, env.major) else {
         let reason = format!("unknown endpoint `{}`", request_spec.endpoint);
@@ -149,7 +169,11 @@ pub async fn run_seam_case(
     let request = HttpRequest {
         method: reqwest::Method::POST,
         path: seam.path.to_string(),
-        headers: seam.header.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
+        headers: seam
+            .header
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect(),
         body,
         auth: request_spec.auth,
     };

@@ -87,7 +87,11 @@ pub async fn fetch(client: &HttpClient, config: &RunConfig) -> DiscoveryResult {
             (parsed.filter(Value::is_object), problem, Some(r.status))
         }
     };
-    let usable = if problem.is_none() { document.as_ref() } else { None };
+    let usable = if problem.is_none() {
+        document.as_ref()
+    } else {
+        None
+    };
     let context = context(usable, config);
     let snapshot = DiscoverySnapshot {
         url,
@@ -97,7 +101,13 @@ pub async fn fetch(client: &HttpClient, config: &RunConfig) -> DiscoveryResult {
         problem: problem.clone(),
         facts: json!({"openwop": context["openwop"], "run": context["run"]}),
     };
-    DiscoveryResult { snapshot, context, problem, exchange, response: result.ok() }
+    DiscoveryResult {
+        snapshot,
+        context,
+        problem,
+        exchange,
+        response: result.ok(),
+    }
 }
 
 /// Judges a discovery case on the response fetched once for the run.
@@ -129,7 +139,11 @@ pub async fn probe_seam(client: &HttpClient, seam: &Seam) -> Option<String> {
     let request = HttpRequest {
         method: reqwest::Method::POST,
         path: seam.path.to_string(),
-        headers: seam.header.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(),
+        headers: seam
+            .header
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect(),
         body: Some(seam.probe_body.clone()),
         auth: true,
     };

@@ -12,7 +12,11 @@ type Resolve<'a> = &'a dyn Fn(&str) -> Option<Value>;
 fn render_strings(value: &Value, resolve: Resolve) -> Result<Value, String> {
     match value {
         Value::String(s) => template::render(s, resolve),
-        Value::Array(items) => items.iter().map(|v| render_strings(v, resolve)).collect::<Result<_, _>>().map(Value::Array),
+        Value::Array(items) => items
+            .iter()
+            .map(|v| render_strings(v, resolve))
+            .collect::<Result<_, _>>()
+            .map(Value::Array),
         Value::Object(map) => {
             let mut out = serde_json::Map::new();
             for (k, v) in map {
@@ -30,7 +34,9 @@ fn unescape(token: &str) -> String {
 
 /// Splits `/a/b/c` into the parent pointer `/a/b` and the last token `c`.
 fn split(pointer: &str) -> Result<(&str, String), String> {
-    let i = pointer.rfind('/').ok_or_else(|| format!("`{pointer}` is not a JSON pointer"))?;
+    let i = pointer
+        .rfind('/')
+        .ok_or_else(|| format!("`{pointer}` is not a JSON pointer"))?;
     Ok((&pointer[..i], unescape(&pointer[i + 1..])))
 }
 
@@ -56,7 +62,9 @@ pub fn set(doc: &mut Value, pointer: &str, value: Value) -> Result<(), String> {
             }
             _ => Err(format!("set {pointer}: no array index `{last}`")),
         },
-        _ => Err(format!("set {pointer}: `{parent}` is not an object or array in the document")),
+        _ => Err(format!(
+            "set {pointer}: `{parent}` is not an object or array in the document"
+        )),
     }
 }
 
@@ -73,7 +81,11 @@ pub fn remove(doc: &mut Value, pointer: &str) -> Result<(), String> {
         },
         _ => false,
     };
-    if removed { Ok(()) } else { Err(format!("remove {pointer}: nothing there to remove")) }
+    if removed {
+        Ok(())
+    } else {
+        Err(format!("remove {pointer}: nothing there to remove"))
+    }
 }
 
 /// The document a spec describes, with placeholders rendered and patches applied.
@@ -81,8 +93,10 @@ pub fn build(spec: &DocumentSpec, resolve: Resolve) -> Result<Value, String> {
     let mut doc = match (&spec.fixture, &spec.inline) {
         (Some(path), _) => {
             let path = template::render_text(path, resolve)?;
-            let text = builtin::fixture(&path).ok_or_else(|| format!("no fixture `fixtures/{path}`"))?;
-            let parsed: Value = serde_json::from_str(text).map_err(|e| format!("fixtures/{path} is not JSON: {e}"))?;
+            let text =
+                builtin::fixture(&path).ok_or_else(|| format!("no fixture `fixtures/{path}`"))?;
+            let parsed: Value = serde_json::from_str(text)
+                .map_err(|e| format!("fixtures/{path} is not JSON: {e}"))?;
             render_strings(&parsed, resolve)?
         }
         (None, Some(inline)) => render_strings(inline, resolve)?,
@@ -110,7 +124,11 @@ mod tests {
         set(&mut doc, "/l/-", json!(3)).unwrap();
         remove(&mut doc, "/a/b").unwrap();
         assert_eq!(doc, json!({"a": {"c": 2}, "l": [1, 2, 3]}));
-        assert!(remove(&mut doc, "/a/zzz").unwrap_err().contains("nothing there"));
+        assert!(
+            remove(&mut doc, "/a/zzz")
+                .unwrap_err()
+                .contains("nothing there")
+        );
         assert!(set(&mut doc, "/missing/x", json!(1)).is_err());
     }
 
@@ -123,6 +141,9 @@ mod tests {
         }))
         .unwrap();
         let resolve = |n: &str| (n == "uid").then(|| json!("u1"));
-        assert_eq!(build(&spec, &resolve).unwrap(), json!({"meta": {"ts": "tomorrow"}}));
+        assert_eq!(
+            build(&spec, &resolve).unwrap(),
+            json!({"meta": {"ts": "tomorrow"}})
+        );
     }
 }

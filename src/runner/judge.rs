@@ -340,7 +340,13 @@ mod tests {
         )
         .unwrap();
         assert!(ok.assertions.iter().all(|a| a.passed));
-        let accepted = judge(&e, &response(200, json!({"ok": true})), &none, &SchemaCatalog::default()).unwrap();
+        let accepted = judge(
+            &e,
+            &response(200, json!({"ok": true})),
+            &none,
+            &SchemaCatalog::default(),
+        )
+        .unwrap();
         assert_eq!(accepted.assertions.iter().filter(|a| !a.passed).count(), 2);
         let wrong = judge(
             &e,

@@ -44,7 +44,9 @@ pub fn new_nonce() -> String {
     // Falling back to the clock keeps the run going on a machine without an entropy source;
     // the nonce only has to be unlikely to appear in a host's answer by chance.
     if getrandom::fill(&mut bytes).is_err() {
-        let t = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap_or_default();
+        let t = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap_or_default();
         bytes = (t.as_nanos() as u64).to_le_bytes();
     }
     crate::scenario::load::hex(&bytes)
@@ -55,13 +57,20 @@ fn apply_require(result: &mut CaseResult, config: &RunConfig, conformance_profil
     if !config.require || !matches!(result.outcome, Outcome::Skip | Outcome::Blocked) {
         return;
     }
-    if let Some(profile) = conformance_profile.filter(|p| config.opted_out_profiles.iter().any(|o| o == p)) {
-        result.notes.push(format!("profile {profile} is opted out, so --require does not apply"));
+    if let Some(profile) =
+        conformance_profile.filter(|p| config.opted_out_profiles.iter().any(|o| o == p))
+    {
+        result.notes.push(format!(
+            "profile {profile} is opted out, so --require does not apply"
+        ));
         return;
     }
     let was = result.outcome;
     result.outcome = Outcome::Fail;
-    result.reason = Some(format!("--require: case was {was}: {}", result.reason.clone().unwrap_or_default()));
+    result.reason = Some(format!(
+        "--require: case was {was}: {}",
+        result.reason.clone().unwrap_or_default()
+    ));
 }
 
 pub struct RunOutput {
@@ -132,17 +141,28 @@ fn not_runnable(
     if let Some(problem) = discovery_problem {
         return Some((Outcome::Blocked, format!("discovery unusable: {problem}")));
     }
-    seams.get(endpoint).cloned().flatten().map(|reason| (Outcome::Blocked, reason))
+    seams
+        .get(endpoint)
+        .cloned()
+        .flatten()
+        .map(|reason| (Outcome::Blocked, reason))
 }
 
 /// Runs the whole suite against the target and emits events to `sink`.
-pub async fn execute(config: Arc<RunConfig>, suite: Arc<Suite>, target: ResolvedTarget, sink: EventSink) -> RunOutput {
+pub async fn execute(
+    config: Arc<RunConfig>,
+    suite: Arc<Suite>,
+    target: ResolvedTarget,
+    sink: EventSink,
+) -> RunOutput {
     let started = Instant::now();
     let nonce = new_nonce();
     let emit = |e: Event| {
         let _ = sink.send(e);
     };
-    emit(Event::RunStarted(run_info(&config, &suite, &target, &nonce)));
+    emit(Event::RunStarted(run_info(
+        &config, &suite, &target, &nonce,
+    )));
     let offline = matches!(config.target, Target::Offline);
 
     let redactor = Redactor::new(config.token.iter().map(|t| t.value.clone()));
@@ -156,12 +176,19 @@ pub async fn execute(config: Arc<RunConfig>, suite: Arc<Suite>, target: Resolved
     let client = match HttpClient::new(settings, redactor) {
         Ok(c) => Arc::new(c),
         Err(e) => {
-            let facts = RunFacts { discovery_problem: Some(e), interrupted: false };
+            let facts = RunFacts {
+                discovery_problem: Some(e),
+                interrupted: false,
+            };
             return finish(&sink, BTreeMap::new(), &facts, started, false);
         }
     };
 
-    let disc = if offline { None } else { Some(discovery::fetch(&client, &config).await) };
+    let disc = if offline {
+        None
+    } else {
+        Some(discovery::fetch(&client, &config).await)
+    };
     if let Some(d) = &disc {
         emit(Event::Discovery(d.snapshot.clone()));
     }
@@ -171,7 +198,9 @@ pub async fn execute(config: Arc<RunConfig>, suite: Arc<Suite>, target: Resolved
     };
     let discovery_problem = disc.as_ref().and_then(|d| d.problem.clone());
     let planned = plan::plan(&suite, &context, &config.filters, &nonce);
-    emit(Event::Planned { total: planned.len() });
+    emit(Event::Planned {
+        total: planned.len(),
+    });
 
     // Probe each seam the runnable cases need, once.
     let endpoints: BTreeSet<&str> = planned
@@ -201,10 +230,20 @@ pub async fn execute(config: Arc<RunConfig>, suite: Arc<Suite>, target: Resolved
     let semaphore = Arc::new(Semaphore::new(config.concurrency.max(1)));
     let mut tasks = tokio::task::JoinSet::new();
     let mut counts: BTreeMap<Outcome, usize> = BTreeMap::new();
-    let decided = |mut result: CaseResult, index: usize, case: usize, counts: &mut BTreeMap<Outcome, usize>| {
-        apply_require(&mut result, &config, suite.cases[case].conformance_profile.as_deref());
+    let decided = |mut result: CaseResult,
+                   index: usize,
+                   case: usize,
+                   counts: &mut BTreeMap<Outcome, usize>| {
+        apply_require(
+            &mut result,
+            &config,
+            suite.cases[case].conformance_profile.as_deref(),
+        );
         *counts.entry(result.outcome).or_default() += 1;
-        emit(Event::CaseFinished { index, result: Box::new(result) });
+        emit(Event::CaseFinished {
+            index,
+            result: Box::new(result),
+        });
     };
 
     for p in planned.iter().cloned() {
@@ -217,15 +256,39 @@ pub async fn execute(config: Arc<RunConfig>, suite: Arc<Suite>, target: Resolved
             (_, true) => Disposition::Excluded("needs a target: this is an --offline run".into()),
         };
         let immediate = match &disposition {
-            Disposition::Excluded(r) => Some(result_without_exchange(&p, case, Outcome::Excluded, Some(r.clone()))),
-            Disposition::Skip(r) => Some(result_without_exchange(&p, case, Outcome::Skip, Some(r.clone()))),
-            Disposition::Error(r) => Some(result_without_exchange(&p, case, Outcome::Error, Some(r.clone()))),
+            Disposition::Excluded(r) => Some(result_without_exchange(
+                &p,
+                case,
+                Outcome::Excluded,
+                Some(r.clone()),
+            )),
+            Disposition::Skip(r) => Some(result_without_exchange(
+                &p,
+                case,
+                Outcome::Skip,
+                Some(r.clone()),
+            )),
+            Disposition::Error(r) => Some(result_without_exchange(
+                &p,
+                case,
+                Outcome::Error,
+                Some(r.clone()),
+            )),
             Disposition::Run => match not_runnable(endpoint, discovery_problem.as_ref(), &seams) {
-                Some((outcome, reason)) => Some(result_without_exchange(&p, case, outcome, Some(reason))),
-                None if endpoint.is_none() => Some(offline::run_validate_case(&p, case, &shared.env())),
+                Some((outcome, reason)) => {
+                    Some(result_without_exchange(&p, case, outcome, Some(reason)))
+                }
+                None if endpoint.is_none() => {
+                    Some(offline::run_validate_case(&p, case, &shared.env()))
+                }
                 None if endpoint == Some("discovery") => match &disc {
                     Some(d) => Some(discovery::judge_cached(&p, case, &shared.env(), d)),
-                    None => Some(result_without_exchange(&p, case, Outcome::Blocked, Some("no discovery".into()))),
+                    None => Some(result_without_exchange(
+                        &p,
+                        case,
+                        Outcome::Blocked,
+                        Some("no discovery".into()),
+                    )),
                 },
                 None => None,
             },
@@ -264,11 +327,20 @@ pub async fn execute(config: Arc<RunConfig>, suite: Arc<Suite>, target: Resolved
         }
     }
 
-    let facts = RunFacts { discovery_problem, interrupted };
+    let facts = RunFacts {
+        discovery_problem,
+        interrupted,
+    };
     finish(&sink, counts, &facts, started, interrupted)
 }
 
-fn finish(sink: &EventSink, counts: BTreeMap<Outcome, usize>, facts: &RunFacts, started: Instant, incomplete: bool) -> RunOutput {
+fn finish(
+    sink: &EventSink,
+    counts: BTreeMap<Outcome, usize>,
+    facts: &RunFacts,
+    started: Instant,
+    incomplete: bool,
+) -> RunOutput {
     let decision = exit::decide(&counts, facts);
     let summary = RunSummary {
         counts,

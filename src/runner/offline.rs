@@ -11,7 +11,12 @@ use crate::scenario::template;
 use std::time::Instant;
 
 fn assertion(check: &str, expected: String, actual: String, passed: bool) -> AssertionResult {
-    AssertionResult { check: check.to_string(), expected, actual, passed }
+    AssertionResult {
+        check: check.to_string(),
+        expected,
+        actual,
+        passed,
+    }
 }
 
 /// (keyword, instance path, message) of one validation error.
@@ -32,24 +37,48 @@ fn show(findings: &[Finding]) -> String {
 pub fn run_validate_case(planned: &PlannedCase, case: &SuiteCase, env: &CaseEnv) -> CaseResult {
     let started = Instant::now();
     let Some(spec) = &case.spec.validate else {
-        return result_without_exchange(planned, case, Outcome::Error, Some("not a validate case".into()));
+        return result_without_exchange(
+            planned,
+            case,
+            Outcome::Error,
+            Some("not a validate case".into()),
+        );
     };
-    let resolve = resolver(&planned.bindings, env.context, env.nonce, &case.spec.id, planned.index);
+    let resolve = resolver(
+        &planned.bindings,
+        env.context,
+        env.nonce,
+        &case.spec.id,
+        planned.index,
+    );
     let expect = &case.spec.expect;
     let mut result = result_without_exchange(planned, case, Outcome::Blocked, None);
     let mut assertions = Vec::new();
-    let schema = template::render_text(&spec.schema, &resolve).and_then(|name| env.catalog.named(&name).map(|s| (name, s)));
+    let schema = template::render_text(&spec.schema, &resolve)
+        .and_then(|name| env.catalog.named(&name).map(|s| (name, s)));
     let compiled = match schema {
         Ok((name, loaded)) => {
             if expect.compiles == Some(true) {
-                assertions.push(assertion("compiles", format!("{name} compiles"), format!("compiled ({})", loaded.origin), true));
+                assertions.push(assertion(
+                    "compiles",
+                    format!("{name} compiles"),
+                    format!("compiled ({})", loaded.origin),
+                    true,
+                ));
             }
-            result.notes.push(format!("schema {name} from {}", loaded.origin));
+            result
+                .notes
+                .push(format!("schema {name} from {}", loaded.origin));
             Some(loaded)
         }
         Err(e) => {
             // A schema that does not compile fails whatever the case expected of it.
-            assertions.push(assertion("compiles", format!("{} compiles", spec.schema), e, false));
+            assertions.push(assertion(
+                "compiles",
+                format!("{} compiles", spec.schema),
+                e,
+                false,
+            ));
             None
         }
     };
@@ -65,9 +94,19 @@ pub fn run_validate_case(planned: &PlannedCase, case: &SuiteCase, env: &CaseEnv)
         let findings: Vec<Finding> = loaded
             .validator
             .iter_errors(&doc)
-            .map(|e| (e.kind().keyword().to_string(), e.instance_path().as_str().to_string(), e.to_string()))
+            .map(|e| {
+                (
+                    e.kind().keyword().to_string(),
+                    e.instance_path().as_str().to_string(),
+                    e.to_string(),
+                )
+            })
             .collect();
-        let rendered = |t: &Option<String>| t.as_ref().map(|t| template::render_text(t, &resolve)).transpose();
+        let rendered = |t: &Option<String>| {
+            t.as_ref()
+                .map(|t| template::render_text(t, &resolve))
+                .transpose()
+        };
         let (keyword, at) = match (rendered(&expect.keyword), rendered(&expect.at)) {
             (Ok(k), Ok(a)) => (k, a),
             (Err(e), _) | (_, Err(e)) => {
@@ -78,25 +117,47 @@ pub fn run_validate_case(planned: &PlannedCase, case: &SuiteCase, env: &CaseEnv)
         };
         if let Some(valid) = expect.valid {
             let expected = if valid { "valid" } else { "invalid" };
-            assertions.push(assertion("valid", expected.into(), show(&findings), findings.is_empty() == valid));
+            assertions.push(assertion(
+                "valid",
+                expected.into(),
+                show(&findings),
+                findings.is_empty() == valid,
+            ));
         }
         if let Some(keyword) = keyword {
             let hit = findings.iter().any(|(k, _, _)| *k == keyword);
-            assertions.push(assertion("keyword", format!("an error from `{keyword}`"), show(&findings), hit));
+            assertions.push(assertion(
+                "keyword",
+                format!("an error from `{keyword}`"),
+                show(&findings),
+                hit,
+            ));
         }
         if let Some(at) = at {
             // `(root)` names the document itself, whose JSON pointer is the empty string.
             let at = if at == "(root)" { String::new() } else { at };
             let hit = findings.iter().any(|(_, p, _)| *p == at);
-            let shown_at = if at.is_empty() { "(root)".to_string() } else { at.clone() };
-            assertions.push(assertion("at", format!("an error at {shown_at}"), show(&findings), hit));
+            let shown_at = if at.is_empty() {
+                "(root)".to_string()
+            } else {
+                at.clone()
+            };
+            assertions.push(assertion(
+                "at",
+                format!("an error at {shown_at}"),
+                show(&findings),
+                hit,
+            ));
         }
     }
     result.outcome = super::judge::outcome(&assertions, case.spec.requirement.level, env.strict);
     result.reason = match result.outcome {
         Outcome::Pass => None,
         Outcome::Blocked => Some("the case executed no assertion".into()),
-        _ => assertions.iter().find(|a| !a.passed).map(|a| format!("expected {}; got {}", a.expected, a.actual)),
+        _ => assertions
+            .iter()
+            .find(|a| !a.passed)
+            .map(|a| format!("expected {}; got {}", a.expected, a.actual)),
     };
     result.assertions = assertions;
     result.duration_ms = started.elapsed().as_millis() as u64;

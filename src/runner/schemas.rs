@@ -31,7 +31,10 @@ fn compile(schema: &Value) -> Result<Validator, String> {
 
 impl SchemaCatalog {
     pub fn new(dir: Option<PathBuf>) -> SchemaCatalog {
-        SchemaCatalog { dir, cache: Mutex::default() }
+        SchemaCatalog {
+            dir,
+            cache: Mutex::default(),
+        }
     }
 
     /// The text of a named schema: `DIR/<name>.schema.json` when `--schemas` has it,
@@ -40,7 +43,8 @@ impl SchemaCatalog {
         if let Some(dir) = &self.dir {
             let path = dir.join(format!("{name}.schema.json"));
             if path.is_file() {
-                let text = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+                let text = std::fs::read_to_string(&path)
+                    .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
                 return Ok((text, path.display().to_string()));
             }
         }
@@ -51,20 +55,30 @@ impl SchemaCatalog {
 
     /// A named schema, compiled (cached, including failures, so each is tried once).
     pub fn named(&self, name: &str) -> Result<LoadedSchema, String> {
-        let mut cache = self.cache.lock().map_err(|_| "schema cache poisoned".to_string())?;
+        let mut cache = self
+            .cache
+            .lock()
+            .map_err(|_| "schema cache poisoned".to_string())?;
         if let Some(hit) = cache.get(name) {
             return hit.clone();
         }
         let loaded = self.source(name).and_then(|(text, origin)| {
-            let value: Value = serde_json::from_str(&text).map_err(|e| format!("{origin} is not JSON: {e}"))?;
+            let value: Value =
+                serde_json::from_str(&text).map_err(|e| format!("{origin} is not JSON: {e}"))?;
             let validator = compile(&value).map_err(|e| format!("{origin}: {e}"))?;
-            Ok(LoadedSchema { validator: Arc::new(validator), origin })
+            Ok(LoadedSchema {
+                validator: Arc::new(validator),
+                origin,
+            })
         });
         cache.insert(name.to_string(), loaded.clone());
         loaded
     }
 
     pub fn inline(&self, schema: &Value) -> Result<LoadedSchema, String> {
-        Ok(LoadedSchema { validator: Arc::new(compile(schema)?), origin: "inline".to_string() })
+        Ok(LoadedSchema {
+            validator: Arc::new(compile(schema)?),
+            origin: "inline".to_string(),
+        })
     }
 }

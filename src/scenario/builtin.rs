@@ -21,5 +21,8 @@ pub fn schema_names() -> Vec<&'static str> {
 
 /// A shipped JSON fixture by path relative to `fixtures/`, e.g. `envelopes/clarification.request.json`.
 pub fn fixture(path: &str) -> Option<&'static str> {
-    BUILTIN_FIXTURES.iter().find(|(p, _)| *p == path).map(|(_, text)| *text)
+    BUILTIN_FIXTURES
+        .iter()
+        .find(|(p, _)| *p == path)
+        .map(|(_, text)| *text)
 }

@@ -160,6 +160,32 @@ fn check_case(
             }
         }
     }
+    if let Some(names) = &case.id_from {
+        for name in names.iter().filter(|n| !bound.contains(*n)) {
+            out.push((
+                format!("{base}/id_from"),
+                false,
+                format!("`id_from` names `{name}`, which the expansion does not bind"),
+            ));
+        }
+    }
+    let mut ids: HashSet<String> = HashSet::new();
+    let rows_listed = matches!(case.expand, Some(super::model::Expansion::Rows(_)));
+    let rows = case.expand.as_ref().map(|e| e.rows()).unwrap_or_default();
+    for (i, bindings) in rows.iter().enumerate() {
+        let id = crate::plan::expanded_id(&case.id, bindings, case.id_from.as_deref());
+        if !ids.insert(id.clone()) {
+            out.push((
+                if rows_listed {
+                    format!("{base}/expand/{i}")
+                } else {
+                    format!("{base}/expand")
+                },
+                false,
+                format!("two expansion rows give the same case id `{id}`"),
+            ));
+        }
+    }
     let mut used: HashSet<String> = HashSet::new();
     for (pointer, subtree) in templated_subtrees(raw) {
         let mut strings = Vec::new();
@@ -178,10 +204,7 @@ fn check_case(
             }
             // A literal fixture path must name a shipped fixture; templated ones are
             // checked when the case runs.
-            if p.ends_with("/fixture")
-                && !s.contains('{')
-                && builtin::fixture(s).is_none()
-            {
+            if p.ends_with("/fixture") && !s.contains('{') && builtin::fixture(s).is_none() {
                 out.push((p.clone(), false, format!("no fixture `fixtures/{s}`")));
             }
             if p.ends_with("/$media/url")
@@ -202,7 +225,9 @@ fn check_case(
             ));
         }
     }
-    if case.endpoint() == Some("discovery") && case.request.as_ref().is_some_and(|r| r.body.is_some()) {
+    if case.endpoint() == Some("discovery")
+        && case.request.as_ref().is_some_and(|r| r.body.is_some())
+    {
         out.push((
             format!("{base}/request/body"),
             true,

@@ -30,6 +30,11 @@ pub struct CaseSpec {
     /// or an explicit list of rows.
     #[serde(default)]
     pub expand: Option<Expansion>,
+    /// The expansion variables that name an expanded case, in this order (default:
+    /// all of them), so a row carrying expectations too (`keyword`, `at`) keeps a
+    /// short, stable id such as `case[error,without-message]`.
+    #[serde(default)]
+    pub id_from: Option<Vec<String>>,
     /// Every predicate must hold for the case to run; otherwise it is skipped
     /// with the failing predicate's reason.
     #[serde(default)]

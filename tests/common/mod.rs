@@ -89,6 +89,16 @@ pub fn run_with_env(args: &[&str], env: &[(&str, &str)]) -> RunResult {
     }
 }
 
+/// The ids of the offline cases (schema checks that need no target): the only cases
+/// that may pass when the target itself cannot be observed.
+pub fn offline_case_ids() -> Vec<String> {
+    let r = run(&["--offline"]);
+    assert_eq!(r.code, 0, "{}", r.context());
+    let ids = r.ids_with("pass");
+    assert!(!ids.is_empty(), "an offline run passes its schema cases");
+    ids
+}
+
 pub fn read_json(path: &Path) -> Option<Value> {
     std::fs::read_to_string(path)
         .ok()

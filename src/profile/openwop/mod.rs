@@ -39,17 +39,29 @@ pub fn seam(endpoint: &str, major: u8) -> Option<Seam> {
     let header = v2.then_some(("OpenWOP-Version", "2.0"));
     let (path, probe_body) = match endpoint {
         "ai-call" => (
-            if v2 { "/conformance/seams/sample/ai/call" } else { "/v1/host/sample/ai/call" },
+            if v2 {
+                "/conformance/seams/sample/ai/call"
+            } else {
+                "/v1/host/sample/ai/call"
+            },
             serde_json::json!({"messages": [{"role": "user", "content": "mmconform seam probe"}]}),
         ),
         // An empty body: a present seam answers 400 (no envelope), an absent one 404.
         "envelope-accept" => (
-            if v2 { "/conformance/seams/sample/envelope/accept" } else { "/v1/host/sample/envelope/accept" },
+            if v2 {
+                "/conformance/seams/sample/envelope/accept"
+            } else {
+                "/v1/host/sample/envelope/accept"
+            },
             serde_json::json!({}),
         ),
         _ => return None,
     };
-    Some(Seam { path, header, probe_body })
+    Some(Seam {
+        path,
+        header,
+        probe_body,
+    })
 }
 
 /// The header selecting the v2 discovery root, when asked for.

@@ -1,0 +1,97 @@
+//! Each fault leaves the basics it does not name untouched (the counterpart of
+//! `fault_tests.rs`, which proves each fault changes what it names).
+
+use serde_json::json;
+
+use super::test_support::{
+    FAITHFUL_DISCOVERY, FAITHFUL_ENVELOPES, Probe, call, plain, png, text, user, wav, without_meta,
+};
+use super::{Fault, ReferenceConfig, spawn};
+
+/// The discovery document, the canonical positive call, the canonical
+/// unadvertised-modality refusal, and the envelope seam's plain acceptance and
+/// missing-meta refusal.
+#[tokio::test]
+async fn controls_are_unchanged() {
+    use Fault::*;
+    let client = super::test_support::client();
+    let positive = call(user(json!([text("what is this?"), png()])));
+    let negative = call(user(json!([text("listen"), wav()])));
+    for &fault in Fault::all() {
+        let config = ReferenceConfig {
+            fault: Some(fault),
+            ..ReferenceConfig::default()
+        };
+        let host = spawn(config, super::test_support::loopback())
+            .await
+            .unwrap();
+        let base = host.base_url();
+        let send = |probe| {
+            let client = client.clone();
+            let base = base.clone();
+            async move { super::test_support::send(&client, &base, &probe).await }
+        };
+        if !matches!(
+            fault,
+            DiscoveryMissingRequired | WrapperOnlyDiscovery | OutOfEnumModality
+        ) {
+            assert_eq!(
+                send(Probe::Discovery).await,
+                FAITHFUL_DISCOVERY,
+                "{fault}: discovery"
+            );
+        }
+        if !matches!(fault, RejectsAdvertisedModality | SeamMissing) {
+            assert_eq!(
+                send(positive.clone()).await,
+                "200 text,image x2",
+                "{fault}: positive"
+            );
+        }
+        let negative_faults = [
+            AcceptsUnadvertised,
+            SilentlyDropsUnadvertised,
+            WrongErrorCode,
+            NestedErrorBody,
+            SeamMissing,
+        ];
+        if !negative_faults.contains(&fault) {
+            assert_eq!(
+                send(negative.clone()).await,
+                "400 unsupported_modality",
+                "{fault}: negative"
+            );
+        }
+        if !matches!(
+            fault,
+            DiscoveryMissingUniversalEnvelopes | DiscoveryWrongSchemaVersion
+        ) {
+            assert_eq!(
+                send(Probe::DiscoveryEnvelopes).await,
+                FAITHFUL_ENVELOPES,
+                "{fault}: discovery envelopes"
+            );
+        }
+        if !matches!(fault, EnvelopeDefaultUntrusted | EnvelopeSeamMissing) {
+            assert_eq!(
+                send(plain()).await,
+                "200 accepted trust=trusted",
+                "{fault}: envelope positive"
+            );
+        }
+        let envelope_negative_faults = [
+            EnvelopeAcceptsMissingMeta,
+            EnvelopeInvalidWithoutDetails,
+            EnvelopeHttp400,
+            EnvelopeSeamMissing,
+        ];
+        if !envelope_negative_faults.contains(&fault) {
+            assert_eq!(
+                send(without_meta()).await,
+                "200 invalid details=1",
+                "{fault}: envelope negative"
+            );
+        }
+        host.shutdown().await;
+    }
+}
