@@ -59,6 +59,18 @@ pub fn resolver<'a>(
 
 /// `case-id[v1,v2]`: the values of the naming variables (`id_from`, or every binding
 /// in file order when it is absent).
+impl PlannedCase {
+    /// The placeholder resolver for this expanded case (see `resolver`).
+    pub fn resolver<'a>(
+        &'a self,
+        context: &'a Value,
+        nonce: &'a str,
+        case_id: &'a str,
+    ) -> impl Fn(&str) -> Option<Value> + 'a {
+        resolver(&self.bindings, context, nonce, case_id, self.index)
+    }
+}
+
 pub fn expanded_id(
     case_id: &str,
     bindings: &[(String, String)],

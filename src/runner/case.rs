@@ -5,7 +5,7 @@ use super::http::{HttpClient, HttpRequest, HttpResponse};
 use super::judge;
 use super::schemas::SchemaCatalog;
 use crate::outcome::{CaseResult, Exchange, Outcome};
-use crate::plan::{PlannedCase, resolver};
+use crate::plan::PlannedCase;
 use crate::profile::openwop::{
     self,
     part::{self, PartInputs},
@@ -95,13 +95,7 @@ pub fn judge_response(
     exchange: Exchange,
     started: Instant,
 ) -> CaseResult {
-    let resolve = resolver(
-        &planned.bindings,
-        env.context,
-        env.nonce,
-        &case.spec.id,
-        planned.index,
-    );
+    let resolve = planned.resolver(env.context, env.nonce, &case.spec.id);
     let mut result = result_without_exchange(planned, case, Outcome::Blocked, None);
     result.exchanges.push(exchange);
     match judge::judge(&case.spec.expect, response, &resolve, env.catalog) {
@@ -135,13 +129,7 @@ pub async fn run_seam_case(
     env: &CaseEnv<'_>,
 ) -> CaseResult {
     let started = Instant::now();
-    let resolve = resolver(
-        &planned.bindings,
-        env.context,
-        env.nonce,
-        &case.spec.id,
-        planned.index,
-    );
+    let resolve = planned.resolver(env.context, env.nonce, &case.spec.id);
     let Some(request_spec) = &case.spec.request else {
         return result_without_exchange(
             planned,

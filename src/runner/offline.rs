@@ -5,7 +5,7 @@
 use super::case::{CaseEnv, result_without_exchange};
 use super::document;
 use crate::outcome::{AssertionResult, CaseResult, Outcome};
-use crate::plan::{PlannedCase, resolver};
+use crate::plan::PlannedCase;
 use crate::scenario::suite::SuiteCase;
 use crate::scenario::template;
 use std::time::Instant;
@@ -44,13 +44,7 @@ pub fn run_validate_case(planned: &PlannedCase, case: &SuiteCase, env: &CaseEnv)
             Some("not a validate case".into()),
         );
     };
-    let resolve = resolver(
-        &planned.bindings,
-        env.context,
-        env.nonce,
-        &case.spec.id,
-        planned.index,
-    );
+    let resolve = planned.resolver(env.context, env.nonce, &case.spec.id);
     let expect = &case.spec.expect;
     let mut result = result_without_exchange(planned, case, Outcome::Blocked, None);
     let mut assertions = Vec::new();
