@@ -74,3 +74,36 @@ pub struct RunConfig {
     pub schemas_dir: Option<PathBuf>,
     pub output: Output,
 }
+
+impl RunConfig {
+    /// A run against `target` with every option at its documented default; the CLI and
+    /// calibration start from here and change what they were asked to.
+    pub fn new(target: Target) -> RunConfig {
+        RunConfig {
+            target,
+            token: None,
+            headers: Vec::new(),
+            timeout: Duration::from_secs(30),
+            concurrency: 8,
+            filters: Vec::new(),
+            filter_text: Vec::new(),
+            strict: false,
+            require: false,
+            opted_out_profiles: Vec::new(),
+            dialect: Dialect::Spec,
+            openwop_major: 1,
+            media_base_url: None,
+            media_refs: BTreeMap::new(),
+            max_probe_bytes: 16 * 1024 * 1024,
+            max_response_bytes: 4 * 1024 * 1024,
+            schemas_dir: None,
+            output: Output {
+                junit: None,
+                report: None,
+                color: false,
+                progress: false,
+                verbose: false,
+            },
+        }
+    }
+}

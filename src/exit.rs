@@ -29,6 +29,16 @@ pub struct RunFacts {
     pub interrupted: bool,
 }
 
+/// `mmconform calibrate`: 0 when every case can fail and every host fault is caught,
+/// 1 otherwise (usage and internal errors keep their codes).
+pub fn calibration(calibrated: bool) -> i32 {
+    if calibrated {
+        PASSED
+    } else {
+        CONFORMANCE_FAILURE
+    }
+}
+
 fn n(counts: &BTreeMap<Outcome, usize>, o: Outcome) -> usize {
     counts.get(&o).copied().unwrap_or(0)
 }

@@ -111,6 +111,33 @@ fn a_schema_that_lost_its_constraints_fails_the_offline_cases() {
 }
 
 #[test]
+fn a_judging_schema_that_does_not_compile_blocks_rather_than_blames_the_host() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("openwop")).unwrap();
+    std::fs::write(
+        dir.path().join("openwop/accepted-call.schema.json"),
+        r#"{"type": 12}"#,
+    )
+    .unwrap();
+    let r = run(&["--target", "reference", "--schemas", dir.path().to_str().unwrap()]);
+    assert_eq!(r.code, 3, "{}", r.context());
+    let case = r
+        .cases()
+        .into_iter()
+        .find(|c| c["id"] == "openwop.rfc0091.advertised-inline-accepted[image]")
+        .unwrap();
+    assert_eq!(case["outcome"], "blocked", "{case}");
+    assert!(
+        case["reason"]
+            .as_str()
+            .unwrap()
+            .starts_with("cannot judge the answer:"),
+        "{case}"
+    );
+    assert!(r.ids_with("error").is_empty(), "{}", r.context());
+}
+
+#[test]
 fn the_reference_host_passes_the_envelope_cases() {
     let r = run(&["--target", "reference"]);
     assert_eq!(r.code, 0, "{}", r.context());

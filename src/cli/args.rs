@@ -51,6 +51,9 @@ pub enum Command {
     Lint(LintArgs),
     /// Run the embedded reference host.
     ServeReference(ServeArgs),
+    /// Prove every case can fail: run the suite against the faithful reference host and
+    /// each single-fault variant, and report vacuous cases and blind spots.
+    Calibrate(CalibrateArgs),
 }
 
 /// How to reach a target (shared by `run` and `list`).
@@ -164,6 +167,33 @@ pub struct ListArgs {
     pub target: TargetArgs,
     #[arg(long, value_enum, default_value_t = FormatArg::Human)]
     pub format: FormatArg,
+}
+
+#[derive(Debug, Args)]
+pub struct CalibrateArgs {
+    /// Extra scenario files or directories to calibrate too (repeatable).
+    #[arg(long = "scenarios", value_name = "DIR|FILE")]
+    pub scenarios: Vec<PathBuf>,
+    /// Calibrate only the scenarios given with --scenarios.
+    #[arg(long)]
+    pub no_builtin: bool,
+    /// Calibrate only the cases these select (same terms as `run --filter`).
+    #[arg(long = "filter", value_name = "PATTERN")]
+    pub filters: Vec<String>,
+    /// Allow `$media.url` probe URLs that do not point at loopback.
+    #[arg(long)]
+    pub allow_external_probe_urls: bool,
+    #[arg(long, value_enum, default_value_t = FormatArg::Human)]
+    pub format: FormatArg,
+    /// Also write the full matrix as JSON here (atomically).
+    #[arg(long, value_name = "PATH")]
+    pub report: Option<PathBuf>,
+    /// Host runs at once.
+    #[arg(short = 'j', long, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(u16).range(1..=64))]
+    pub concurrency: u16,
+    /// List every case each fault caught, and every case's faults.
+    #[arg(short, long)]
+    pub verbose: bool,
 }
 
 #[derive(Debug, Args)]

@@ -2,12 +2,12 @@
 
 use super::args::{FormatArg, ListArgs};
 use super::resolve::{self, process_env};
-use super::run::{start_target, with_reference_media_refs};
 use super::{CliError, runtime};
 use crate::plan::{self, Disposition};
 use crate::redact::Redactor;
 use crate::runner::discovery;
 use crate::runner::http::{HttpClient, HttpSettings};
+use crate::runner::target::{align_reference, start_target};
 use crate::scenario::suite::load_suite;
 use serde_json::{Value, json};
 
@@ -28,9 +28,9 @@ pub fn list(args: &ListArgs) -> Result<i32, CliError> {
     let (context, discovery_note) = if has_target(args) {
         let config =
             resolve::resolve_common(&args.target, false, &process_env).map_err(CliError::Usage)?;
-        let config = with_reference_media_refs(config);
+        let config = align_reference(config);
         runtime()?.block_on(async {
-            let (reference, target) = start_target(&config).await?;
+            let (reference, target) = start_target(&config).await.map_err(CliError::Internal)?;
             let settings = HttpSettings {
                 base_url: target.base_url.clone(),
                 token: config.token.as_ref().map(|t| t.value.clone()),

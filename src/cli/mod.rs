@@ -2,6 +2,7 @@
 //! every error into the documented exit code.
 
 pub mod args;
+mod calibrate;
 mod lint;
 mod list;
 pub mod resolve;
@@ -76,6 +77,7 @@ pub fn main() -> i32 {
         Command::List(args) => list::list(&args),
         Command::Lint(args) => lint::lint(&args),
         Command::ServeReference(args) => serve::serve(&args),
+        Command::Calibrate(args) => calibrate::calibrate(&args),
     };
     match result {
         Ok(code) => code,

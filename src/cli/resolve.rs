@@ -186,35 +186,22 @@ pub fn resolve_common(args: &TargetArgs, offline: bool, env: Env) -> Result<RunC
     if let Some(base) = &args.media_base_url {
         url::Url::parse(base).map_err(|e| format!("--media-base-url `{base}`: {e}"))?;
     }
-    Ok(RunConfig {
-        target: resolve_target(args, offline, env)?,
-        token: resolve_token(args, env)?,
-        headers,
-        timeout: Duration::from_secs_f64(args.timeout),
-        concurrency: 8,
-        filters,
-        filter_text: args.filters.clone(),
-        strict: false,
-        require: false,
-        opted_out_profiles: Vec::new(),
-        dialect: match args.dialect {
-            DialectArg::Spec => Dialect::Spec,
-            DialectArg::Suite => Dialect::Suite,
-        },
-        openwop_major: args.openwop_major,
-        media_base_url: args.media_base_url.clone(),
-        media_refs,
-        max_probe_bytes: args.max_probe_bytes,
-        max_response_bytes: 4 * 1024 * 1024,
-        schemas_dir: args.schemas_dir.clone(),
-        output: Output {
-            junit: None,
-            report: None,
-            color: false,
-            progress: false,
-            verbose: false,
-        },
-    })
+    let mut config = RunConfig::new(resolve_target(args, offline, env)?);
+    config.token = resolve_token(args, env)?;
+    config.headers = headers;
+    config.timeout = Duration::from_secs_f64(args.timeout);
+    config.filters = filters;
+    config.filter_text = args.filters.clone();
+    config.dialect = match args.dialect {
+        DialectArg::Spec => Dialect::Spec,
+        DialectArg::Suite => Dialect::Suite,
+    };
+    config.openwop_major = args.openwop_major;
+    config.media_base_url = args.media_base_url.clone();
+    config.media_refs = media_refs;
+    config.max_probe_bytes = args.max_probe_bytes;
+    config.schemas_dir = args.schemas_dir.clone();
+    Ok(config)
 }
 
 pub fn resolve_run(args: &RunArgs, color: bool, env: Env) -> Result<RunConfig, String> {

@@ -4,81 +4,21 @@
 use super::args::RunArgs;
 use super::resolve::{self, process_env};
 use super::{CliError, runtime};
-use crate::config::{RunConfig, Target};
 use crate::event::Event;
 use crate::exit;
 use crate::redact::Redactor;
-use crate::reference::{self, RunningReference};
 use crate::report::{JsonReporter, JunitReporter, Reporter, TerminalOptions, TerminalReporter};
-use crate::runner::{self, ResolvedTarget};
+use crate::runner::{
+    self,
+    target::{align_reference, start_target},
+};
 use crate::scenario::suite::load_suite;
 use std::sync::Arc;
 use tokio::sync::mpsc;
 
-/// Starts the embedded host when asked for, and says how to reach and show the target.
-pub(super) async fn start_target(
-    config: &RunConfig,
-) -> Result<(Option<RunningReference>, ResolvedTarget), CliError> {
-    match &config.target {
-        Target::Reference(reference_config) => {
-            let addr = std::net::SocketAddr::from(([127, 0, 0, 1], 0));
-            let running = reference::spawn(reference_config.clone(), addr)
-                .await
-                .map_err(|e| CliError::Internal(format!("cannot start the reference host: {e}")))?;
-            let base_url = running.base_url();
-            let label = format!("reference ({base_url})");
-            Ok((Some(running), ResolvedTarget { base_url, label }))
-        }
-        Target::Offline => Ok((
-            None,
-            ResolvedTarget {
-                base_url: "http://127.0.0.1:9".into(),
-                label: "offline (no target: only offline cases run)".into(),
-            },
-        )),
-        Target::Url(url) => {
-            let mut shown = url.clone();
-            if !url.username().is_empty() || url.password().is_some() {
-                eprintln!(
-                    "warning: credentials in the --target URL are not sent; use --token-env or --token-file"
-                );
-            }
-            let _ = shown.set_username("");
-            let _ = shown.set_password(None);
-            let base_url = shown.as_str().trim_end_matches('/').to_string();
-            Ok((
-                None,
-                ResolvedTarget {
-                    label: base_url.clone(),
-                    base_url,
-                },
-            ))
-        }
-    }
-}
-
-/// Prepares the embedded host to match the run: it requires the configured token (so
-/// the auth case can run), and offers its own mediaRefs (so the mediaRef positives run
-/// without flags).
-pub(super) fn with_reference_media_refs(mut config: RunConfig) -> RunConfig {
-    let token = config.token.as_ref().map(|t| t.value.clone());
-    if let Target::Reference(rc) = &mut config.target {
-        rc.token = token;
-        for m in &rc.modalities {
-            if let Some(r) = reference::known_media_ref(m) {
-                config
-                    .media_refs
-                    .entry(m.clone())
-                    .or_insert_with(|| r.to_string());
-            }
-        }
-    }
-    config
-}
-
 pub fn run(args: &RunArgs, color: bool) -> Result<i32, CliError> {
     let config = resolve::resolve_run(args, color, &process_env).map_err(CliError::Usage)?;
-    let config = Arc::new(with_reference_media_refs(config));
+    let config = Arc::new(align_reference(config));
     let suite =
         Arc::new(load_suite(&resolve::suite_options(&args.target)).map_err(CliError::Scenarios)?);
     for id in &suite.replaced {
@@ -102,7 +42,7 @@ pub fn run(args: &RunArgs, color: bool) -> Result<i32, CliError> {
     }
 
     runtime()?.block_on(async move {
-        let (reference, target) = start_target(&config).await?;
+        let (reference, target) = start_target(&config).await.map_err(CliError::Internal)?;
         let (tx, mut rx) = mpsc::unbounded_channel::<Event>();
         let execution = tokio::spawn(runner::execute(config.clone(), suite, target, tx));
         let mut failures = Vec::new();

@@ -36,10 +36,15 @@ pub fn discovery_document(config: &ReferenceConfig) -> Value {
 
 /// A host with AI support SHOULD list all four universal envelope kinds (RFC 0021 §C).
 fn supported_envelopes(config: &ReferenceConfig) -> Value {
-    let listed = UNIVERSAL_ENVELOPES.iter().filter(|kind| {
-        !(config.faulted(Fault::DiscoveryMissingUniversalEnvelopes) && **kind == "error")
-    });
-    json!(listed.collect::<Vec<_>>())
+    let listed: Vec<&str> = if config.faulted(Fault::DiscoveryMissingUniversalEnvelopes) {
+        Vec::new()
+    } else {
+        UNIVERSAL_ENVELOPES.to_vec()
+    };
+    if config.faulted(Fault::DiscoveryEnvelopesNotArray) {
+        return json!(listed.join(","));
+    }
+    json!(listed)
 }
 
 /// Version 1 of each universal kind's schema, the one this host implements (§C).
@@ -47,7 +52,7 @@ fn schema_versions(config: &ReferenceConfig) -> Value {
     let versions: Map<String, Value> = UNIVERSAL_ENVELOPES
         .iter()
         .map(|kind| {
-            let wrong = config.faulted(Fault::DiscoveryWrongSchemaVersion) && *kind == "error";
+            let wrong = config.faulted(Fault::DiscoveryWrongSchemaVersion);
             ((*kind).to_owned(), json!(if wrong { 2 } else { 1 }))
         })
         .collect();
@@ -158,13 +163,19 @@ mod tests {
         );
 
         let mut expected = faithful.clone();
-        expected["supportedEnvelopes"] =
-            json!(["clarification.request", "schema.request", "schema.response"]);
+        expected["supportedEnvelopes"] = json!([]);
         assert_eq!(faulted(Fault::DiscoveryMissingUniversalEnvelopes), expected);
 
         let mut expected = faithful.clone();
-        expected["schemaVersions"]["error"] = json!(2);
+        for kind in UNIVERSAL_ENVELOPES {
+            expected["schemaVersions"][kind] = json!(2);
+        }
         assert_eq!(faulted(Fault::DiscoveryWrongSchemaVersion), expected);
+
+        let mut expected = faithful.clone();
+        expected["supportedEnvelopes"] =
+            json!("clarification.request,schema.request,schema.response,error");
+        assert_eq!(faulted(Fault::DiscoveryEnvelopesNotArray), expected);
 
         let video = faulted(Fault::OutOfEnumModality);
         assert_eq!(

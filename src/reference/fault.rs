@@ -55,6 +55,10 @@ pub enum Fault {
     EnvelopeSeamMissing,
     DiscoveryMissingUniversalEnvelopes,
     DiscoveryWrongSchemaVersion,
+    EnvelopeBreachOneEarly,
+    EnvelopeIgnoresRunBoundary,
+    EnvelopeGatesUniversalKinds,
+    DiscoveryEnvelopesNotArray,
 }
 
 /// Every variant with its kebab-case name, in one table so `all`, `name` and
@@ -152,6 +156,19 @@ const TABLE: &[(Fault, &str)] = &[
     (
         Fault::DiscoveryWrongSchemaVersion,
         "discovery-wrong-schema-version",
+    ),
+    (Fault::EnvelopeBreachOneEarly, "envelope-breach-one-early"),
+    (
+        Fault::EnvelopeIgnoresRunBoundary,
+        "envelope-ignores-run-boundary",
+    ),
+    (
+        Fault::EnvelopeGatesUniversalKinds,
+        "envelope-gates-universal-kinds",
+    ),
+    (
+        Fault::DiscoveryEnvelopesNotArray,
+        "discovery-envelopes-not-array",
     ),
 ];
 
@@ -299,10 +316,22 @@ impl Fault {
             }
             Fault::EnvelopeSeamMissing => "Both envelope accept seam paths answer 404 not_found.",
             Fault::DiscoveryMissingUniversalEnvelopes => {
-                "Discovery's supportedEnvelopes omits the universal kind `error`."
+                "Discovery's supportedEnvelopes lists none of the four universal kinds."
             }
             Fault::DiscoveryWrongSchemaVersion => {
-                "Discovery's schemaVersions gives the universal kind `error` version 2 instead of 1."
+                "Discovery's schemaVersions gives every universal kind version 2 instead of 1."
+            }
+            Fault::EnvelopeBreachOneEarly => {
+                "An envelope cap is breached one envelope early (current + 1 >= cap), so an envelope one below its cap is refused."
+            }
+            Fault::EnvelopeIgnoresRunBoundary => {
+                "runTrustBoundary is ignored: an envelope without its own meta.contentTrust is always trusted."
+            }
+            Fault::EnvelopeGatesUniversalKinds => {
+                "Universal envelope kinds are gated unless hostSupportedEnvelopes lists them, instead of always passing the host kind gate."
+            }
+            Fault::DiscoveryEnvelopesNotArray => {
+                "Discovery's supportedEnvelopes is one comma-separated string instead of an array of strings."
             }
         }
     }
@@ -355,7 +384,7 @@ mod tests {
             assert!(!fault.description().is_empty());
             assert!(fault.description().ends_with('.'));
         }
-        assert_eq!(Fault::all().len(), 45);
+        assert_eq!(Fault::all().len(), 49);
     }
 
     #[test]

@@ -64,7 +64,9 @@ async fn controls_are_unchanged() {
         }
         if !matches!(
             fault,
-            DiscoveryMissingUniversalEnvelopes | DiscoveryWrongSchemaVersion
+            DiscoveryMissingUniversalEnvelopes
+                | DiscoveryWrongSchemaVersion
+                | DiscoveryEnvelopesNotArray
         ) {
             assert_eq!(
                 send(Probe::DiscoveryEnvelopes).await,
@@ -72,7 +74,10 @@ async fn controls_are_unchanged() {
                 "{fault}: discovery envelopes"
             );
         }
-        if !matches!(fault, EnvelopeDefaultUntrusted | EnvelopeSeamMissing) {
+        if !matches!(
+            fault,
+            EnvelopeDefaultUntrusted | EnvelopeSeamMissing | EnvelopeGatesUniversalKinds
+        ) {
             assert_eq!(
                 send(plain()).await,
                 "200 accepted trust=trusted",

@@ -321,12 +321,33 @@ fn signature(fault: Fault) -> Signature {
         DiscoveryMissingUniversalEnvelopes => sig(
             Probe::DiscoveryEnvelopes,
             FAITHFUL_ENVELOPES,
-            "envelopes=clarification.request,schema.request,schema.response versions=1,1,1",
+            "envelopes= versions=",
         ),
         DiscoveryWrongSchemaVersion => sig(
             Probe::DiscoveryEnvelopes,
             FAITHFUL_ENVELOPES,
-            "envelopes=clarification.request,schema.request,schema.response,error versions=1,1,1,2",
+            "envelopes=clarification.request,schema.request,schema.response,error versions=2,2,2,2",
+        ),
+        EnvelopeBreachOneEarly => sig(
+            accept(
+                envelope_of("schema.request", json!({"envelopeType": "error"})),
+                json!({"counters": {"schemaRounds": {"current": 2, "cap": 3}}}),
+            ),
+            "200 accepted trust=trusted",
+            "200 breached schema 2/3",
+        ),
+        EnvelopeIgnoresRunBoundary => sig(
+            accept(envelope(), json!({"runTrustBoundary": "untrusted"})),
+            "200 accepted trust=untrusted",
+            "200 accepted trust=trusted",
+        ),
+        EnvelopeGatesUniversalKinds => {
+            sig(plain(), "200 accepted trust=trusted", "200 gated allowed=4")
+        }
+        DiscoveryEnvelopesNotArray => sig(
+            Probe::DiscoveryEnvelopes,
+            FAITHFUL_ENVELOPES,
+            "envelopes=\"clarification.request,schema.request,schema.response,error\" (a string)",
         ),
     }
 }
@@ -423,4 +444,8 @@ fault_tests! {
     envelope_seam_missing => EnvelopeSeamMissing,
     discovery_missing_universal_envelopes => DiscoveryMissingUniversalEnvelopes,
     discovery_wrong_schema_version => DiscoveryWrongSchemaVersion,
+    envelope_breach_one_early => EnvelopeBreachOneEarly,
+    envelope_ignores_run_boundary => EnvelopeIgnoresRunBoundary,
+    envelope_gates_universal_kinds => EnvelopeGatesUniversalKinds,
+    discovery_envelopes_not_array => DiscoveryEnvelopesNotArray,
 }

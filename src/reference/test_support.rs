@@ -204,6 +204,9 @@ async fn discovery(client: &reqwest::Client, base: &str) -> Value {
 
 /// `"envelopes=a,b versions=1,1"`: the advertised kinds, then each one's schema version.
 fn envelopes_verdict(doc: &Value) -> String {
+    if let Some(text) = doc["supportedEnvelopes"].as_str() {
+        return format!("envelopes={text:?} (a string)");
+    }
     let kinds: Vec<&str> = doc["supportedEnvelopes"]
         .as_array()
         .map(|list| list.iter().filter_map(Value::as_str).collect())

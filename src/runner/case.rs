@@ -114,6 +114,11 @@ pub fn judge_response(
                     .find(|a| !a.passed)
                     .map(|a| format!("expected {}; got {}", a.expected, a.actual)),
             };
+            if let (Outcome::Pass | Outcome::Blocked, Some(why)) = (result.outcome, &j.cannot_judge)
+            {
+                result.outcome = Outcome::Blocked;
+                result.reason = Some(format!("cannot judge the answer: {why}"));
+            }
             result.assertions = j.assertions;
             result.notes = j.notes;
         }

@@ -17,6 +17,9 @@ use serde_json::Value;
 pub struct Judgement {
     pub assertions: Vec<AssertionResult>,
     pub notes: Vec<String>,
+    /// Why part of the expectation could not be judged (a `--schemas` file that does
+    /// not compile): neither a verdict on the host nor a tool defect.
+    pub cannot_judge: Option<String>,
 }
 
 fn assertion(check: &str, expected: String, actual: String, passed: bool) -> AssertionResult {
@@ -155,13 +158,21 @@ pub fn judge(
         j.assertions
             .push(assertion("body", expected, v.explanation, v.holds));
     }
-    if let Some(schema) = &expect.schema {
+    let loaded = match expect.schema.as_ref().map(|s| (&s.reference, &s.inline)) {
+        None => None,
+        Some((Some(name), _)) => match catalog.named(name) {
+            Ok(loaded) => Some(loaded),
+            Err(e) if catalog.overridden(name) => {
+                j.cannot_judge = Some(e);
+                None
+            }
+            Err(e) => return Err(e),
+        },
+        Some((None, Some(inline))) => Some(catalog.inline(inline)?),
+        Some((None, None)) => return Err("schema expectation names no schema".into()),
+    };
+    if let (Some(schema), Some(loaded)) = (&expect.schema, loaded) {
         let at = schema.at.clone().unwrap_or_default();
-        let loaded = match (&schema.reference, &schema.inline) {
-            (Some(name), _) => catalog.named(name)?,
-            (None, Some(inline)) => catalog.inline(inline)?,
-            (None, None) => return Err("schema expectation names no schema".into()),
-        };
         let validator = loaded.validator;
         let name = schema
             .reference

@@ -53,6 +53,14 @@ impl SchemaCatalog {
             .ok_or_else(|| format!("no schema named `{name}`"))
     }
 
+    /// True when `--schemas DIR` supplies this schema (so a defect in it is the
+    /// user's file, not the tool's).
+    pub fn overridden(&self, name: &str) -> bool {
+        self.dir
+            .as_ref()
+            .is_some_and(|dir| dir.join(format!("{name}.schema.json")).is_file())
+    }
+
     /// A named schema, compiled (cached, including failures, so each is tried once).
     pub fn named(&self, name: &str) -> Result<LoadedSchema, String> {
         let mut cache = self

@@ -40,6 +40,8 @@ pub fn check_caps(config: &ReferenceConfig, kind: &str, body: &Value) -> Result<
     };
     let breached = if config.faulted(Fault::EnvelopeBreachAboveCapOnly) {
         current > cap
+    } else if config.faulted(Fault::EnvelopeBreachOneEarly) {
+        current.saturating_add(1) >= cap
     } else {
         current >= cap
     };

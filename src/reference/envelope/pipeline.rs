@@ -85,7 +85,7 @@ pub fn check_ts(config: &ReferenceConfig, envelope: &Value) -> Result<(), Outcom
 /// Stage 4: the kind is universal or the host supports it. Without
 /// `hostSupportedEnvelopes` the host's own discovery list applies: the universals.
 pub fn host_gate(config: &ReferenceConfig, kind: &str, body: &Value) -> Result<(), Outcome> {
-    if is_universal(kind) {
+    if is_universal(kind) && !config.faulted(Fault::EnvelopeGatesUniversalKinds) {
         return Ok(());
     }
     let listed = if config.faulted(Fault::EnvelopeIgnoresHostSupported) {
@@ -169,7 +169,9 @@ pub fn normalize_trust(config: &ReferenceConfig, envelope: &Value, body: &Value)
         .get("contentTrust")
         .and_then(Value::as_str)
         .map(str::to_owned);
-    let run = run_boundary(body).map(str::to_owned);
+    let run = run_boundary(body)
+        .filter(|_| !config.faulted(Fault::EnvelopeIgnoresRunBoundary))
+        .map(str::to_owned);
     let chosen = if config.faulted(Fault::EnvelopeRunBoundaryWins) {
         run.or(own)
     } else {

@@ -1,0 +1,307 @@
+//! From observed runs to the calibration matrix: which variant each case caught, which
+//! cases never fail (vacuous), which faults nobody notices (blind spots), and whether
+//! the faithful host itself passes. Pure data in, data out, so it is tested without
+//! starting a host.
+
+use super::variant::Detection;
+use crate::outcome::{CaseResult, Outcome};
+use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// What calibration keeps of one decided case.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CaseObservation {
+    pub outcome: Outcome,
+    /// At least one assertion ran and did not hold.
+    pub failed_assertion: bool,
+    /// The reason or first failed assertion, for problem reports.
+    pub summary: Option<String>,
+}
+
+impl From<&CaseResult> for CaseObservation {
+    fn from(result: &CaseResult) -> Self {
+        CaseObservation {
+            outcome: result.outcome,
+            failed_assertion: result.assertions_failed().next().is_some(),
+            summary: crate::report::evidence::failure_summary(result),
+        }
+    }
+}
+
+/// One run of the whole suite against one host.
+#[derive(Debug, Clone, Default)]
+pub struct RunObservation {
+    /// Keyed by expanded case id.
+    pub cases: BTreeMap<String, CaseObservation>,
+    pub exit_code: i32,
+}
+
+/// A variant as the matrix needs it.
+#[derive(Debug, Clone)]
+pub struct VariantInfo {
+    pub name: String,
+    pub description: String,
+    pub kind: &'static str,
+    pub detection: Detection,
+}
+
+/// A case noticing a variant in one setup.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Sighting {
+    pub case: String,
+    pub setup: String,
+    pub outcome: Outcome,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct VariantRow {
+    pub name: String,
+    pub description: String,
+    pub kind: &'static str,
+    pub detection: Detection,
+    pub setups: Vec<String>,
+    /// Cases with a failed assertion they do not have against the faithful host.
+    pub caught_by: Vec<Sighting>,
+    /// Cases that pass against the faithful host and are blocked here.
+    pub blocked: Vec<Sighting>,
+    pub caught: bool,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct CaseRow {
+    pub id: String,
+    /// Setups whose faithful host the case passed against.
+    pub passed_in: Vec<String>,
+    /// Variant names that made it fail an assertion.
+    pub caught: Vec<String>,
+}
+
+/// The faithful host did not pass a case that applied to it.
+#[derive(Debug, Clone, Serialize)]
+pub struct ReferenceProblem {
+    pub setup: String,
+    pub case: String,
+    pub outcome: Outcome,
+    pub reason: Option<String>,
+}
+
+/// A case ended as `error` against some host: a tool or scenario defect.
+#[derive(Debug, Clone, Serialize)]
+pub struct CaseError {
+    pub setup: String,
+    pub variant: String,
+    pub case: String,
+    pub reason: Option<String>,
+}
+
+/// How the faithful host fared in one setup.
+#[derive(Debug, Clone, Serialize)]
+pub struct SetupRow {
+    pub name: String,
+    pub passed: usize,
+    pub skipped: usize,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Matrix {
+    pub setups: Vec<SetupRow>,
+    pub variants: Vec<VariantRow>,
+    pub cases: Vec<CaseRow>,
+    pub reference_problems: Vec<ReferenceProblem>,
+    pub errors: Vec<CaseError>,
+    /// Ran against some faithful host but no variant made them fail an assertion.
+    pub vacuous: Vec<String>,
+    /// Selected, but applicable to no calibration setup, so never shown able to fail.
+    pub never_ran: Vec<String>,
+    /// Variants no case noticed.
+    pub blind_spots: Vec<String>,
+    /// Blind spots count only when the whole built-in suite was calibrated: a steward's
+    /// single new case is not expected to catch every fault of the catalogue.
+    pub blind_spots_checked: bool,
+}
+
+impl Matrix {
+    pub fn calibrated(&self) -> bool {
+        self.reference_problems.is_empty()
+            && self.errors.is_empty()
+            && self.vacuous.is_empty()
+            && self.never_ran.is_empty()
+            && (self.blind_spots.is_empty() || !self.blind_spots_checked)
+    }
+}
+
+/// One variant run: which variant (index into the variant list) in which setup.
+pub struct VariantRun {
+    pub variant: usize,
+    pub setup: String,
+    pub observation: RunObservation,
+}
+
+fn is_failure(outcome: Outcome) -> bool {
+    matches!(
+        outcome,
+        Outcome::Fail | Outcome::Warn | Outcome::Blocked | Outcome::Error
+    )
+}
+
+fn count(run: &RunObservation, outcome: Outcome) -> usize {
+    run.cases.values().filter(|c| c.outcome == outcome).count()
+}
+
+fn collect_errors(setup: &str, variant: &str, run: &RunObservation, out: &mut Vec<CaseError>) {
+    for (id, case) in &run.cases {
+        if case.outcome == Outcome::Error {
+            out.push(CaseError {
+                setup: setup.to_string(),
+                variant: variant.to_string(),
+                case: id.clone(),
+                reason: case.summary.clone(),
+            });
+        }
+    }
+}
+
+/// `whole_suite`: every built-in case was selected, so blind spots are meaningful.
+pub fn analyze(
+    faithful: &[(String, RunObservation)],
+    variants: &[VariantInfo],
+    runs: &[VariantRun],
+    whole_suite: bool,
+) -> Matrix {
+    let mut reference_problems = Vec::new();
+    let mut errors = Vec::new();
+    // Every selected case id, and where it passed against the faithful host.
+    let mut passed_in: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for (setup, run) in faithful {
+        collect_errors(setup, "faithful", run, &mut errors);
+        for (id, case) in &run.cases {
+            if case.outcome == Outcome::Excluded {
+                continue;
+            }
+            let entry = passed_in.entry(id.clone()).or_default();
+            match case.outcome {
+                Outcome::Pass => entry.push(setup.clone()),
+                o if is_failure(o) && o != Outcome::Error => {
+                    reference_problems.push(ReferenceProblem {
+                        setup: setup.clone(),
+                        case: id.clone(),
+                        outcome: o,
+                        reason: case.summary.clone(),
+                    })
+                }
+                _ => {}
+            }
+        }
+    }
+    let faithful_of: BTreeMap<&str, &RunObservation> =
+        faithful.iter().map(|(s, r)| (s.as_str(), r)).collect();
+
+    let mut rows: Vec<VariantRow> = variants
+        .iter()
+        .map(|v| VariantRow {
+            name: v.name.clone(),
+            description: v.description.clone(),
+            kind: v.kind,
+            detection: v.detection,
+            setups: Vec::new(),
+            caught_by: Vec::new(),
+            blocked: Vec::new(),
+            caught: false,
+        })
+        .collect();
+    let mut caught_cases: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let mut exit_codes: Vec<Vec<i32>> = vec![Vec::new(); variants.len()];
+    for run in runs {
+        exit_codes[run.variant].push(run.observation.exit_code);
+        let row = &mut rows[run.variant];
+        row.setups.push(run.setup.clone());
+        collect_errors(&run.setup, &row.name, &run.observation, &mut errors);
+        let Some(baseline) = faithful_of.get(run.setup.as_str()) else {
+            continue;
+        };
+        for (id, case) in &run.observation.cases {
+            let passed_before = baseline
+                .cases
+                .get(id)
+                .is_some_and(|b| b.outcome == Outcome::Pass);
+            if !passed_before {
+                continue;
+            }
+            let sighting = Sighting {
+                case: id.clone(),
+                setup: run.setup.clone(),
+                outcome: case.outcome,
+            };
+            if case.failed_assertion {
+                caught_cases
+                    .entry(id.clone())
+                    .or_default()
+                    .insert(row.name.clone());
+                row.caught_by.push(sighting);
+            } else if case.outcome == Outcome::Blocked {
+                row.blocked.push(sighting);
+            }
+        }
+    }
+    for (row, exits) in rows.iter_mut().zip(&exit_codes) {
+        row.caught = match row.detection {
+            Detection::Assertion => !row.caught_by.is_empty(),
+            // Blocked cases are only a catch when the verdict reflects them too.
+            Detection::Blocked => {
+                !row.caught_by.is_empty()
+                    || (!row.blocked.is_empty() && exits.iter().all(|c| *c != 0))
+            }
+        };
+    }
+
+    let cases: Vec<CaseRow> = passed_in
+        .iter()
+        .map(|(id, setups)| CaseRow {
+            id: id.clone(),
+            passed_in: setups.clone(),
+            caught: caught_cases
+                .get(id)
+                .map(|s| s.iter().cloned().collect())
+                .unwrap_or_default(),
+        })
+        .collect();
+    let vacuous = cases
+        .iter()
+        .filter(|c| !c.passed_in.is_empty() && c.caught.is_empty())
+        .map(|c| c.id.clone())
+        .collect();
+    let failed_somewhere: BTreeSet<&str> =
+        reference_problems.iter().map(|p| p.case.as_str()).collect();
+    let never_ran = cases
+        .iter()
+        .filter(|c| c.passed_in.is_empty() && !failed_somewhere.contains(c.id.as_str()))
+        .map(|c| c.id.clone())
+        .collect();
+    let blind_spots = rows
+        .iter()
+        .filter(|r| !r.caught)
+        .map(|r| r.name.clone())
+        .collect();
+    Matrix {
+        setups: faithful
+            .iter()
+            .map(|(name, run)| SetupRow {
+                name: name.clone(),
+                passed: count(run, Outcome::Pass),
+                skipped: count(run, Outcome::Skip),
+            })
+            .collect(),
+        variants: rows,
+        cases,
+        reference_problems,
+        errors,
+        vacuous,
+        never_ran,
+        blind_spots,
+        blind_spots_checked: whole_suite,
+    }
+}
+
+#[cfg(test)]
+#[path = "matrix_tests.rs"]
+mod tests;

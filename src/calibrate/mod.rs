@@ -1,0 +1,179 @@
+//! Calibration: proving mechanically that verdicts mean something.
+//!
+//! Every selected case runs against the faithful reference host in several shapes
+//! ([`setup`]) and against each single-fault variant of it ([`variant`]): the host
+//! faults, and schema mutants for the cases that judge schemas ([`schema_mutant`]).
+//! [`matrix`] then finds the cases no variant can make fail (vacuous), the faults no
+//! case notices (blind spots) and any case the faithful host does not pass.
+//!
+//! Every host goes through the same `runner::execute` a real run uses, so what is
+//! calibrated is exactly what runs.
+
+pub mod matrix;
+pub mod render;
+pub mod schema_mutant;
+pub mod setup;
+pub mod variant;
+
+use crate::event::Event;
+use crate::plan::filter::FilterTerm;
+use crate::runner::{self, target::start_target};
+use crate::scenario::suite::Suite;
+use matrix::{Matrix, RunObservation, VariantInfo, VariantRun};
+use setup::Setup;
+use std::sync::Arc;
+use tokio::sync::{Semaphore, mpsc};
+use variant::Variant;
+
+#[derive(Debug, Clone)]
+pub struct CalibrationOptions {
+    pub filters: Vec<FilterTerm>,
+    /// Hosts run at once.
+    pub parallel_runs: usize,
+    /// Cases in flight within one run.
+    pub case_concurrency: usize,
+    /// Every built-in case is selected (no --filter, built-ins loaded): only then is a
+    /// fault no case catches a blind spot of the suite.
+    pub whole_suite: bool,
+}
+
+/// Runs the suite once against one host and keeps what calibration needs.
+async fn observe(
+    setup: &Setup,
+    variant: Option<&Variant>,
+    suite: Arc<Suite>,
+    options: &CalibrationOptions,
+) -> Result<RunObservation, String> {
+    let fault = match variant {
+        Some(Variant::Host(fault)) => Some(*fault),
+        _ => None,
+    };
+    // The mutated schema lives as long as the run that judges with it.
+    let schemas = match variant {
+        Some(Variant::Schema(mutant)) => {
+            let dir = tempfile::tempdir().map_err(|e| format!("cannot make a temp dir: {e}"))?;
+            mutant
+                .write_into(dir.path())
+                .map_err(|e| format!("cannot write {}: {e}", mutant.name()))?;
+            Some(dir)
+        }
+        _ => None,
+    };
+    let mut config = setup.run_config(
+        fault,
+        schemas.as_ref().map(|d| d.path().to_path_buf()),
+        options.case_concurrency,
+    );
+    config.filters = options.filters.clone();
+    let config = Arc::new(config);
+    let (reference, target) = start_target(&config).await?;
+    let (tx, mut rx) = mpsc::unbounded_channel::<Event>();
+    let execution = tokio::spawn(runner::execute(config, suite, target, tx));
+    let mut observation = RunObservation::default();
+    while let Some(event) = rx.recv().await {
+        if let Event::CaseFinished { result, .. } = event {
+            observation
+                .cases
+                .insert(result.id.clone(), result.as_ref().into());
+        }
+    }
+    let output = execution
+        .await
+        .map_err(|e| format!("a calibration run stopped unexpectedly: {e}"))?;
+    observation.exit_code = output.summary.exit_code;
+    if let Some(reference) = reference {
+        reference.shutdown().await;
+    }
+    Ok(observation)
+}
+
+/// Runs every (setup, variant) pair and builds the matrix. `on_run` is called after
+/// each host run (for a progress display).
+pub async fn calibrate(
+    suite: Arc<Suite>,
+    options: &CalibrationOptions,
+    on_run: &(dyn Fn() + Sync),
+) -> Result<Matrix, String> {
+    let setups = Arc::new(setup::setups());
+    let variants = Arc::new(variant::catalogue(&suite));
+    // (setup index, variant index or None for the faithful host)
+    let jobs: Vec<(usize, Option<usize>)> = (0..setups.len())
+        .flat_map(|s| {
+            let variants = variants.clone();
+            let name = setups[s].name;
+            std::iter::once((s, None)).chain(
+                (0..variants.len())
+                    .filter(move |v| variants[*v].runs_in(name))
+                    .map(move |v| (s, Some(v))),
+            )
+        })
+        .collect();
+    let semaphore = Arc::new(Semaphore::new(options.parallel_runs.max(1)));
+    let mut tasks = tokio::task::JoinSet::new();
+    for (s, v) in jobs {
+        let (setups, variants, suite, semaphore, options) = (
+            setups.clone(),
+            variants.clone(),
+            suite.clone(),
+            semaphore.clone(),
+            options.clone(),
+        );
+        tasks.spawn(async move {
+            let _permit = semaphore.acquire_owned().await;
+            let observed = observe(&setups[s], v.map(|v| &variants[v]), suite, &options).await;
+            (s, v, observed)
+        });
+    }
+    let mut faithful: Vec<Option<RunObservation>> = vec![None; setups.len()];
+    let mut runs = Vec::new();
+    while let Some(joined) = tasks.join_next().await {
+        let (s, v, observed) =
+            joined.map_err(|e| format!("a calibration task stopped unexpectedly: {e}"))?;
+        let observation = observed?;
+        on_run();
+        match v {
+            None => faithful[s] = Some(observation),
+            Some(variant) => runs.push(VariantRun {
+                variant,
+                setup: setups[s].name.to_string(),
+                observation,
+            }),
+        }
+    }
+    // Runs finish in any order; the matrix lists them in catalogue order.
+    runs.sort_by_key(|r| {
+        (
+            r.variant,
+            setups.iter().position(|s| s.name == r.setup).unwrap_or(0),
+        )
+    });
+    let faithful: Vec<(String, RunObservation)> = setups
+        .iter()
+        .zip(faithful)
+        .map(|(s, o)| (s.name.to_string(), o.unwrap_or_default()))
+        .collect();
+    let infos: Vec<VariantInfo> = variants
+        .iter()
+        .map(|v| VariantInfo {
+            name: v.name(),
+            description: v.description(),
+            kind: v.kind(),
+            detection: v.detection(),
+        })
+        .collect();
+    Ok(matrix::analyze(
+        &faithful,
+        &infos,
+        &runs,
+        options.whole_suite,
+    ))
+}
+
+/// How many host runs `calibrate` makes, for a progress bar.
+pub fn run_count(suite: &Suite) -> usize {
+    let variants = variant::catalogue(suite);
+    setup::setups()
+        .iter()
+        .map(|s| 1 + variants.iter().filter(|v| v.runs_in(s.name)).count())
+        .sum()
+}

@@ -1,0 +1,68 @@
+//! Reaching the target: starting the embedded reference host when asked for, and how
+//! the target is shown (userinfo stripped). Shared by `run`, `list` and `calibrate`.
+
+use super::ResolvedTarget;
+use crate::config::{RunConfig, Target};
+use crate::reference::{self, RunningReference};
+
+/// Starts the embedded host when asked for, and says how to reach and show the target.
+/// `Err` is a tool problem (the embedded host could not bind), never a verdict.
+pub async fn start_target(
+    config: &RunConfig,
+) -> Result<(Option<RunningReference>, ResolvedTarget), String> {
+    match &config.target {
+        Target::Reference(reference_config) => {
+            let addr = std::net::SocketAddr::from(([127, 0, 0, 1], 0));
+            let running = reference::spawn(reference_config.clone(), addr)
+                .await
+                .map_err(|e| format!("cannot start the reference host: {e}"))?;
+            let base_url = running.base_url();
+            let label = format!("reference ({base_url})");
+            Ok((Some(running), ResolvedTarget { base_url, label }))
+        }
+        Target::Offline => Ok((
+            None,
+            ResolvedTarget {
+                base_url: "http://127.0.0.1:9".into(),
+                label: "offline (no target: only offline cases run)".into(),
+            },
+        )),
+        Target::Url(url) => {
+            let mut shown = url.clone();
+            if !url.username().is_empty() || url.password().is_some() {
+                eprintln!(
+                    "warning: credentials in the --target URL are not sent; use --token-env or --token-file"
+                );
+            }
+            let _ = shown.set_username("");
+            let _ = shown.set_password(None);
+            let base_url = shown.as_str().trim_end_matches('/').to_string();
+            Ok((
+                None,
+                ResolvedTarget {
+                    label: base_url.clone(),
+                    base_url,
+                },
+            ))
+        }
+    }
+}
+
+/// Prepares the embedded host to match the run: it requires the configured token (so
+/// the auth case can run), and offers its own mediaRefs (so the mediaRef positives run
+/// without flags). Other targets are left as they are.
+pub fn align_reference(mut config: RunConfig) -> RunConfig {
+    let token = config.token.as_ref().map(|t| t.value.clone());
+    if let Target::Reference(rc) = &mut config.target {
+        rc.token = token;
+        for m in &rc.modalities {
+            if let Some(r) = reference::known_media_ref(m) {
+                config
+                    .media_refs
+                    .entry(m.clone())
+                    .or_insert_with(|| r.to_string());
+            }
+        }
+    }
+    config
+}

@@ -1,0 +1,144 @@
+//! `mmconform calibrate`: the built-in suite is calibrated (every case fails against
+//! some broken host, every fault is caught), and a vacuous case is named and fails it.
+
+mod common;
+use common::{bin, fixture};
+use serde_json::Value;
+
+fn calibrate(args: &[&str]) -> (i32, String, String) {
+    let out = bin()
+        .arg("calibrate")
+        .args(args)
+        .timeout(std::time::Duration::from_secs(300))
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn the_builtin_suite_is_calibrated_and_every_variant_is_caught() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("calibration.json");
+    let (code, stdout, stderr) = calibrate(&["--report", report.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    assert!(stdout.contains("verdict: calibrated"), "{stdout}");
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    assert_eq!(doc["calibrated"], true);
+    let matrix = &doc["matrix"];
+    let variants = matrix["variants"].as_array().unwrap();
+    // Every host fault the reference can run with is in the matrix, and caught.
+    let listed = bin()
+        .args(["serve-reference", "--list-faults"])
+        .output()
+        .unwrap();
+    let faults: Vec<String> = String::from_utf8_lossy(&listed.stdout)
+        .lines()
+        .filter_map(|l| l.split_whitespace().next().map(str::to_string))
+        .collect();
+    assert!(faults.len() >= 49, "{faults:?}");
+    for fault in &faults {
+        let row = variants
+            .iter()
+            .find(|v| v["name"] == fault.as_str())
+            .unwrap_or_else(|| panic!("{fault} missing from the matrix"));
+        assert_eq!(row["caught"], true, "{fault}");
+    }
+    assert!(
+        variants.iter().any(|v| v["kind"] == "schema-mutant"),
+        "schema mutants calibrate the offline cases"
+    );
+    for key in [
+        "vacuous",
+        "never_ran",
+        "blind_spots",
+        "reference_problems",
+        "errors",
+    ] {
+        assert_eq!(matrix[key], serde_json::json!([]), "{key}");
+    }
+    // Every case passed against some faithful host and was caught by some variant.
+    for case in matrix["cases"].as_array().unwrap() {
+        assert!(!case["passed_in"].as_array().unwrap().is_empty(), "{case}");
+        assert!(!case["caught"].as_array().unwrap().is_empty(), "{case}");
+    }
+    let offline = matrix["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["id"] == "openwop.rfc0021.envelope-ts-not-datetime")
+        .unwrap();
+    assert!(
+        offline["caught"]
+            .as_array()
+            .unwrap()
+            .contains(&Value::from("schema:ai-envelope:without-format")),
+        "{offline}"
+    );
+}
+
+#[test]
+fn a_vacuous_scenario_fails_calibration_and_is_named() {
+    let vacuous = fixture("calibration/vacuous.yaml");
+    let steward = fixture("steward/new-rfc.yaml");
+    let (code, stdout, stderr) = calibrate(&[
+        "--no-builtin",
+        "--scenarios",
+        vacuous.to_str().unwrap(),
+        "--scenarios",
+        steward.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1, "{stdout}\n{stderr}");
+    assert!(
+        stdout.contains("VACUOUS    steward.vacuous.any-status"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("verdict: not calibrated: 1 vacuous case(s)"),
+        "{stdout}"
+    );
+    // The steward's real case is calibrated alongside, and a partial suite is not
+    // blamed for the faults it does not cover.
+    assert!(!stdout.contains("VACUOUS    steward.rfc9999"), "{stdout}");
+    assert!(!stdout.contains("BLIND"), "{stdout}");
+}
+
+#[test]
+fn the_json_matrix_names_vacuous_cases_and_the_faults_each_case_caught() {
+    let vacuous = fixture("calibration/vacuous.yaml");
+    let (code, stdout, _) = calibrate(&[
+        "--format",
+        "json",
+        "--no-builtin",
+        "--scenarios",
+        vacuous.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1);
+    let doc: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(doc["calibrated"], false);
+    assert_eq!(
+        doc["matrix"]["vacuous"],
+        serde_json::json!(["steward.vacuous.any-status"])
+    );
+    assert_eq!(doc["matrix"]["blind_spots_checked"], false);
+}
+
+#[test]
+fn a_filtered_builtin_subset_is_calibrated_without_blind_spot_blame() {
+    let (code, stdout, stderr) = calibrate(&["--filter", "openwop.rfc0091.unadvertised-rejected"]);
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    assert!(stdout.contains("accepts-unadvertised"), "{stdout}");
+    assert!(stdout.contains("expected of a partial suite"), "{stdout}");
+}
+
+#[test]
+fn a_broken_scenario_file_stops_calibration_before_any_host_runs() {
+    let broken = fixture("broken/unknown-key.yaml");
+    let (code, stdout, stderr) = calibrate(&["--scenarios", broken.to_str().unwrap()]);
+    assert_eq!(code, 2, "{stdout}\n{stderr}");
+    assert!(stderr.contains("unknown-key.yaml:"), "{stderr}");
+    assert!(stdout.is_empty(), "{stdout}");
+}
