@@ -1,6 +1,7 @@
 //! The resolved configuration of a run. The CLI module turns arguments and environment
 //! into these types once; nothing downstream reads clap types.
 
+use crate::baseline::Baseline;
 use crate::plan::filter::FilterTerm;
 use crate::profile::openwop::Dialect;
 use crate::reference::ReferenceConfig;
@@ -72,6 +73,8 @@ pub struct RunConfig {
     pub max_response_bytes: usize,
     /// `--schemas DIR`: schema files that replace the shipped ones by name.
     pub schemas_dir: Option<PathBuf>,
+    /// `--baseline FILE`: known failures, reported as xfail.
+    pub baseline: Option<Baseline>,
     pub output: Output,
 }
 
@@ -97,6 +100,7 @@ impl RunConfig {
             max_probe_bytes: 16 * 1024 * 1024,
             max_response_bytes: 4 * 1024 * 1024,
             schemas_dir: None,
+            baseline: None,
             output: Output {
                 junit: None,
                 report: None,

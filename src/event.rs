@@ -26,7 +26,19 @@ pub struct RunInfo {
     pub nonce: String,
     /// SHA-256 over the scenario files actually loaded (path and bytes, in load order).
     pub scenario_set_sha256: String,
-    pub scenario_files: Vec<String>,
+    /// (file, SHA-256) of each scenario file, in load order.
+    pub scenario_files: Vec<(String, String)>,
+    /// The `--baseline` file the run was judged with, if any.
+    #[serde(default)]
+    pub baseline: Option<BaselineInfo>,
+}
+
+/// Which baseline a run used: enough to tell two runs' baselines apart.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BaselineInfo {
+    pub file: String,
+    pub sha256: String,
+    pub entries: usize,
 }
 
 /// What discovery returned, verbatim, plus what the profile derived from it.
@@ -57,6 +69,9 @@ pub struct RunSummary {
     pub finished_at: String,
     /// True when the run stopped before every planned case was decided.
     pub incomplete: bool,
+    /// Baseline entries that no longer describe the host (exit 5), one sentence each.
+    #[serde(default)]
+    pub baseline_drift: Vec<String>,
 }
 
 impl RunSummary {

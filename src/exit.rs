@@ -27,6 +27,8 @@ pub struct RunFacts {
     /// Why discovery could not be used, if it could not.
     pub discovery_problem: Option<String>,
     pub interrupted: bool,
+    /// Baseline entries that no longer describe the host (see `baseline::tracker`).
+    pub baseline_drift: Vec<String>,
 }
 
 /// `mmconform calibrate`: 0 when every case can fail and every host fault is caught,
@@ -37,6 +39,11 @@ pub fn calibration(calibrated: bool) -> i32 {
     } else {
         CONFORMANCE_FAILURE
     }
+}
+
+/// `mmconform verify`: 0 when every check holds, 1 when the report was tampered with.
+pub fn verification(intact: bool) -> i32 {
+    if intact { PASSED } else { CONFORMANCE_FAILURE }
 }
 
 fn n(counts: &BTreeMap<Outcome, usize>, o: Outcome) -> usize {
@@ -54,7 +61,10 @@ pub fn decide(counts: &BTreeMap<Outcome, usize>, facts: &RunFacts) -> Decision {
         .filter(|(o, _)| **o != Outcome::Excluded)
         .map(|(_, c)| c)
         .sum();
-    let evidence = n(counts, Outcome::Pass) + n(counts, Outcome::Warn) + n(counts, Outcome::Fail);
+    let evidence = n(counts, Outcome::Pass)
+        + n(counts, Outcome::Warn)
+        + n(counts, Outcome::Fail)
+        + n(counts, Outcome::Xfail);
     if facts.interrupted {
         return d(
             INTERRUPTED,
@@ -86,6 +96,16 @@ pub fn decide(counts: &BTreeMap<Outcome, usize>, facts: &RunFacts) -> Decision {
             format!(
                 "{} case(s) failed their requirement",
                 n(counts, Outcome::Fail)
+            ),
+        );
+    }
+    if !facts.baseline_drift.is_empty() {
+        return d(
+            BASELINE_DRIFT,
+            "baseline-drift",
+            format!(
+                "the baseline no longer describes the host: {}",
+                facts.baseline_drift.join("; ")
             ),
         );
     }
@@ -166,20 +186,46 @@ mod tests {
         );
         let down = RunFacts {
             discovery_problem: Some("refused".into()),
-            interrupted: false,
+            ..RunFacts::default()
         };
         assert_eq!(
             decide(&counts(&[(Outcome::Fail, 1)]), &down).code,
             UNREACHABLE
         );
         let stop = RunFacts {
-            discovery_problem: None,
             interrupted: true,
+            ..RunFacts::default()
         };
         assert_eq!(
             decide(&counts(&[(Outcome::Pass, 1)]), &stop).code,
             INTERRUPTED
         );
+    }
+
+    #[test]
+    fn baseline_drift_is_exit_5_below_failures_and_above_missing_evidence() {
+        let drift = RunFacts {
+            baseline_drift: vec!["baseline entry `x` (b.yaml:3) matched no case".into()],
+            ..RunFacts::default()
+        };
+        let d = decide(&counts(&[(Outcome::Pass, 2), (Outcome::Xfail, 1)]), &drift);
+        assert_eq!(d.code, BASELINE_DRIFT);
+        assert!(
+            d.explanation.contains("`x` (b.yaml:3)"),
+            "{}",
+            d.explanation
+        );
+        assert_eq!(
+            decide(&counts(&[(Outcome::Fail, 1)]), &drift).code,
+            CONFORMANCE_FAILURE
+        );
+        assert_eq!(
+            decide(&counts(&[(Outcome::Skip, 3)]), &drift).code,
+            BASELINE_DRIFT
+        );
+        // Expected failures are evidence: a run of only those passes.
+        let ok = RunFacts::default();
+        assert_eq!(decide(&counts(&[(Outcome::Xfail, 1)]), &ok).code, PASSED);
     }
 
     #[test]

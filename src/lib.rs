@@ -5,7 +5,9 @@
 //! -> [`runner`] (send, judge) -> [`event`]s -> [`report`]ers. The exit code is
 //! decided once, in [`exit`].
 
+pub mod baseline;
 pub mod calibrate;
+pub mod canonical;
 pub mod cli;
 pub mod config;
 pub mod event;

@@ -45,10 +45,12 @@ pub enum Outcome {
     Blocked,
     /// A defect in the tool or in a scenario file.
     Error,
+    /// A failure the `--baseline` file lists as known: reported, not failing the run.
+    Xfail,
 }
 
 impl Outcome {
-    pub const ALL: [Outcome; 7] = [
+    pub const ALL: [Outcome; 8] = [
         Outcome::Pass,
         Outcome::Fail,
         Outcome::Warn,
@@ -56,6 +58,7 @@ impl Outcome {
         Outcome::Excluded,
         Outcome::Blocked,
         Outcome::Error,
+        Outcome::Xfail,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -67,6 +70,7 @@ impl Outcome {
             Outcome::Excluded => "excluded",
             Outcome::Blocked => "blocked",
             Outcome::Error => "error",
+            Outcome::Xfail => "xfail",
         }
     }
 }
@@ -126,6 +130,15 @@ pub struct RecordedResponse {
     pub truncated: bool,
 }
 
+/// The baseline entry that excused a failure (see `baseline`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExpectedFailure {
+    /// The entry's `case` as written (a case id or one expanded id).
+    pub entry: String,
+    pub reason: String,
+    pub expires: Option<String>,
+}
+
 /// Everything known about one expanded case once it has been decided.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CaseResult {
@@ -149,6 +162,9 @@ pub struct CaseResult {
     pub decided_on: Vec<String>,
     pub duration_ms: u64,
     pub exchanges: Vec<Exchange>,
+    /// Set when the case failed and a `--baseline` entry lists it (outcome `xfail`).
+    #[serde(default)]
+    pub expected_failure: Option<ExpectedFailure>,
 }
 
 impl CaseResult {

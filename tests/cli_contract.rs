@@ -352,6 +352,38 @@ fn list_shows_run_and_skip_with_reasons() {
         .find(|c| c["id"] == "openwop.rfc0091.advertised-inline-accepted[image]")
         .unwrap();
     assert_eq!(image["disposition"], "will-run");
+    let out = bin()
+        .args(["list", "--target", "reference", "--format", "json"])
+        .args([
+            "--filter",
+            "level:SHOULD",
+            "--filter",
+            "openwop.discovery.*",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let doc: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let must = doc["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["id"] == "openwop.rfc0091.unadvertised-rejected[audio]")
+        .unwrap();
+    assert_eq!(must["disposition"], "excluded");
+    assert_eq!(
+        must["reason"],
+        "matches none of --filter level:SHOULD, openwop.discovery.*"
+    );
+    let out = bin()
+        .args(["list", "--filter", "colour:red"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "an unknown filter key is a usage error"
+    );
     let out = bin().args(["list"]).output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(

@@ -119,7 +119,12 @@ fn a_judging_schema_that_does_not_compile_blocks_rather_than_blames_the_host() {
         r#"{"type": 12}"#,
     )
     .unwrap();
-    let r = run(&["--target", "reference", "--schemas", dir.path().to_str().unwrap()]);
+    let r = run(&[
+        "--target",
+        "reference",
+        "--schemas",
+        dir.path().to_str().unwrap(),
+    ]);
     assert_eq!(r.code, 3, "{}", r.context());
     let case = r
         .cases()

@@ -35,7 +35,7 @@ const DROPPABLE: &[&str] = &[
 ];
 
 /// The tool's own document schemas: they judge mmconform's files, not a host's.
-const TOOL_SCHEMAS: &[&str] = &["report", "scenario"];
+const TOOL_SCHEMAS: &[&str] = &["baseline", "report", "scenario"];
 
 /// A property no real document carries, required by the over-strict mutant.
 const PROBE_PROPERTY: &str = "mmconformCalibrationProbe";

@@ -51,6 +51,10 @@ pub enum Command {
     Lint(LintArgs),
     /// Run the embedded reference host.
     ServeReference(ServeArgs),
+    /// Write a baseline of known failures from a JSON report.
+    Baseline(BaselineArgs),
+    /// Re-check a JSON report against its schema and hashes (exit 1 when tampered with).
+    Verify(VerifyArgs),
     /// Prove every case can fail: run the suite against the faithful reference host and
     /// each single-fault variant, and report vacuous cases and blind spots.
     Calibrate(CalibrateArgs),
@@ -153,6 +157,10 @@ pub struct RunArgs {
     /// Write the JSON evidence report here.
     #[arg(long, value_name = "PATH")]
     pub report: Option<PathBuf>,
+    /// Known failures (YAML or JSON): listed failures are reported as xfail and do not
+    /// fail the run; stale, unmatched or expired entries exit 5.
+    #[arg(long, value_name = "FILE")]
+    pub baseline: Option<PathBuf>,
     /// Largest response body read, in bytes; the rest is dropped and the report says so.
     #[arg(long, value_name = "BYTES", default_value_t = 4 * 1024 * 1024)]
     pub max_response_bytes: usize,
@@ -167,6 +175,28 @@ pub struct ListArgs {
     pub target: TargetArgs,
     #[arg(long, value_enum, default_value_t = FormatArg::Human)]
     pub format: FormatArg,
+}
+
+#[derive(Debug, Args)]
+pub struct BaselineArgs {
+    /// The JSON evidence report (`run --report`) whose failures become entries.
+    #[arg(long = "from", value_name = "REPORT")]
+    pub from: PathBuf,
+    /// Write the baseline here (atomically); standard output when absent.
+    #[arg(short, long, value_name = "PATH")]
+    pub output: Option<PathBuf>,
+    /// Reason written on every new entry (default: names the report and the failure).
+    #[arg(long, value_name = "TEXT")]
+    pub reason: Option<String>,
+    /// Expiry date (YYYY-MM-DD) written on every new entry.
+    #[arg(long, value_name = "DATE")]
+    pub expires: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    /// The JSON evidence report to check.
+    pub report: PathBuf,
 }
 
 #[derive(Debug, Args)]

@@ -2,12 +2,14 @@
 //! every error into the documented exit code.
 
 pub mod args;
+mod baseline;
 mod calibrate;
 mod lint;
 mod list;
 pub mod resolve;
 mod run;
 mod serve;
+mod verify;
 
 use crate::exit;
 use crate::scenario::diagnostic::Diagnostic;
@@ -78,6 +80,8 @@ pub fn main() -> i32 {
         Command::Lint(args) => lint::lint(&args),
         Command::ServeReference(args) => serve::serve(&args),
         Command::Calibrate(args) => calibrate::calibrate(&args),
+        Command::Baseline(args) => baseline::baseline(&args),
+        Command::Verify(args) => verify::verify(&args),
     };
     match result {
         Ok(code) => code,

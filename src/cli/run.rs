@@ -4,6 +4,7 @@
 use super::args::RunArgs;
 use super::resolve::{self, process_env};
 use super::{CliError, runtime};
+use crate::baseline;
 use crate::event::Event;
 use crate::exit;
 use crate::redact::Redactor;
@@ -17,7 +18,13 @@ use std::sync::Arc;
 use tokio::sync::mpsc;
 
 pub fn run(args: &RunArgs, color: bool) -> Result<i32, CliError> {
-    let config = resolve::resolve_run(args, color, &process_env).map_err(CliError::Usage)?;
+    let mut config = resolve::resolve_run(args, color, &process_env).map_err(CliError::Usage)?;
+    if let Some(path) = &args.baseline {
+        config.baseline = Some(baseline::load(path).map_err(|e| match e {
+            baseline::LoadError::Io(m) => CliError::Usage(m),
+            baseline::LoadError::Invalid(d) => CliError::Scenarios(d),
+        })?);
+    }
     let config = Arc::new(align_reference(config));
     let suite =
         Arc::new(load_suite(&resolve::suite_options(&args.target)).map_err(CliError::Scenarios)?);

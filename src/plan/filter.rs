@@ -3,6 +3,17 @@
 
 use crate::outcome::Level;
 
+/// How the user wrote the term, for exclusion reasons.
+impl std::fmt::Display for FilterTerm {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FilterTerm::Id { raw, .. } => f.write_str(raw),
+            FilterTerm::Level(level) => write!(f, "level:{level}"),
+            FilterTerm::Source(source) => write!(f, "source:\"{source}\""),
+        }
+    }
+}
+
 #[derive(Debug, Clone)]
 pub enum FilterTerm {
     /// A glob (`openwop.rfc0091.*[image]`) when it holds `*`, `?` or `[`, else a substring.
@@ -103,6 +114,11 @@ mod tests {
                 .unwrap()
                 .matches("x", "x", Level::Must, "RFC 0091 §A")
         );
+        assert_eq!(
+            FilterTerm::parse("level:should").unwrap().to_string(),
+            "level:SHOULD"
+        );
+        assert_eq!(glob.to_string(), "openwop.rfc0091.*");
         assert!(
             FilterTerm::parse("colour:red")
                 .unwrap_err()

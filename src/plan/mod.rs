@@ -112,6 +112,12 @@ fn decide(
     }
 }
 
+/// Names the filters a case matched none of, as the user wrote them.
+fn excluded_reason(filters: &[FilterTerm]) -> String {
+    let terms: Vec<String> = filters.iter().map(|f| f.to_string()).collect();
+    format!("matches none of --filter {}", terms.join(", "))
+}
+
 /// Every expanded case, in suite order, with its disposition.
 pub fn plan(
     suite: &Suite,
@@ -139,7 +145,7 @@ pub fn plan(
             } else {
                 (
                     case.spec.title.clone(),
-                    Disposition::Excluded("excluded by --filter".to_string()),
+                    Disposition::Excluded(excluded_reason(filters)),
                     Vec::new(),
                 )
             };

@@ -86,7 +86,7 @@ pub fn detail_lines(case: &CaseResult, compact: bool) -> Vec<String> {
     let failed: Vec<String> = case.assertions_failed().map(assertion_line).collect();
     let reason_in_header = matches!(
         case.outcome,
-        Outcome::Skip | Outcome::Blocked | Outcome::Error
+        Outcome::Skip | Outcome::Blocked | Outcome::Error | Outcome::Xfail
     );
     if failed.is_empty()
         && !reason_in_header

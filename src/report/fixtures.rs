@@ -6,8 +6,8 @@
 
 use crate::event::{DiscoverySnapshot, Event, RunInfo, RunSummary};
 use crate::outcome::{
-    AssertionResult, CaseResult, Exchange, Level, Outcome, RecordedRequest, RecordedResponse,
-    Requirement,
+    AssertionResult, CaseResult, Exchange, ExpectedFailure, Level, Outcome, RecordedRequest,
+    RecordedResponse, Requirement,
 };
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -50,7 +50,8 @@ pub fn run_info() -> RunInfo {
         started_at: "2025-06-01T12:00:00Z".into(),
         nonce: "mmc-7f3a9c".into(),
         scenario_set_sha256: "a".repeat(64),
-        scenario_files: vec!["builtin:openwop/rfc0091-input.yaml".into()],
+        scenario_files: vec![("builtin:openwop/rfc0091-input.yaml".into(), "ab".repeat(32))],
+        baseline: None,
     }
 }
 
@@ -126,6 +127,7 @@ fn case(id: &str, case_id: &str, requirement: Requirement, outcome: Outcome) -> 
         decided_on: vec![],
         duration_ms: 0,
         exchanges: vec![],
+        expected_failure: None,
     }
 }
 
@@ -247,7 +249,26 @@ pub fn cases() -> Vec<CaseResult> {
         r#"{"error":{"code":"too_large"}}"#,
     )];
 
-    vec![pass, fail, warn, skip, excluded, blocked, error, pass_b]
+    let mut xfail = case(
+        "openwop.rfc0091.reject-unadvertised[document]",
+        "openwop.rfc0091.reject-unadvertised",
+        requirement(source_a, Level::Must, REJECT),
+        Outcome::Xfail,
+    );
+    xfail.reason = Some("expected failure: HOST-42 (baseline baseline.yaml:6)".into());
+    xfail.notes = vec!["baselined failure: status: expected 400; got 200".into()];
+    xfail.assertions = vec![assertion("status", "400", "200", false)];
+    xfail.duration_ms = 3;
+    xfail.exchanges = vec![exchange("document", Some(200), r#"{"output":"a pdf"}"#)];
+    xfail.expected_failure = Some(ExpectedFailure {
+        entry: "openwop.rfc0091.reject-unadvertised[document]".into(),
+        reason: "HOST-42".into(),
+        expires: Some("2027-01-31".into()),
+    });
+
+    vec![
+        pass, fail, warn, skip, excluded, blocked, error, xfail, pass_b,
+    ]
 }
 
 pub fn summary(cases: &[CaseResult], incomplete: bool) -> RunSummary {
@@ -266,6 +287,7 @@ pub fn summary(cases: &[CaseResult], incomplete: bool) -> RunSummary {
         duration_ms: 1530,
         finished_at: "2025-06-01T12:00:02Z".into(),
         incomplete,
+        baseline_drift: Vec::new(),
     }
 }
 
@@ -293,7 +315,7 @@ pub fn events_finishing_in(completion: &[usize]) -> Vec<Event> {
 
 /// A whole run, cases finishing out of order as they do under concurrency.
 pub fn events() -> Vec<Event> {
-    events_finishing_in(&[1, 0, 3, 2, 4, 6, 7, 5])
+    events_finishing_in(&[1, 0, 3, 2, 4, 6, 8, 7, 5])
 }
 
 /// Run `reporter` over `events`, failing the test on any report error.

@@ -8,13 +8,14 @@ use super::atomic::write_atomically;
 use super::record::RunRecord;
 use super::scrub::{scrub_case, scrub_value};
 use super::{ReportError, Reporter};
+use crate::canonical::canonical_sha256;
 use crate::event::{DiscoverySnapshot, Event, RunInfo, RunSummary};
 use crate::outcome::CaseResult;
 use crate::redact::Redactor;
 use serde::Serialize;
 use std::path::PathBuf;
 
-pub const REPORT_VERSION: u32 = 1;
+pub const REPORT_VERSION: u32 = 2;
 
 /// The document's top level. Field names are camelCase here only; the nested shared
 /// types keep their serde names.
@@ -29,8 +30,25 @@ struct JsonReport<'a> {
     /// Null when the run ended before a plan existed (e.g. discovery unusable).
     planned: Option<usize>,
     /// Decided cases in plan order; fewer than `planned` when the run was interrupted.
-    cases: Vec<CaseResult>,
+    cases: Vec<ReportedCase>,
     summary: &'a RunSummary,
+}
+
+/// A case as the report shows it: the shared type plus what a reader should not have
+/// to count.
+#[derive(Serialize)]
+struct ReportedCase {
+    #[serde(flatten)]
+    case: CaseResult,
+    assertions_executed: usize,
+}
+
+/// The top-level key holding the report's own digest.
+pub const INTEGRITY_KEY: &str = "integrity";
+
+/// `{algorithm, canonical_sha256}` over `report` as it stands (without `integrity`).
+pub fn integrity(report: &serde_json::Value) -> serde_json::Value {
+    serde_json::json!({"algorithm": "sha256", "canonical_sha256": canonical_sha256(report)})
 }
 
 pub struct JsonReporter {
@@ -61,12 +79,20 @@ impl JsonReporter {
             cases: self
                 .record
                 .cases()
-                .map(|c| scrub_case(&self.redactor, c))
+                .map(|c| ReportedCase {
+                    case: scrub_case(&self.redactor, c),
+                    assertions_executed: c.assertions.len(),
+                })
                 .collect(),
             summary,
         };
         let mut value = serde_json::to_value(&report)?;
         scrub_value(&self.redactor, &mut value);
+        // Last, over exactly what is written, so `verify` can recompute it.
+        let digest = integrity(&value);
+        if let serde_json::Value::Object(map) = &mut value {
+            map.insert(INTEGRITY_KEY.to_string(), digest);
+        }
         Ok(value)
     }
 }

@@ -97,6 +97,10 @@ impl JunitReporter {
             add("nonce", run.nonce);
             add("scenario-set.sha256", run.scenario_set_sha256);
             add("started-at", run.started_at);
+            if let Some(baseline) = run.baseline {
+                add("baseline", baseline.file);
+                add("baseline.sha256", baseline.sha256);
+            }
         }
         if let Some(discovery) = &self.record.discovery {
             let discovery = scrub_discovery(&self.redactor, discovery);
@@ -117,6 +121,9 @@ impl JunitReporter {
         add("verdict", summary.verdict.clone());
         add("exit-code", summary.exit_code.to_string());
         add("incomplete", summary.incomplete.to_string());
+        for (i, drift) in summary.baseline_drift.iter().enumerate() {
+            add(&format!("baseline.drift.{i}"), drift.clone());
+        }
         props
     }
 }
@@ -150,6 +157,20 @@ fn test_case(case: &CaseResult) -> TestCase {
             if !case.decided_on.is_empty() {
                 status.set_description(format!("decided on: {}", case.decided_on.join("; ")));
             }
+            status
+        }
+        // JUnit has no expected failure; consumers treat skipped as neutral, which is
+        // what a baselined failure is for a CI gate. The failure itself stays visible.
+        Outcome::Xfail => {
+            let mut status = TestCaseStatus::skipped();
+            let reason = case
+                .expected_failure
+                .as_ref()
+                .map(|x| x.reason.as_str())
+                .unwrap_or("listed in the baseline");
+            status
+                .set_message(format!("expected-failure: {reason}"))
+                .set_description(details());
             status
         }
         Outcome::Fail => {

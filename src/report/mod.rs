@@ -18,6 +18,7 @@ pub mod junit;
 mod record;
 pub mod scrub;
 pub mod terminal;
+pub mod verify;
 
 #[cfg(test)]
 mod fixtures;

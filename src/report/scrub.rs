@@ -8,9 +8,10 @@
 //! The copies are built with struct literals without `..`, so a field added to a shared
 //! type fails to compile here until someone decides how to redact it.
 
-use crate::event::{DiscoverySnapshot, RunInfo};
+use crate::event::{BaselineInfo, DiscoverySnapshot, RunInfo};
 use crate::outcome::{
-    AssertionResult, CaseResult, Exchange, RecordedRequest, RecordedResponse, Requirement,
+    AssertionResult, CaseResult, Exchange, ExpectedFailure, RecordedRequest, RecordedResponse,
+    Requirement,
 };
 use crate::redact::Redactor;
 
@@ -48,6 +49,11 @@ pub fn scrub_case(redactor: &Redactor, case: &CaseResult) -> CaseResult {
             .iter()
             .map(|e| scrub_exchange(redactor, e))
             .collect(),
+        expected_failure: case.expected_failure.as_ref().map(|x| ExpectedFailure {
+            entry: r(&x.entry),
+            reason: r(&x.reason),
+            expires: x.expires.as_deref().map(r),
+        }),
     }
 }
 
@@ -91,7 +97,12 @@ pub fn scrub_run(redactor: &Redactor, run: &RunInfo) -> RunInfo {
         started_at: r(&run.started_at),
         nonce: r(&run.nonce),
         scenario_set_sha256: r(&run.scenario_set_sha256),
-        scenario_files: all(&run.scenario_files),
+        scenario_files: pairs(redactor, &run.scenario_files),
+        baseline: run.baseline.as_ref().map(|b| BaselineInfo {
+            file: r(&b.file),
+            sha256: r(&b.sha256),
+            entries: b.entries,
+        }),
     }
 }
 

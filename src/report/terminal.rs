@@ -186,6 +186,7 @@ impl TerminalReporter {
             Outcome::Excluded => ("EXCLUDED", Paint::Dim),
             Outcome::Blocked => ("BLOCKED", Paint::Magenta),
             Outcome::Error => ("ERROR", Paint::RedBold),
+            Outcome::Xfail => ("XFAIL", Paint::Yellow),
         };
         // Pad before painting: escape codes would count towards the width.
         let mut text = format!(
@@ -195,7 +196,7 @@ impl TerminalReporter {
         );
         let reason_in_line = matches!(
             case.outcome,
-            Outcome::Skip | Outcome::Blocked | Outcome::Error
+            Outcome::Skip | Outcome::Blocked | Outcome::Error | Outcome::Xfail
         );
         if reason_in_line && let Some(reason) = &case.reason {
             text.push_str(&format!(" ({})", printable(reason)));
@@ -246,7 +247,7 @@ impl TerminalReporter {
                     (0, _) => word,
                     (_, Outcome::Pass) => self.paint(&word, Paint::Green),
                     (_, Outcome::Fail | Outcome::Error) => self.paint(&word, Paint::Red),
-                    (_, Outcome::Warn) => self.paint(&word, Paint::Yellow),
+                    (_, Outcome::Warn | Outcome::Xfail) => self.paint(&word, Paint::Yellow),
                     (_, Outcome::Blocked) => self.paint(&word, Paint::Magenta),
                     (_, Outcome::Skip | Outcome::Excluded) => word,
                 }
@@ -273,6 +274,10 @@ impl TerminalReporter {
         };
         text.push_str(&format!("{}\n", self.paint(&verdict, paint)));
         text.push_str(&format!("{INDENT}{}\n", printable(&summary.explanation)));
+        for drift in &summary.baseline_drift {
+            let line = format!("baseline drift: {}", printable(drift));
+            text.push_str(&format!("{INDENT}{}\n", self.paint(&line, Paint::Red)));
+        }
         text.push_str(&format!(
             "duration: {}\n",
             format_duration(summary.duration_ms)
@@ -298,9 +303,10 @@ impl Reporter for TerminalReporter {
 
 /// The order the summary lists outcomes in: what passed, what is wrong, what was not
 /// observed, what was not asked for.
-const SUMMARY_ORDER: [Outcome; 7] = [
+const SUMMARY_ORDER: [Outcome; 8] = [
     Outcome::Pass,
     Outcome::Fail,
+    Outcome::Xfail,
     Outcome::Warn,
     Outcome::Skip,
     Outcome::Blocked,
@@ -317,7 +323,7 @@ fn executed(outcome: Outcome) -> bool {
 fn shows_details(outcome: Outcome) -> bool {
     matches!(
         outcome,
-        Outcome::Fail | Outcome::Warn | Outcome::Blocked | Outcome::Error
+        Outcome::Fail | Outcome::Xfail | Outcome::Warn | Outcome::Blocked | Outcome::Error
     )
 }
 

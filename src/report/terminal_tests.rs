@@ -43,11 +43,11 @@ fn snapshot_verbose() {
 fn output_is_in_plan_order_whatever_the_completion_order() {
     let in_order = render(
         plain(true),
-        &fixtures::events_finishing_in(&[0, 1, 2, 3, 4, 5, 6, 7]),
+        &fixtures::events_finishing_in(&[0, 1, 2, 3, 4, 5, 6, 7, 8]),
     );
     let reversed = render(
         plain(true),
-        &fixtures::events_finishing_in(&[7, 6, 5, 4, 3, 2, 1, 0]),
+        &fixtures::events_finishing_in(&[8, 7, 6, 5, 4, 3, 2, 1, 0]),
     );
     assert_eq!(in_order, reversed);
     assert_eq!(in_order, render(plain(true), &fixtures::events()));
@@ -65,7 +65,9 @@ fn summary_lists_every_outcome_even_zero_and_no_percentage() {
     let events = fixtures::events_finishing_in(&[0]);
     let text = render(plain(false), &events);
     assert!(
-        text.contains("summary: 1 pass, 0 fail, 0 warn, 0 skip, 0 blocked, 0 error, 0 excluded\n"),
+        text.contains(
+            "summary: 1 pass, 0 fail, 0 xfail, 0 warn, 0 skip, 0 blocked, 0 error, 0 excluded\n"
+        ),
         "{text}"
     );
     assert!(!text.contains('%'), "{text}");
@@ -79,7 +81,7 @@ fn an_interrupted_run_prints_what_finished_after_a_gap_and_says_it_is_incomplete
     let warn = text.find("WARN    openwop.rfc0091.oversize-part[image]");
     assert!(fail.is_some() && warn.is_some() && fail < warn, "{text}");
     assert!(
-        text.contains("incomplete: the run stopped after 2 of 8 planned cases were decided"),
+        text.contains("incomplete: the run stopped after 2 of 9 planned cases were decided"),
         "{text}"
     );
 }

@@ -48,6 +48,7 @@ pub fn result_without_exchange(
         decided_on: planned.decided_on.clone(),
         duration_ms: 0,
         exchanges: Vec::new(),
+        expected_failure: None,
     }
 }
 
@@ -114,13 +115,19 @@ pub fn judge_response(
                     .find(|a| !a.passed)
                     .map(|a| format!("expected {}; got {}", a.expected, a.actual)),
             };
-            if let (Outcome::Pass | Outcome::Blocked, Some(why)) = (result.outcome, &j.cannot_judge)
-            {
-                result.outcome = Outcome::Blocked;
-                result.reason = Some(format!("cannot judge the answer: {why}"));
-            }
             result.assertions = j.assertions;
             result.notes = j.notes;
+            if let Some(why) = j.cannot_judge {
+                // What did run still counts: a failed assertion stays a failure.
+                if matches!(result.outcome, Outcome::Pass | Outcome::Blocked) {
+                    result.outcome = Outcome::Blocked;
+                    result.reason = Some(format!("cannot judge the answer: {why}"));
+                } else {
+                    result
+                        .notes
+                        .push(format!("part of the answer was not judged: {why}"));
+                }
+            }
         }
     }
     result.duration_ms = started.elapsed().as_millis() as u64;

@@ -4,15 +4,14 @@
 
 use super::case::{CaseEnv, judge_response, result_without_exchange};
 use super::http::{HttpClient, HttpRequest, HttpResponse};
+use crate::canonical::canonical_sha256;
 use crate::config::RunConfig;
 use crate::event::DiscoverySnapshot;
 use crate::outcome::{CaseResult, Exchange, Outcome};
 use crate::plan::PlannedCase;
 use crate::profile::openwop::{self, Seam, facts};
-use crate::scenario::load::hex;
 use crate::scenario::suite::SuiteCase;
-use serde_json::{Map, Value, json};
-use sha2::{Digest, Sha256};
+use serde_json::{Value, json};
 use std::time::Instant;
 
 pub struct DiscoveryResult {
@@ -21,27 +20,6 @@ pub struct DiscoveryResult {
     pub problem: Option<String>,
     exchange: Exchange,
     response: Option<HttpResponse>,
-}
-
-/// The document with every object's keys sorted, so equal documents hash equally.
-pub fn canonical(value: &Value) -> Value {
-    match value {
-        Value::Object(map) => {
-            let mut keys: Vec<&String> = map.keys().collect();
-            keys.sort();
-            let mut out = Map::new();
-            for k in keys {
-                out.insert(k.clone(), canonical(&map[k]));
-            }
-            Value::Object(out)
-        }
-        Value::Array(items) => Value::Array(items.iter().map(canonical).collect()),
-        other => other.clone(),
-    }
-}
-
-pub fn canonical_sha256(value: &Value) -> String {
-    hex(&Sha256::digest(canonical(value).to_string().as_bytes()))
 }
 
 /// The evaluation context cases are planned against: the document (when usable),
@@ -154,22 +132,5 @@ pub async fn probe_seam(client: &HttpClient, seam: &Seam) -> Option<String> {
         )),
         Ok(_) => None,
         Err(e) => Some(format!("seam probe POST {path} got no answer: {e}")),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn canonical_hash_ignores_key_order() {
-        let a = json!({"b": 1, "a": {"y": [1, {"d": 0, "c": 1}], "x": null}});
-        let b = json!({"a": {"x": null, "y": [1, {"c": 1, "d": 0}]}, "b": 1});
-        assert_eq!(canonical_sha256(&a), canonical_sha256(&b));
-        assert_ne!(canonical_sha256(&a), canonical_sha256(&json!({"b": 2})));
-        assert_eq!(
-            canonical(&a).to_string(),
-            r#"{"a":{"x":null,"y":[1,{"c":1,"d":0}]},"b":1}"#
-        );
     }
 }

@@ -10,8 +10,9 @@ pub mod offline;
 pub mod schemas;
 pub mod target;
 
+use crate::baseline::tracker::{BaselineTracker, today_utc};
 use crate::config::{RunConfig, Target};
-use crate::event::{Event, RunInfo, RunSummary};
+use crate::event::{BaselineInfo, DiscoverySnapshot, Event, RunInfo, RunSummary};
 use crate::exit::{self, RunFacts};
 use crate::outcome::{CaseResult, Outcome};
 use crate::plan::{self, Disposition};
@@ -125,7 +126,12 @@ fn run_info(config: &RunConfig, suite: &Suite, target: &ResolvedTarget, nonce: &
         started_at: now_rfc3339(),
         nonce: nonce.to_string(),
         scenario_set_sha256: suite.set_sha256.clone(),
-        scenario_files: suite.files.iter().map(|(n, _)| n.clone()).collect(),
+        scenario_files: suite.files.clone(),
+        baseline: config.baseline.as_ref().map(|b| BaselineInfo {
+            file: b.file.clone(),
+            sha256: b.sha256.clone(),
+            entries: b.entries.len(),
+        }),
     }
 }
 
@@ -177,9 +183,18 @@ pub async fn execute(
     let client = match HttpClient::new(settings, redactor) {
         Ok(c) => Arc::new(c),
         Err(e) => {
+            // Recorded as discovery's problem, so every report says why nothing ran.
+            emit(Event::Discovery(DiscoverySnapshot {
+                url: target.base_url.clone(),
+                status: None,
+                document: None,
+                canonical_sha256: None,
+                problem: Some(e.clone()),
+                facts: serde_json::Value::Null,
+            }));
             let facts = RunFacts {
                 discovery_problem: Some(e),
-                interrupted: false,
+                ..RunFacts::default()
             };
             return finish(&sink, BTreeMap::new(), &facts, started, false);
         }
@@ -231,15 +246,23 @@ pub async fn execute(
     let semaphore = Arc::new(Semaphore::new(config.concurrency.max(1)));
     let mut tasks = tokio::task::JoinSet::new();
     let mut counts: BTreeMap<Outcome, usize> = BTreeMap::new();
+    let mut baseline = config
+        .baseline
+        .clone()
+        .map(|b| BaselineTracker::new(b, today_utc()));
     let decided = |mut result: CaseResult,
                    index: usize,
                    case: usize,
-                   counts: &mut BTreeMap<Outcome, usize>| {
+                   counts: &mut BTreeMap<Outcome, usize>,
+                   baseline: &mut Option<BaselineTracker>| {
         apply_require(
             &mut result,
             &config,
             suite.cases[case].conformance_profile.as_deref(),
         );
+        if let Some(tracker) = baseline {
+            tracker.apply(&mut result);
+        }
         *counts.entry(result.outcome).or_default() += 1;
         emit(Event::CaseFinished {
             index,
@@ -295,7 +318,7 @@ pub async fn execute(
             },
         };
         if let Some(result) = immediate {
-            decided(result, p.index, p.case, &mut counts);
+            decided(result, p.index, p.case, &mut counts, &mut baseline);
             continue;
         }
         let (shared, suite, semaphore) = (shared.clone(), suite.clone(), semaphore.clone());
@@ -312,7 +335,9 @@ pub async fn execute(
             joined = tasks.join_next() => {
                 let Some(joined) = joined else { break };
                 match joined {
-                    Ok((p, result)) => decided(result, p.index, p.case, &mut counts),
+                    Ok((p, result)) => {
+                        decided(result, p.index, p.case, &mut counts, &mut baseline)
+                    }
                     Err(e) => {
                         // A panicking case task is a tool defect; count it so the run exits 70.
                         *counts.entry(Outcome::Error).or_default() += 1;
@@ -328,9 +353,16 @@ pub async fn execute(
         }
     }
 
+    // An interrupted run saw only part of the plan: it cannot tell an entry that
+    // matches nothing from one whose case never got its turn.
+    let baseline_drift = match (&baseline, interrupted) {
+        (Some(tracker), false) => tracker.drift(),
+        _ => Vec::new(),
+    };
     let facts = RunFacts {
         discovery_problem,
         interrupted,
+        baseline_drift,
     };
     finish(&sink, counts, &facts, started, interrupted)
 }
@@ -351,6 +383,7 @@ fn finish(
         duration_ms: started.elapsed().as_millis() as u64,
         finished_at: now_rfc3339(),
         incomplete,
+        baseline_drift: facts.baseline_drift.clone(),
     };
     let _ = sink.send(Event::RunFinished(summary.clone()));
     RunOutput { summary }

@@ -132,9 +132,10 @@ fn schema_diagnostics(
     source: &SourceText,
     value: &Value,
     index: &PositionIndex,
+    validator: &Validator,
 ) -> Vec<Diagnostic> {
     let mut out: Vec<Diagnostic> = Vec::new();
-    for error in scenario_validator().iter_errors(value) {
+    for error in validator.iter_errors(value) {
         let error = error.to_owned();
         for e in most_specific(&error) {
             let pointer = e.instance_path().as_str().to_string();
@@ -172,29 +173,46 @@ fn schema_diagnostics(
     out
 }
 
-/// Loads one file. `Err` holds every problem found, in file order.
-pub fn load(source: &SourceText, options: &CheckOptions) -> Result<LoadedFile, Vec<Diagnostic>> {
-    let file_diag = |message: String| {
-        vec![Diagnostic::new(
-            &source.name,
-            &source.text,
-            Position::START,
-            message,
-        )]
-    };
-    if source.text.len() > MAX_SCENARIO_BYTES {
-        return Err(file_diag(format!(
-            "file is {} bytes; scenario files are limited to {MAX_SCENARIO_BYTES} bytes",
-            source.text.len()
-        )));
+fn file_diagnostic(source: &SourceText, message: String) -> Vec<Diagnostic> {
+    vec![Diagnostic::new(
+        &source.name,
+        &source.text,
+        Position::START,
+        message,
+    )]
+}
+
+/// Parses a YAML or JSON file no larger than `max_bytes` and validates it against
+/// `validator`. `Err` holds every problem, in file order, each at its file:line:col.
+/// Shared by scenario and baseline files.
+pub fn parse_validated(
+    source: &SourceText,
+    validator: &Validator,
+    max_bytes: usize,
+) -> Result<(Value, PositionIndex), Vec<Diagnostic>> {
+    if source.text.len() > max_bytes {
+        return Err(file_diagnostic(
+            source,
+            format!(
+                "file is {} bytes; files of this kind are limited to {max_bytes} bytes",
+                source.text.len()
+            ),
+        ));
     }
     let value = parse(source).map_err(|d| vec![d])?;
     let index = PositionIndex::build(&source.text);
-    let mut problems = schema_diagnostics(source, &value, &index);
+    let mut problems = schema_diagnostics(source, &value, &index, validator);
     if !problems.is_empty() {
         problems.sort_by_key(|d| d.position);
         return Err(problems);
     }
+    Ok((value, index))
+}
+
+/// Loads one file. `Err` holds every problem found, in file order.
+pub fn load(source: &SourceText, options: &CheckOptions) -> Result<LoadedFile, Vec<Diagnostic>> {
+    let file_diag = |message: String| file_diagnostic(source, message);
+    let (value, index) = parse_validated(source, scenario_validator(), MAX_SCENARIO_BYTES)?;
     let file: ScenarioFile = serde_json::from_value(value.clone())
         .map_err(|e| file_diag(format!("does not match the scenario model: {e}")))?;
     let mut problems = checks::check(&file, &value, options)

@@ -200,19 +200,25 @@ pub fn load_suite(options: &SuiteOptions) -> Result<Suite, Vec<Diagnostic>> {
         .chain(user.iter())
         .map(|f| (f.name.clone(), f.sha256.clone()))
         .collect();
+    Ok(Suite {
+        cases,
+        set_sha256: set_sha256(&files),
+        files,
+        replaced,
+    })
+}
+
+/// SHA-256 over every file's name and SHA-256, in load order: what reports carry as
+/// `scenario_set_sha256`, and what `verify` recomputes.
+pub fn set_sha256(files: &[(String, String)]) -> String {
     let mut hasher = Sha256::new();
-    for (name, sha) in &files {
+    for (name, sha) in files {
         hasher.update(name.as_bytes());
         hasher.update([0]);
         hasher.update(sha.as_bytes());
         hasher.update([0]);
     }
-    Ok(Suite {
-        cases,
-        files,
-        set_sha256: hex(&hasher.finalize()),
-        replaced,
-    })
+    hex(&hasher.finalize())
 }
 
 /// Where an id is written in a file (for cross-file duplicate diagnostics).
