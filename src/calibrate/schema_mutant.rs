@@ -208,13 +208,7 @@ pub fn judged_schemas(suite: &Suite) -> BTreeSet<String> {
         let Some(validate) = &case.spec.validate else {
             continue;
         };
-        let rows = case
-            .spec
-            .expand
-            .as_ref()
-            .map(|e| e.rows())
-            .unwrap_or_else(|| vec![Vec::new()]);
-        for bindings in rows {
+        for bindings in case.spec.binding_rows() {
             let resolve = resolver(&bindings, &Value::Null, "calibration", &case.spec.id, 0);
             if let Ok(name) = template::render_text(&validate.schema, &resolve) {
                 names.insert(name);

@@ -127,13 +127,7 @@ pub fn plan(
 ) -> Vec<PlannedCase> {
     let mut planned = Vec::new();
     for (case_index, case) in suite.cases.iter().enumerate() {
-        let rows = case
-            .spec
-            .expand
-            .as_ref()
-            .map(|e| e.rows())
-            .unwrap_or_else(|| vec![Vec::new()]);
-        for bindings in rows {
+        for bindings in case.spec.binding_rows() {
             let id = expanded_id(&case.spec.id, &bindings, case.spec.id_from.as_deref());
             let req = &case.spec.requirement;
             let selected = filters.is_empty()

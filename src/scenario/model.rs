@@ -53,6 +53,14 @@ impl CaseSpec {
     pub fn endpoint(&self) -> Option<&str> {
         self.request.as_ref().map(|r| r.endpoint.as_str())
     }
+
+    /// The binding rows the case expands to; one empty row when it does not expand.
+    pub fn binding_rows(&self) -> Vec<Vec<(String, String)>> {
+        self.expand
+            .as_ref()
+            .map(|e| e.rows())
+            .unwrap_or_else(|| vec![Vec::new()])
+    }
 }
 
 /// An offline case: compile `schema` and, when a document is given, validate it.
