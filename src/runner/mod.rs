@@ -8,6 +8,7 @@ pub mod http;
 pub mod judge;
 pub mod offline;
 pub mod schemas;
+pub mod sse;
 
 use crate::config::{RunConfig, Target};
 use crate::event::{Event, RunInfo, RunSummary};
