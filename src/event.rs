@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RunInfo {
     pub tool_version: String,
-    /// `openwop` today; `agui` and `openai` later.
+    /// `openwop` or `agui` (`openai` later).
     pub profile: String,
     /// Target base URL with any userinfo stripped, or `reference (http://127.0.0.1:PORT)`.
     pub target: String,
@@ -27,6 +27,9 @@ pub struct RunInfo {
     /// SHA-256 over the scenario files actually loaded (path and bytes, in load order).
     pub scenario_set_sha256: String,
     pub scenario_files: Vec<String>,
+    /// agui runs: what the agent is declared to accept (AG-UI has no discovery).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub declared: Option<crate::profile::agui::Declaration>,
 }
 
 /// What discovery returned, verbatim, plus what the profile derived from it.

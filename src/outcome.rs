@@ -149,6 +149,9 @@ pub struct CaseResult {
     pub decided_on: Vec<String>,
     pub duration_ms: u64,
     pub exchanges: Vec<Exchange>,
+    /// agui cases: how the answer was classified (bucket, events, terminal, echo).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stream: Option<crate::profile::agui::StreamEvidence>,
 }
 
 impl CaseResult {

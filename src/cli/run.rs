@@ -4,7 +4,7 @@
 use super::args::RunArgs;
 use super::resolve::{self, process_env};
 use super::{CliError, runtime};
-use crate::config::{RunConfig, Target};
+use crate::config::{Profile, RunConfig, Target};
 use crate::event::Event;
 use crate::exit;
 use crate::redact::Redactor;
@@ -29,6 +29,17 @@ pub(super) async fn start_target(
             let label = format!("reference ({base_url})");
             Ok((Some(running), ResolvedTarget { base_url, label }))
         }
+        Target::AguiReference(agent_config) => {
+            let addr = std::net::SocketAddr::from(([127, 0, 0, 1], 0));
+            let running = reference::agui::spawn(agent_config.clone(), addr)
+                .await
+                .map_err(|e| {
+                    CliError::Internal(format!("cannot start the AG-UI reference agent: {e}"))
+                })?;
+            let base_url = reference::agui::endpoint_url(&running);
+            let label = format!("reference agent ({base_url})");
+            Ok((Some(running), ResolvedTarget { base_url, label }))
+        }
         Target::Offline => Ok((
             None,
             ResolvedTarget {
@@ -45,7 +56,12 @@ pub(super) async fn start_target(
             }
             let _ = shown.set_username("");
             let _ = shown.set_password(None);
-            let base_url = shown.as_str().trim_end_matches('/').to_string();
+            // An AG-UI target is the run endpoint itself, so it is used exactly as given
+            // (`/agent/` and `/agent` may be different routes); openwop paths are appended.
+            let base_url = match config.profile {
+                Profile::Agui(_) => shown.as_str().to_string(),
+                Profile::Openwop => shown.as_str().trim_end_matches('/').to_string(),
+            };
             Ok((
                 None,
                 ResolvedTarget {

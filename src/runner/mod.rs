@@ -1,6 +1,7 @@
 //! Executing a run: discovery, planning, the seam probes, the cases (concurrently,
 //! bounded by `-j`), and the summary. Everything observable leaves as [`Event`]s.
 
+pub mod agui;
 pub mod case;
 pub mod discovery;
 pub mod document;
@@ -10,7 +11,7 @@ pub mod offline;
 pub mod schemas;
 pub mod sse;
 
-use crate::config::{RunConfig, Target};
+use crate::config::{Profile, RunConfig, Target};
 use crate::event::{Event, RunInfo, RunSummary};
 use crate::exit::{self, RunFacts};
 use crate::outcome::{CaseResult, Outcome};
@@ -113,7 +114,7 @@ impl Shared {
 fn run_info(config: &RunConfig, suite: &Suite, target: &ResolvedTarget, nonce: &str) -> RunInfo {
     RunInfo {
         tool_version: env!("CARGO_PKG_VERSION").to_string(),
-        profile: "openwop".into(),
+        profile: config.profile.name().into(),
         target: target.label.clone(),
         dialect: config.dialect.as_str().into(),
         openwop_major: config.openwop_major,
@@ -126,6 +127,7 @@ fn run_info(config: &RunConfig, suite: &Suite, target: &ResolvedTarget, nonce: &
         nonce: nonce.to_string(),
         scenario_set_sha256: suite.set_sha256.clone(),
         scenario_files: suite.files.iter().map(|(n, _)| n.clone()).collect(),
+        declared: config.profile.declaration().cloned(),
     }
 }
 
@@ -156,6 +158,11 @@ pub async fn execute(
     target: ResolvedTarget,
     sink: EventSink,
 ) -> RunOutput {
+    if let Profile::Agui(_) = config.profile {
+        return agui::execute(config, suite, target, sink).await;
+    }
+    // A run plans only the cases of its own profile.
+    let suite = Arc::new(suite.for_profile(config.profile.name()));
     let started = Instant::now();
     let nonce = new_nonce();
     let emit = |e: Event| {
