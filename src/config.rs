@@ -3,8 +3,10 @@
 
 use crate::baseline::Baseline;
 use crate::plan::filter::FilterTerm;
+use crate::profile::agui::Declaration;
 use crate::profile::openwop::Dialect;
 use crate::reference::ReferenceConfig;
+use crate::reference::agui::AgentConfig;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -16,6 +18,9 @@ pub enum Target {
     Url(url::Url),
     /// The embedded reference host, started in-process on 127.0.0.1:0.
     Reference(ReferenceConfig),
+    /// The embedded AG-UI reference agent (`--profile agui --target reference`), started
+    /// in-process on 127.0.0.1:0; the run's target is its endpoint `/agui`.
+    AguiReference(AgentConfig),
     /// No target: only offline (schema validation) cases run.
     Offline,
 }
@@ -50,9 +55,36 @@ pub struct Output {
     pub verbose: bool,
 }
 
+/// The wire protocol a run speaks; it plans only the scenario cases of that profile.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Profile {
+    /// Discovery, seams and envelopes (WIRE.md §1).
+    Openwop,
+    /// An AG-UI agent endpoint, judged against what it is declared to accept (WIRE.md §2).
+    Agui(Declaration),
+}
+
+impl Profile {
+    /// The name scenario files use in `profile:`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Profile::Openwop => "openwop",
+            Profile::Agui(_) => crate::profile::agui::PROFILE,
+        }
+    }
+
+    pub fn declaration(&self) -> Option<&Declaration> {
+        match self {
+            Profile::Agui(d) => Some(d),
+            Profile::Openwop => None,
+        }
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct RunConfig {
     pub target: Target,
+    pub profile: Profile,
     pub token: Option<Token>,
     /// Extra headers sent with every request.
     pub headers: Vec<(String, String)>,
@@ -84,6 +116,7 @@ impl RunConfig {
     pub fn new(target: Target) -> RunConfig {
         RunConfig {
             target,
+            profile: Profile::Openwop,
             token: None,
             headers: Vec::new(),
             timeout: Duration::from_secs(30),

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RunInfo {
     pub tool_version: String,
-    /// `openwop` today; `agui` and `openai` later.
+    /// `openwop` or `agui` (`openai` later).
     pub profile: String,
     /// Target base URL with any userinfo stripped, or `reference (http://127.0.0.1:PORT)`.
     pub target: String,
@@ -28,6 +28,9 @@ pub struct RunInfo {
     pub scenario_set_sha256: String,
     /// (file, SHA-256) of each scenario file, in load order.
     pub scenario_files: Vec<(String, String)>,
+    /// agui runs: what the agent is declared to accept (AG-UI has no discovery).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub declared: Option<crate::profile::agui::Declaration>,
     /// The `--baseline` file the run was judged with, if any.
     #[serde(default)]
     pub baseline: Option<BaselineInfo>,
@@ -82,7 +85,7 @@ impl RunSummary {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Event {
-    RunStarted(RunInfo),
+    RunStarted(Box<RunInfo>),
     Discovery(DiscoverySnapshot),
     /// Every expanded case the run will report, in plan order (skipped and excluded included).
     Planned {

@@ -165,6 +165,9 @@ pub struct CaseResult {
     /// Set when the case failed and a `--baseline` entry lists it (outcome `xfail`).
     #[serde(default)]
     pub expected_failure: Option<ExpectedFailure>,
+    /// agui cases: how the answer was classified (bucket, events, terminal, echo).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stream: Option<crate::profile::agui::StreamEvidence>,
 }
 
 impl CaseResult {

@@ -30,16 +30,22 @@ fn the_builtin_suite_is_calibrated_and_every_variant_is_caught() {
     assert_eq!(doc["calibrated"], true);
     let matrix = &doc["matrix"];
     let variants = matrix["variants"].as_array().unwrap();
-    // Every host fault the reference can run with is in the matrix, and caught.
-    let listed = bin()
-        .args(["serve-reference", "--list-faults"])
-        .output()
-        .unwrap();
-    let faults: Vec<String> = String::from_utf8_lossy(&listed.stdout)
-        .lines()
-        .filter_map(|l| l.split_whitespace().next().map(str::to_string))
-        .collect();
+    // Every fault the reference host and agent can run with is in the matrix, and caught.
+    let listed = |profile: &str| -> Vec<String> {
+        let out = bin()
+            .args(["serve-reference", "--profile", profile, "--list-faults"])
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .filter_map(|l| l.split_whitespace().next().map(str::to_string))
+            .collect()
+    };
+    let mut faults = listed("openwop");
     assert!(faults.len() >= 49, "{faults:?}");
+    let agent_faults = listed("agui");
+    assert!(agent_faults.len() >= 17, "{agent_faults:?}");
+    faults.extend(agent_faults.iter().map(|f| format!("agui:{f}")));
     for fault in &faults {
         let row = variants
             .iter()

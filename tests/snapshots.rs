@@ -49,3 +49,26 @@ fn terminal_and_junit_of_a_failing_run() {
         insta::assert_snapshot!("junit_fail", r.junit.clone().unwrap());
     });
 }
+
+#[test]
+fn terminal_output_of_an_agui_run() {
+    let r = run(&["--profile", "agui", "--target", "reference", "-j", "4"]);
+    assert_eq!(r.code, 0, "{}", r.context());
+    settings(&r).bind(|| insta::assert_snapshot!("terminal_agui_pass", r.stdout));
+}
+
+#[test]
+fn terminal_output_of_an_agui_run_catching_a_silent_drop() {
+    let r = run(&[
+        "--profile",
+        "agui",
+        "--target",
+        "reference",
+        "--reference-fault",
+        "forwards-images-only",
+        "--filter",
+        "agui.accept.data*",
+    ]);
+    assert_eq!(r.code, 1, "{}", r.context());
+    settings(&r).bind(|| insta::assert_snapshot!("terminal_agui_fail", r.stdout));
+}

@@ -163,6 +163,7 @@ mod tests {
             duration_ms: 0,
             exchanges: vec![],
             expected_failure: None,
+            stream: None,
         }
     }
 

@@ -44,10 +44,6 @@ async fn observe(
     suite: Arc<Suite>,
     options: &CalibrationOptions,
 ) -> Result<RunObservation, String> {
-    let fault = match variant {
-        Some(Variant::Host(fault)) => Some(*fault),
-        _ => None,
-    };
     // The mutated schema lives as long as the run that judges with it.
     let schemas = match variant {
         Some(Variant::Schema(mutant)) => {
@@ -60,10 +56,10 @@ async fn observe(
         _ => None,
     };
     let mut config = setup.run_config(
-        fault,
+        variant,
         schemas.as_ref().map(|d| d.path().to_path_buf()),
         options.case_concurrency,
-    );
+    )?;
     config.filters = options.filters.clone();
     let config = Arc::new(config);
     let (reference, target) = start_target(&config).await?;
@@ -99,11 +95,10 @@ pub async fn calibrate(
     // (setup index, variant index or None for the faithful host)
     let jobs: Vec<(usize, Option<usize>)> = (0..setups.len())
         .flat_map(|s| {
-            let variants = variants.clone();
-            let name = setups[s].name;
+            let (variants, setups) = (variants.clone(), setups.clone());
             std::iter::once((s, None)).chain(
                 (0..variants.len())
-                    .filter(move |v| variants[*v].runs_in(name))
+                    .filter(move |v| variants[*v].runs_in(&setups[s]))
                     .map(move |v| (s, Some(v))),
             )
         })
@@ -174,6 +169,6 @@ pub fn run_count(suite: &Suite) -> usize {
     let variants = variant::catalogue(suite);
     setup::setups()
         .iter()
-        .map(|s| 1 + variants.iter().filter(|v| v.runs_in(s.name)).count())
+        .map(|s| 1 + variants.iter().filter(|v| v.runs_in(s)).count())
         .sum()
 }

@@ -2,7 +2,9 @@
 //! host's single-fault variants, and schema mutants for the cases that judge schemas.
 
 use super::schema_mutant::{self, SchemaMutant};
+use super::setup::Setup;
 use crate::reference::Fault;
+use crate::reference::agui::AguiFault;
 use crate::scenario::suite::Suite;
 
 /// How a variant is expected to show up in a run.
@@ -19,7 +21,10 @@ pub enum Detection {
 
 #[derive(Debug, Clone)]
 pub enum Variant {
+    /// A fault of the openwop reference host.
     Host(Fault),
+    /// A fault of the AG-UI reference agent.
+    AguiHost(AguiFault),
     Schema(SchemaMutant),
 }
 
@@ -30,6 +35,8 @@ impl Variant {
     pub fn name(&self) -> String {
         match self {
             Variant::Host(f) => f.name().to_string(),
+            // Some names exist in both tables (`refuses-string-content`).
+            Variant::AguiHost(f) => format!("agui:{}", f.name()),
             Variant::Schema(m) => m.name(),
         }
     }
@@ -37,13 +44,14 @@ impl Variant {
     pub fn description(&self) -> String {
         match self {
             Variant::Host(f) => f.description().to_string(),
+            Variant::AguiHost(f) => f.description().to_string(),
             Variant::Schema(m) => m.description(),
         }
     }
 
     pub fn kind(&self) -> &'static str {
         match self {
-            Variant::Host(_) => "host-fault",
+            Variant::Host(_) | Variant::AguiHost(_) => "host-fault",
             Variant::Schema(_) => "schema-mutant",
         }
     }
@@ -55,27 +63,30 @@ impl Variant {
         }
     }
 
-    /// Host faults run in every setup; schema mutants need a host only for the cases
-    /// that validate answers against a schema, so one setup is enough.
-    pub fn runs_in(&self, setup: &str) -> bool {
+    /// Host faults run in every setup of their profile; schema mutants need a host only
+    /// for the cases that validate answers against a schema, so one setup per profile
+    /// is enough.
+    pub fn runs_in(&self, setup: &Setup) -> bool {
         match self {
-            Variant::Host(_) => true,
-            Variant::Schema(_) => setup == SCHEMA_MUTANT_SETUP,
+            Variant::Host(_) => setup.profile() == "openwop",
+            Variant::AguiHost(_) => setup.profile() == crate::profile::agui::PROFILE,
+            Variant::Schema(_) => SCHEMA_MUTANT_SETUPS.contains(&setup.name),
         }
     }
 }
 
-/// The setup schema mutants are run in.
-pub const SCHEMA_MUTANT_SETUP: &str = "all-modalities";
+/// The setups schema mutants are run in: the widest of each profile.
+pub const SCHEMA_MUTANT_SETUPS: [&str; 2] = ["all-modalities", "agui-default"];
 
-/// Every variant: each host fault, then each schema mutant of the schemas `suite`
-/// judges (see `schema_mutant`).
+/// Every variant: each host fault, each agent fault, then each schema mutant of the
+/// schemas `suite` judges (see `schema_mutant`).
 pub fn catalogue(suite: &Suite) -> Vec<Variant> {
     let judged = schema_mutant::judged_schemas(suite);
     Fault::all()
         .iter()
         .copied()
         .map(Variant::Host)
+        .chain(AguiFault::all().iter().copied().map(Variant::AguiHost))
         .chain(
             schema_mutant::catalogue(&judged)
                 .into_iter()

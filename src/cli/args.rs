@@ -35,6 +35,14 @@ pub enum DialectArg {
     Suite,
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ProfileArg {
+    /// openwop hosts: discovery, the callAI and envelope seams.
+    Openwop,
+    /// AG-UI 1.0 agents: a run endpoint answering with an event stream.
+    Agui,
+}
+
 #[derive(Debug, Clone, Copy, ValueEnum)]
 pub enum FormatArg {
     Human,
@@ -63,9 +71,25 @@ pub enum Command {
 /// How to reach a target (shared by `run` and `list`).
 #[derive(Debug, Args)]
 pub struct TargetArgs {
-    /// Host base URL, or `reference` for the embedded reference host. Default: $OPENWOP_BASE_URL.
+    /// Host base URL (agui: the agent's run endpoint itself), or `reference` for the
+    /// embedded reference host. Default (openwop): $OPENWOP_BASE_URL.
     #[arg(long, value_name = "URL|reference")]
     pub target: Option<String>,
+    /// Wire protocol to test; a run plans only the scenario cases of this profile.
+    #[arg(long, value_enum, default_value_t = ProfileArg::Openwop)]
+    pub profile: ProfileArg,
+    /// agui: MIME prefixes the agent accepts (`image/,audio/wav,application/pdf`);
+    /// AG-UI has no discovery, so this declaration plans the run.
+    #[arg(
+        long,
+        value_name = "LIST",
+        value_delimiter = ',',
+        conflicts_with = "claims"
+    )]
+    pub accepts: Vec<String>,
+    /// agui: a claim file (YAML or JSON: accepts, sources, echo) instead of --accepts.
+    #[arg(long, value_name = "FILE")]
+    pub claims: Option<PathBuf>,
     /// Environment variable holding the bearer token.
     #[arg(long, value_name = "VAR", default_value = "OPENWOP_API_KEY")]
     pub token_env: String,
@@ -87,7 +111,8 @@ pub struct TargetArgs {
     /// Base URL where the host can fetch `image.png`, `audio.wav`, `document.pdf` (enables url positives).
     #[arg(long, value_name = "URL")]
     pub media_base_url: Option<String>,
-    /// A mediaRef the host resolves, per modality (enables mediaRef positives; repeatable).
+    /// A mediaRef the host resolves per modality, or (agui) a file id the agent resolves
+    /// per part kind: enables the mediaRef / file-source positives (repeatable).
     #[arg(long = "media-ref", value_name = "MODALITY=REF")]
     pub media_refs: Vec<String>,
     /// Case selection: id glob or substring, `level:MUST`, `source:"RFC 0091 §A"` (repeatable, OR).
@@ -127,9 +152,14 @@ pub struct ReferenceArgs {
     /// maxBytesPerPart the reference host advertises (0: none).
     #[arg(long, value_name = "BYTES", default_value_t = 65536)]
     pub reference_max_bytes_per_part: u64,
-    /// Run the reference host with one deliberate fault (see `serve-reference --list-faults`).
+    /// Run the reference host with one deliberate fault (see `serve-reference --list-faults`,
+    /// or `serve-reference --profile agui --list-faults` for the AG-UI agent's).
     #[arg(long, value_name = "FAULT")]
     pub reference_fault: Option<String>,
+    /// agui: MIME prefixes the reference agent accepts (its own declaration).
+    /// Default: image/,audio/wav,application/pdf.
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    pub reference_accepts: Vec<String>,
 }
 
 #[derive(Debug, Args)]
@@ -237,6 +267,12 @@ pub struct LintArgs {
 
 #[derive(Debug, Args)]
 pub struct ServeArgs {
+    /// Which reference to serve: the openwop host, or the AG-UI agent (run endpoint `/agui`).
+    #[arg(long, value_enum, default_value_t = ProfileArg::Openwop)]
+    pub profile: ProfileArg,
+    /// agui: MIME prefixes the agent accepts. Default: image/,audio/wav,application/pdf.
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    pub accepts: Vec<String>,
     /// Port on 127.0.0.1 (0 picks a free one and prints it).
     #[arg(long, default_value_t = 8080)]
     pub port: u16,

@@ -1,23 +1,83 @@
 //! `mmconform list`: every case with its requirement; with a target, what a run would do.
 
-use super::args::{FormatArg, ListArgs};
+use super::args::{FormatArg, ListArgs, ProfileArg};
 use super::resolve::{self, process_env};
 use super::{CliError, runtime};
+use crate::config::Target;
 use crate::plan::{self, Disposition};
+use crate::profile::agui;
 use crate::redact::Redactor;
+use crate::runner::agui as agui_run;
 use crate::runner::discovery;
 use crate::runner::http::{HttpClient, HttpSettings};
 use crate::runner::target::{align_reference, start_target};
 use crate::scenario::suite::load_suite;
 use serde_json::{Value, json};
+use std::io::Write as _;
 
 fn has_target(args: &ListArgs) -> bool {
     args.target.target.is_some()
         || process_env("OPENWOP_BASE_URL").is_some_and(|v| !v.trim().is_empty())
 }
 
+/// The planning context of an agui listing: the declaration, from the target (the
+/// reference agent's own, started to learn its media URL) or from --accepts/--claims.
+/// No request is sent: AG-UI has nothing to discover.
+fn agui_context(args: &ListArgs) -> Result<(Option<Value>, String), CliError> {
+    let declared = !args.target.accepts.is_empty() || args.target.claims.is_some();
+    if args.target.target.is_none() {
+        if !declared {
+            return Ok((
+                None,
+                "no declaration: pass --accepts or --claims (or --target reference) to see which cases would run".into(),
+            ));
+        }
+        let config = resolve::resolve_common_with(&args.target, Target::Offline, &process_env)
+            .map_err(CliError::Usage)?;
+        let declaration =
+            config.profile.declaration().cloned().ok_or_else(|| {
+                CliError::Internal("an agui listing without a declaration".into())
+            })?;
+        let note = format!(
+            "declared ({}): {}",
+            declaration.declared_by,
+            declaration.summary()
+        );
+        let context = agui_run::context(&declaration, &config, config.media_base_url.as_deref());
+        return Ok((Some(context), note));
+    }
+    let config =
+        resolve::resolve_common(&args.target, false, &process_env).map_err(CliError::Usage)?;
+    let config = align_reference(config);
+    let declaration = config
+        .profile
+        .declaration()
+        .cloned()
+        .ok_or_else(|| CliError::Internal("an agui listing without a declaration".into()))?;
+    runtime()?.block_on(async {
+        let (reference, target) = start_target(&config).await.map_err(CliError::Internal)?;
+        let media = agui_run::media_base_url(&config, &target);
+        if let Some(r) = reference {
+            r.shutdown().await;
+        }
+        let note = format!(
+            "declared ({}): {}",
+            declaration.declared_by,
+            declaration.summary()
+        );
+        Ok((
+            Some(agui_run::context(&declaration, &config, media.as_deref())),
+            note,
+        ))
+    })
+}
+
 pub fn list(args: &ListArgs) -> Result<i32, CliError> {
     let suite = load_suite(&resolve::suite_options(&args.target)).map_err(CliError::Scenarios)?;
+    let agui = args.target.profile == ProfileArg::Agui;
+    let profile = if agui { agui::PROFILE } else { "openwop" };
+    // A run plans only the cases of its profile; a listing shows the same ones.
+    let suite = suite.for_profile(profile);
     let filters = args
         .target
         .filters
@@ -25,7 +85,9 @@ pub fn list(args: &ListArgs) -> Result<i32, CliError> {
         .map(|f| plan::filter::FilterTerm::parse(f))
         .collect::<Result<Vec<_>, _>>()
         .map_err(CliError::Usage)?;
-    let (context, discovery_note) = if has_target(args) {
+    let (context, discovery_note) = if agui {
+        agui_context(args)?
+    } else if has_target(args) {
         let config =
             resolve::resolve_common(&args.target, false, &process_env).map_err(CliError::Usage)?;
         let config = align_reference(config);
@@ -95,32 +157,35 @@ pub fn list(args: &ListArgs) -> Result<i32, CliError> {
             })
         })
         .collect();
-    match args.format {
+    let text = match args.format {
         FormatArg::Json => {
             let doc = json!({"note": discovery_note, "cases": rows});
-            println!(
-                "{}",
-                serde_json::to_string_pretty(&doc)
-                    .map_err(|e| CliError::Internal(e.to_string()))?
-            );
+            serde_json::to_string_pretty(&doc).map_err(|e| CliError::Internal(e.to_string()))?
         }
         FormatArg::Human => {
-            println!("{discovery_note}");
+            let mut text = format!("{discovery_note}\n");
             for row in &rows {
                 let reason = row["reason"]
                     .as_str()
                     .map(|r| format!("  ({r})"))
                     .unwrap_or_default();
-                println!(
-                    "{:9} {:6} {:16} {}{reason}",
+                text.push_str(&format!(
+                    "{:9} {:6} {:16} {}{reason}\n",
                     row["disposition"].as_str().unwrap_or(""),
                     row["level"].as_str().unwrap_or(""),
                     row["source"].as_str().unwrap_or(""),
                     row["id"].as_str().unwrap_or(""),
-                );
+                ));
             }
-            println!("{} case(s)", rows.len());
+            text.push_str(&format!("{} case(s)", rows.len()));
+            text
         }
+    };
+    // A closed stdout (`| head`) is the reader's choice, not an error.
+    match writeln!(std::io::stdout().lock(), "{text}") {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            Err(CliError::Internal(format!("cannot write the listing: {e}")))
+        }
+        _ => Ok(0),
     }
-    Ok(0)
 }

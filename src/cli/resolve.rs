@@ -1,11 +1,13 @@
 //! Arguments + environment -> resolved configuration, once (the ripgrep `Args -> Config`
 //! pattern). Every bad value is a usage error (exit 2) before any request is sent.
 
-use super::args::{ColorArg, DialectArg, ReferenceArgs, RunArgs, TargetArgs};
-use crate::config::{Output, RunConfig, Target, Token};
+use super::args::{ColorArg, DialectArg, ProfileArg, ReferenceArgs, RunArgs, TargetArgs};
+use crate::config::{Output, Profile, RunConfig, Target, Token};
 use crate::plan::filter::FilterTerm;
+use crate::profile::agui::{self, Declaration};
 use crate::profile::openwop::Dialect;
 use crate::profile::openwop::facts::NON_TEXT_MODALITIES;
+use crate::reference::agui::{AgentConfig, AguiFault, DEFAULT_ACCEPTS};
 use crate::reference::{Fault, ReferenceConfig};
 use crate::scenario::checks::CheckOptions;
 use crate::scenario::suite::SuiteOptions;
@@ -72,12 +74,40 @@ fn reference_config(args: &ReferenceArgs) -> Result<ReferenceConfig, String> {
     })
 }
 
+/// The AG-UI reference agent's shape: `--reference-accepts` (its own declaration) and
+/// `--reference-fault`, read as an AG-UI fault.
+pub fn agui_agent_config(args: &ReferenceArgs) -> Result<AgentConfig, String> {
+    let fault = args
+        .reference_fault
+        .as_deref()
+        .map(str::parse::<AguiFault>)
+        .transpose()
+        .map_err(|e| format!("--reference-fault: {e}"))?;
+    let accepts: Vec<String> = if args.reference_accepts.is_empty() {
+        DEFAULT_ACCEPTS.iter().map(|s| s.to_string()).collect()
+    } else {
+        args.reference_accepts.clone()
+    };
+    AgentConfig::new(&accepts, fault).map_err(|e| format!("--reference-accepts: {e}"))
+}
+
 pub fn resolve_target(args: &TargetArgs, offline: bool, env: Env) -> Result<Target, String> {
+    let agui = args.profile == ProfileArg::Agui;
     if offline {
+        if agui {
+            return Err(
+                "--offline runs openwop's schema checks; an agui run needs a --target".into(),
+            );
+        }
         return Ok(Target::Offline);
     }
     let raw = match (&args.target, env("OPENWOP_BASE_URL")) {
         (Some(t), _) => t.clone(),
+        (None, _) if agui => {
+            return Err("no target: pass --target URL (the agent's run endpoint) \
+                        or `--target reference`"
+                .into());
+        }
         (None, Some(t)) if !t.trim().is_empty() => t,
         _ => {
             return Err("no target: pass --target URL (or `--target reference`), \
@@ -86,7 +116,11 @@ pub fn resolve_target(args: &TargetArgs, offline: bool, env: Env) -> Result<Targ
         }
     };
     if raw.trim() == "reference" {
-        return Ok(Target::Reference(reference_config(&args.reference)?));
+        return Ok(if agui {
+            Target::AguiReference(agui_agent_config(&args.reference)?)
+        } else {
+            Target::Reference(reference_config(&args.reference)?)
+        });
     }
     let url =
         url::Url::parse(raw.trim()).map_err(|e| format!("--target `{raw}` is not a URL: {e}"))?;
@@ -95,7 +129,9 @@ pub fn resolve_target(args: &TargetArgs, offline: bool, env: Env) -> Result<Targ
             "--target `{raw}` must be an http(s) URL with a host"
         ));
     }
-    if url.query().is_some() || url.fragment().is_some() {
+    // An agui target is the endpoint itself and is sent as given; an openwop target is
+    // a base that paths are appended to.
+    if (url.query().is_some() && !agui) || url.fragment().is_some() {
         return Err(format!(
             "--target `{raw}` must not carry a query or fragment"
         ));
@@ -137,12 +173,52 @@ fn parse_header(raw: &str) -> Result<(String, String), String> {
     Ok((name.to_string(), value.trim().to_string()))
 }
 
-fn parse_media_ref(raw: &str) -> Result<(String, String), String> {
+/// The run's profile; for agui, the declaration that plans it: the reference agent's
+/// own, or the user's (`--accepts` or `--claims`, exactly one).
+pub fn resolve_profile(args: &TargetArgs, target: &Target) -> Result<Profile, String> {
+    let declared = !args.accepts.is_empty() || args.claims.is_some();
+    if args.profile == ProfileArg::Openwop {
+        if declared {
+            return Err("--accepts/--claims declare an AG-UI agent: add --profile agui".into());
+        }
+        return Ok(Profile::Openwop);
+    }
+    let declaration = match (target, &args.claims) {
+        (Target::AguiReference(agent), _) => {
+            if declared {
+                return Err(
+                    "the reference agent declares itself: use --reference-accepts, \
+                            not --accepts/--claims"
+                        .into(),
+                );
+            }
+            agent.declaration.clone()
+        }
+        (_, Some(path)) => Declaration::from_claims_file(path)?,
+        (_, None) if !args.accepts.is_empty() => {
+            Declaration::from_flag(&args.accepts).map_err(|e| format!("--accepts: {e}"))?
+        }
+        (_, None) => {
+            return Err(
+                "AG-UI has no discovery endpoint: declare what the agent accepts with \
+                        --accepts image/,audio/wav (MIME prefixes) or --claims FILE"
+                    .into(),
+            );
+        }
+    };
+    Ok(Profile::Agui(declaration))
+}
+
+fn parse_media_ref(raw: &str, agui: bool) -> Result<(String, String), String> {
     let (modality, reference) = raw
         .split_once('=')
         .ok_or_else(|| format!("--media-ref `{raw}` must look like MODALITY=REF"))?;
-    parse_modalities(&[modality.to_string()], &NON_TEXT_MODALITIES)
-        .map_err(|e| format!("--media-ref: {e}"))?;
+    let kinds: &[&str] = if agui {
+        &agui::PART_KINDS
+    } else {
+        &NON_TEXT_MODALITIES
+    };
+    parse_modalities(&[modality.to_string()], kinds).map_err(|e| format!("--media-ref: {e}"))?;
     if reference.is_empty() {
         return Err(format!("--media-ref `{raw}` has an empty REF"));
     }
@@ -162,6 +238,17 @@ pub fn suite_options(args: &TargetArgs) -> SuiteOptions {
 
 /// Resolves the parts `run` and `list` share. `concurrency`, reports and modes are `run`'s.
 pub fn resolve_common(args: &TargetArgs, offline: bool, env: Env) -> Result<RunConfig, String> {
+    let target = resolve_target(args, offline, env)?;
+    resolve_common_with(args, target, env)
+}
+
+/// [`resolve_common`] with the target already decided (`list --profile agui --accepts ...`
+/// plans against a declaration without any target).
+pub fn resolve_common_with(
+    args: &TargetArgs,
+    target: Target,
+    env: Env,
+) -> Result<RunConfig, String> {
     if !(args.timeout.is_finite() && args.timeout > 0.0 && args.timeout <= 3600.0) {
         return Err(format!(
             "--timeout {} must be between 0 and 3600 seconds",
@@ -181,12 +268,13 @@ pub fn resolve_common(args: &TargetArgs, offline: bool, env: Env) -> Result<RunC
     let media_refs: BTreeMap<String, String> = args
         .media_refs
         .iter()
-        .map(|r| parse_media_ref(r))
+        .map(|r| parse_media_ref(r, args.profile == ProfileArg::Agui))
         .collect::<Result<_, _>>()?;
     if let Some(base) = &args.media_base_url {
         url::Url::parse(base).map_err(|e| format!("--media-base-url `{base}`: {e}"))?;
     }
-    let mut config = RunConfig::new(resolve_target(args, offline, env)?);
+    let mut config = RunConfig::new(target);
+    config.profile = resolve_profile(args, &config.target)?;
     config.token = resolve_token(args, env)?;
     config.headers = headers;
     config.timeout = Duration::from_secs_f64(args.timeout);

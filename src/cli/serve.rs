@@ -1,16 +1,77 @@
 //! `mmconform serve-reference`: the embedded reference host as a standalone server.
 
-use super::args::ServeArgs;
+use super::args::{ProfileArg, ServeArgs};
 use super::resolve::parse_modalities;
 use super::{CliError, runtime};
+use crate::reference::agui::{AgentConfig, AguiFault, DEFAULT_ACCEPTS};
 use crate::reference::{self, Fault, ReferenceConfig};
+use std::io::Write as _;
+
+/// Prints `name description` lines; a closed stdout (`| head`) ends the listing quietly.
+fn list_faults<'a>(faults: impl Iterator<Item = (&'a str, &'a str)>) -> Result<i32, CliError> {
+    let mut out = std::io::stdout().lock();
+    for (name, description) in faults {
+        if let Err(e) = writeln!(out, "{name:32} {description}") {
+            if e.kind() == std::io::ErrorKind::BrokenPipe {
+                break;
+            }
+            return Err(CliError::Internal(format!(
+                "cannot write the fault list: {e}"
+            )));
+        }
+    }
+    Ok(0)
+}
+
+/// `serve-reference --profile agui`: the AG-UI reference agent.
+fn serve_agui(args: &ServeArgs) -> Result<i32, CliError> {
+    if args.list_faults {
+        return list_faults(AguiFault::all().iter().map(|f| (f.name(), f.description())));
+    }
+    let fault = args
+        .fault
+        .as_deref()
+        .map(str::parse::<AguiFault>)
+        .transpose()
+        .map_err(|e| CliError::Usage(format!("--fault: {e}")))?;
+    let accepts: Vec<String> = if args.accepts.is_empty() {
+        DEFAULT_ACCEPTS.iter().map(|s| s.to_string()).collect()
+    } else {
+        args.accepts.clone()
+    };
+    let config = AgentConfig::new(&accepts, fault)
+        .map_err(|e| CliError::Usage(format!("--accepts: {e}")))?;
+    let addr = std::net::SocketAddr::new(args.bind, args.port);
+    runtime()?.block_on(async move {
+        let running = reference::agui::spawn(config.clone(), addr)
+            .await
+            .map_err(|e| CliError::Usage(format!("cannot listen on {addr}: {e}")))?;
+        println!(
+            "mmconform AG-UI reference agent listening on {} ({}{})",
+            reference::agui::endpoint_url(&running),
+            config.declaration.summary(),
+            config
+                .fault
+                .map(|f| format!(", FAULT {}", f.name()))
+                .unwrap_or_default(),
+        );
+        let _ = tokio::signal::ctrl_c().await;
+        running.shutdown().await;
+        Ok(0)
+    })
+}
 
 pub fn serve(args: &ServeArgs) -> Result<i32, CliError> {
+    if args.profile == ProfileArg::Agui {
+        return serve_agui(args);
+    }
+    if !args.accepts.is_empty() {
+        return Err(CliError::Usage(
+            "--accepts declares the AG-UI agent: add --profile agui".into(),
+        ));
+    }
     if args.list_faults {
-        for fault in Fault::all() {
-            println!("{:32} {}", fault.name(), fault.description());
-        }
-        return Ok(0);
+        return list_faults(Fault::all().iter().map(|f| (f.name(), f.description())));
     }
     let modalities = parse_modalities(&args.modalities, &["text", "image", "audio", "document"])
         .map_err(|e| CliError::Usage(format!("--modalities: {e}")))?;

@@ -13,6 +13,7 @@
 //! the blobs held); `envelope/` is the AI Envelope accept seam (RFC 0021);
 //! `error_body.rs` renders the flat error envelope; `fault.rs` names the faults.
 
+pub mod agui;
 mod ai_call;
 mod auth;
 mod body_limit;

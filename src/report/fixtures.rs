@@ -52,6 +52,7 @@ pub fn run_info() -> RunInfo {
         scenario_set_sha256: "a".repeat(64),
         scenario_files: vec![("builtin:openwop/rfc0091-input.yaml".into(), "ab".repeat(32))],
         baseline: None,
+        declared: None,
     }
 }
 
@@ -128,6 +129,7 @@ fn case(id: &str, case_id: &str, requirement: Requirement, outcome: Outcome) -> 
         duration_ms: 0,
         exchanges: vec![],
         expected_failure: None,
+        stream: None,
     }
 }
 
@@ -295,7 +297,7 @@ pub fn summary(cases: &[CaseResult], incomplete: bool) -> RunSummary {
 pub fn events_finishing_in(completion: &[usize]) -> Vec<Event> {
     let cases = cases();
     let mut events = vec![
-        Event::RunStarted(run_info()),
+        Event::RunStarted(Box::new(run_info())),
         Event::Discovery(discovery()),
         Event::Planned { total: cases.len() },
     ];
@@ -323,4 +325,97 @@ pub fn feed(reporter: &mut dyn super::Reporter, events: &[Event]) {
     for event in events {
         reporter.handle(event).unwrap();
     }
+}
+
+/// An agui run: a declaration instead of discovery, and stream evidence on each case.
+/// The RUN_ERROR message repeats `secret`, which every reporter must redact.
+pub fn agui_events(secret: &str) -> Vec<Event> {
+    use crate::profile::agui::classify::{ReadEnd, TerminalEvent};
+    use crate::profile::agui::{Declaration, StreamClass, StreamEvidence};
+    let mut run = run_info();
+    run.profile = "agui".into();
+    run.declared = Some(
+        Declaration::new(
+            &["image/".into(), "audio/wav".into()],
+            &["data".into()],
+            true,
+            "--accepts",
+        )
+        .unwrap(),
+    );
+    let evidence = |classification, terminal: Option<TerminalEvent>| StreamEvidence {
+        classification,
+        status: 200,
+        content_type: Some("text/event-stream".into()),
+        event_stream: true,
+        events: vec!["RUN_STARTED".into(), "RUN_FINISHED".into()],
+        events_total: 2,
+        terminal,
+        problems: vec![],
+        ended_by: ReadEnd::Eof,
+        bytes: 120,
+        echo: Some(serde_json::json!({"parts": [{"type": "text"}]})),
+    };
+    let mut pass = case(
+        "agui.undeclared-kind-refused[video]",
+        "agui.undeclared-kind-refused",
+        requirement(
+            "AG-UI 1.0 declared capabilities",
+            Level::Must,
+            "An agent MUST NOT complete a run on a part it does not accept.",
+        ),
+        Outcome::Pass,
+    );
+    pass.scenario_file = "builtin:agui/refuse.yaml".into();
+    pass.assertions = vec![assertion(
+        "stream.classification",
+        "one of rejected, run-error",
+        &format!("run-error: unsupported \"no video for {secret}\""),
+        true,
+    )];
+    pass.exchanges = vec![exchange("video", Some(200), "data: {}\n\n")];
+    pass.stream = Some(evidence(
+        StreamClass::RunError,
+        Some(TerminalEvent {
+            event_type: "RUN_ERROR".into(),
+            message: Some(format!("no video for {secret}")),
+            code: Some("unsupported".into()),
+        }),
+    ));
+    let mut fail = case(
+        "agui.undeclared-kind-refused[document]",
+        "agui.undeclared-kind-refused",
+        pass.requirement.clone(),
+        Outcome::Fail,
+    );
+    fail.scenario_file = pass.scenario_file.clone();
+    fail.assertions = vec![assertion(
+        "stream.classification",
+        "one of rejected, run-error",
+        "completed: RUN_FINISHED after 2 events",
+        false,
+    )];
+    fail.reason = Some("expected one of rejected, run-error; got completed".into());
+    fail.exchanges = vec![exchange("document", Some(200), "data: {}\n\n")];
+    fail.stream = Some(evidence(
+        StreamClass::Completed,
+        Some(TerminalEvent {
+            event_type: "RUN_FINISHED".into(),
+            message: None,
+            code: None,
+        }),
+    ));
+    let cases = vec![pass, fail];
+    let mut events = vec![
+        Event::RunStarted(Box::new(run)),
+        Event::Planned { total: cases.len() },
+    ];
+    for (index, case) in cases.iter().enumerate() {
+        events.push(Event::CaseFinished {
+            index,
+            result: Box::new(case.clone()),
+        });
+    }
+    events.push(Event::RunFinished(summary(&cases, false)));
+    events
 }

@@ -67,7 +67,7 @@ fn an_interrupted_run_still_writes_a_valid_report_with_what_it_has() {
 #[test]
 fn a_run_that_ended_before_discovery_and_plan_is_still_valid() {
     let events = [
-        Event::RunStarted(fixtures::run_info()),
+        Event::RunStarted(Box::new(fixtures::run_info())),
         Event::RunFinished(fixtures::summary(&[], true)),
     ];
     let report = write(&events);
@@ -85,7 +85,7 @@ fn a_failed_discovery_is_valid() {
     discovery.problem = Some("connection refused".into());
     discovery.facts = Value::Null;
     let events = [
-        Event::RunStarted(fixtures::run_info()),
+        Event::RunStarted(Box::new(fixtures::run_info())),
         Event::Discovery(discovery),
         Event::RunFinished(fixtures::summary(&[], false)),
     ];
@@ -150,4 +150,33 @@ fn every_outcome_name_is_allowed_by_the_schema() {
     names_sorted.sort();
     expected.sort();
     assert_eq!(names_sorted, expected);
+}
+
+#[test]
+fn an_agui_report_carries_the_declaration_and_each_stream_and_matches_the_schema() {
+    let report = write(&fixtures::agui_events("s3"));
+    assert_eq!(violations(&report), Vec::<String>::new());
+    assert_eq!(report["run"]["profile"], "agui");
+    assert_eq!(
+        report["run"]["declared"]["accepts"],
+        serde_json::json!(["image/", "audio/wav"])
+    );
+    assert_eq!(
+        report["run"]["declared"]["undeclared_kinds"],
+        serde_json::json!(["video", "document"])
+    );
+    assert_eq!(report["discovery"], Value::Null);
+    assert_eq!(report["cases"][0]["stream"]["classification"], "run-error");
+    assert_eq!(
+        report["cases"][0]["stream"]["terminal"]["code"],
+        "unsupported"
+    );
+    assert_eq!(report["cases"][1]["stream"]["classification"], "completed");
+    // openwop reports keep their shape: no `declared`, no `stream`.
+    let openwop = write(&fixtures::events());
+    assert!(openwop["run"].get("declared").is_none());
+    assert!(openwop["cases"][0].get("stream").is_none());
+    let mut bad = report.clone();
+    bad["cases"][0]["stream"]["classification"] = "fine".into();
+    assert!(!violations(&bad).is_empty());
 }

@@ -101,6 +101,15 @@ impl JunitReporter {
                 add("baseline", baseline.file);
                 add("baseline.sha256", baseline.sha256);
             }
+            if let Some(declared) = run.declared {
+                // AG-UI has no discovery: the declaration is what the run was planned on.
+                add("agui.accepts", declared.accepts.join(","));
+                add("agui.sources", declared.sources.join(","));
+                add("agui.echo", declared.echo.to_string());
+                add("agui.kinds", declared.kinds.join(","));
+                add("agui.undeclared-kinds", declared.undeclared_kinds.join(","));
+                add("agui.declared-by", declared.declared_by);
+            }
         }
         if let Some(discovery) = &self.record.discovery {
             let discovery = scrub_discovery(&self.redactor, discovery);
@@ -195,8 +204,20 @@ fn test_case(case: &CaseResult) -> TestCase {
         .set_classname(classname(case))
         .set_assertions(case.assertions.len())
         .set_time(millis(case.duration_ms));
+    if let Some(stream) = &case.stream {
+        test_case.add_property(Property::new(
+            "stream.classification",
+            stream.classification.as_str(),
+        ));
+        test_case.add_property(Property::new("stream.status", stream.status.to_string()));
+        test_case.add_property(Property::new("stream.summary", stream.summary()));
+    }
     if !case.exchanges.is_empty() {
-        test_case.set_system_out(evidence::transcript(case, JUNIT_BODY_LIMIT));
+        let mut out = evidence::transcript(case, JUNIT_BODY_LIMIT);
+        if let Some(stream) = &case.stream {
+            out = format!("{}\n\n{out}", evidence::stream_lines(stream).join("\n"));
+        }
+        test_case.set_system_out(out);
     }
     if case.outcome == Outcome::Warn {
         test_case.set_system_err(format!("warn: {}\n{}", summary(), details()));

@@ -185,7 +185,7 @@ fn an_interrupted_run_writes_what_it_has() {
 #[test]
 fn a_run_with_no_case_keeps_its_verdict_and_properties() {
     let events = [
-        Event::RunStarted(fixtures::run_info()),
+        Event::RunStarted(Box::new(fixtures::run_info())),
         Event::RunFinished(fixtures::summary(&[], true)),
     ];
     let report = parse(&write(&events));
@@ -199,5 +199,43 @@ fn a_run_with_no_case_keeps_its_verdict_and_properties() {
             .as_deref()
             .unwrap()
             .starts_with("verdict: failed (exit 1)")
+    );
+}
+
+#[test]
+fn agui_runs_carry_the_declaration_and_each_case_its_stream() {
+    let xml = write(&fixtures::agui_events("s3"));
+    let report = parse(&xml);
+    let suite = &report.test_suites[0];
+    let property = |name: &str| {
+        suite
+            .properties
+            .iter()
+            .find(|p| p.name.as_str() == name)
+            .map(|p| p.value.to_string())
+    };
+    assert_eq!(
+        property("agui.accepts").as_deref(),
+        Some("image/,audio/wav")
+    );
+    assert_eq!(property("agui.sources").as_deref(), Some("data"));
+    assert_eq!(property("agui.declared-by").as_deref(), Some("--accepts"));
+    let case = &suite.test_cases[1];
+    let class = case
+        .properties
+        .iter()
+        .find(|p| p.name.as_str() == "stream.classification")
+        .map(|p| p.value.to_string());
+    assert_eq!(class.as_deref(), Some("completed"));
+    let out = case
+        .system_out
+        .as_ref()
+        .map(|s| s.to_string())
+        .unwrap_or_default();
+    assert!(
+        out.starts_with(
+            "stream: completed: RUN_FINISHED after 2 events\nevents: RUN_STARTED RUN_FINISHED"
+        ),
+        "{out}"
     );
 }

@@ -102,6 +102,30 @@ fn no_reporter_writes_a_secret() {
 }
 
 #[test]
+fn an_agui_run_error_message_that_repeats_a_secret_is_redacted_everywhere() {
+    let events = fixtures::agui_events(CANARY);
+    let redactor = Redactor::new([CANARY]);
+    let dir = tempfile::tempdir().unwrap();
+    let buf = SharedBuf::default();
+    let options = TerminalOptions {
+        color: false,
+        verbose: true,
+        progress: false,
+    };
+    let mut terminal = TerminalReporter::new(options, redactor.clone(), Box::new(buf.clone()));
+    fixtures::feed(&mut terminal, &events);
+    assert_clean("terminal", &buf.text());
+    let junit_path = dir.path().join("junit.xml");
+    let mut junit = JunitReporter::new(junit_path.clone(), redactor.clone());
+    fixtures::feed(&mut junit, &events);
+    assert_clean("JUnit", &std::fs::read_to_string(&junit_path).unwrap());
+    let json_path = dir.path().join("report.json");
+    let mut json = JsonReporter::new(json_path.clone(), redactor);
+    fixtures::feed(&mut json, &events);
+    assert_clean("JSON", &std::fs::read_to_string(&json_path).unwrap());
+}
+
+#[test]
 fn reporters_are_send_so_the_runner_can_drive_them_from_a_task() {
     fn is_send<T: Send>() {}
     is_send::<TerminalReporter>();

@@ -22,7 +22,7 @@ impl RunRecord {
     /// Remember `event`; returns the summary when the run is over and the report is due.
     pub fn record<'e>(&mut self, event: &'e Event) -> Option<&'e RunSummary> {
         match event {
-            Event::RunStarted(run) => self.run = Some(run.clone()),
+            Event::RunStarted(run) => self.run = Some(run.as_ref().clone()),
             Event::Discovery(snapshot) => self.discovery = Some(snapshot.clone()),
             Event::Planned { total } => self.planned = Some(*total),
             Event::CaseFinished { index, result } => {

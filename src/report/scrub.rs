@@ -13,6 +13,9 @@ use crate::outcome::{
     AssertionResult, CaseResult, Exchange, ExpectedFailure, RecordedRequest, RecordedResponse,
     Requirement,
 };
+use crate::profile::agui::Declaration;
+use crate::profile::agui::StreamEvidence;
+use crate::profile::agui::classify::TerminalEvent;
 use crate::redact::Redactor;
 
 /// A copy of `case` with every string redacted and sensitive header values masked.
@@ -53,6 +56,34 @@ pub fn scrub_case(redactor: &Redactor, case: &CaseResult) -> CaseResult {
             entry: r(&x.entry),
             reason: r(&x.reason),
             expires: x.expires.as_deref().map(r),
+        }),
+        stream: case.stream.as_ref().map(|s| scrub_stream(redactor, s)),
+    }
+}
+
+/// A copy of an AG-UI answer's evidence with every host-supplied string redacted (a
+/// RUN_ERROR message or an echo may repeat a secret the agent was sent).
+pub fn scrub_stream(redactor: &Redactor, stream: &StreamEvidence) -> StreamEvidence {
+    let r = |s: &str| redactor.redact(s);
+    StreamEvidence {
+        classification: stream.classification,
+        status: stream.status,
+        content_type: stream.content_type.as_deref().map(r),
+        event_stream: stream.event_stream,
+        events: stream.events.iter().map(|e| r(e)).collect(),
+        events_total: stream.events_total,
+        terminal: stream.terminal.as_ref().map(|t| TerminalEvent {
+            event_type: r(&t.event_type),
+            message: t.message.as_deref().map(r),
+            code: t.code.as_deref().map(r),
+        }),
+        problems: stream.problems.iter().map(|p| r(p)).collect(),
+        ended_by: stream.ended_by,
+        bytes: stream.bytes,
+        echo: stream.echo.as_ref().map(|v| {
+            let mut v = v.clone();
+            scrub_value(redactor, &mut v);
+            v
         }),
     }
 }
@@ -102,6 +133,14 @@ pub fn scrub_run(redactor: &Redactor, run: &RunInfo) -> RunInfo {
             file: r(&b.file),
             sha256: r(&b.sha256),
             entries: b.entries,
+        }),
+        declared: run.declared.as_ref().map(|d| Declaration {
+            accepts: all(&d.accepts),
+            sources: all(&d.sources),
+            echo: d.echo,
+            kinds: all(&d.kinds),
+            undeclared_kinds: all(&d.undeclared_kinds),
+            declared_by: r(&d.declared_by),
         }),
     }
 }

@@ -107,15 +107,29 @@ impl TerminalReporter {
 
     fn run_started(&mut self, run: &RunInfo) -> Result<(), ReportError> {
         let run = scrub_run(&self.redactor, run);
+        // The part-spelling dialect is openwop's; an agui run has none to show.
+        let dialect = if run.declared.is_none() {
+            format!(", dialect {}", printable(&run.dialect))
+        } else {
+            String::new()
+        };
         let line = format!(
-            "mmconform {} testing {} (profile {}, dialect {}, mode {})\n",
+            "mmconform {} testing {} (profile {}{dialect}, mode {})\n",
             printable(&run.tool_version),
             printable(&run.target),
             printable(&run.profile),
-            printable(&run.dialect),
             mode_label(run.strict, run.require),
         );
-        self.emit(&line)
+        let mut text = line;
+        if let Some(declared) = &run.declared {
+            // AG-UI has no discovery: the declaration is what this run was planned on.
+            text.push_str(&format!(
+                "declared ({}): {}\n",
+                printable(&declared.declared_by),
+                printable(&declared.summary())
+            ));
+        }
+        self.emit(&text)
     }
 
     fn discovery(&mut self, snapshot: &DiscoverySnapshot) -> Result<(), ReportError> {
@@ -201,6 +215,13 @@ impl TerminalReporter {
         if reason_in_line && let Some(reason) = &case.reason {
             text.push_str(&format!(" ({})", printable(reason)));
         }
+        // An AG-UI answer's bucket, for every case that got one: what the agent did is
+        // worth seeing on passing lines too (rejected or converted, 422 or RUN_ERROR).
+        if let Some(stream) = &case.stream
+            && case.reason.as_deref() != Some(stream.summary().as_str())
+        {
+            text.push_str(&format!(" -> {}", printable(&stream.summary())));
+        }
         if executed(case.outcome) {
             let duration = format!("[{}]", format_duration(case.duration_ms));
             text.push_str(&format!(" {}", self.paint(&duration, Paint::Dim)));
@@ -214,6 +235,11 @@ impl TerminalReporter {
                 if !case.decided_on.is_empty() {
                     let facts = case.decided_on.join("; ");
                     push_indented(&mut text, &format!("decided on: {}", printable(&facts)));
+                }
+                if let Some(stream) = &case.stream {
+                    for line in evidence::stream_lines(stream) {
+                        push_indented(&mut text, &printable(&line));
+                    }
                 }
                 for exchange in &case.exchanges {
                     for line in evidence::exchange_lines(exchange, TERMINAL_BODY_LIMIT) {

@@ -144,3 +144,22 @@ fn with_a_progress_bar_every_line_is_still_printed() {
         render(plain(false), &fixtures::events())
     );
 }
+
+#[test]
+fn agui_runs_show_the_declaration_and_every_bucket() {
+    let text = render(plain(true), &fixtures::agui_events("s3"));
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].ends_with("(profile agui, mode default)"), "{text}");
+    assert_eq!(
+        lines[1],
+        "declared (--accepts): accepts image/, audio/wav; sources data; echo claimed"
+    );
+    assert!(lines[2].starts_with(
+        "PASS    agui.undeclared-kind-refused[video] -> run-error: unsupported \"no video for s3\""
+    ), "{text}");
+    assert!(text.contains("FAIL    agui.undeclared-kind-refused[document] -> completed: RUN_FINISHED after 2 events"), "{text}");
+    assert!(
+        text.contains("        stream: completed: RUN_FINISHED after 2 events"),
+        "{text}"
+    );
+}

@@ -49,28 +49,32 @@ pub fn result_without_exchange(
         duration_ms: 0,
         exchanges: Vec::new(),
         expected_failure: None,
+        stream: None,
     }
 }
 
-/// Renders a body template: placeholders in strings, `$media` objects into parts,
-/// `$fixture` objects into (patched) fixture documents.
+/// Turns a `$media` spec into a content part in the profile's spelling.
+pub type RenderMedia<'a> = &'a dyn Fn(&MediaSpec) -> Result<Value, String>;
+
+/// Renders a body template: placeholders in strings, `$media` objects into parts (by
+/// the profile's `media`), `$fixture` objects into (patched) fixture documents.
 pub fn render_body(
     template_value: &Value,
     resolve: &dyn Fn(&str) -> Option<Value>,
-    inputs: &PartInputs,
+    media: RenderMedia,
 ) -> Result<Value, String> {
     match template_value {
         Value::String(s) => template::render(s, resolve),
         Value::Array(items) => items
             .iter()
-            .map(|i| render_body(i, resolve, inputs))
+            .map(|i| render_body(i, resolve, media))
             .collect::<Result<_, _>>()
             .map(Value::Array),
         Value::Object(map) => {
-            if let Some(media) = map.get("$media") {
-                let spec: MediaSpec = serde_json::from_value(media.clone())
-                    .map_err(|e| format!("bad $media: {e}"))?;
-                return part::render(&spec, resolve, inputs);
+            if let Some(spec) = map.get("$media") {
+                let spec: MediaSpec =
+                    serde_json::from_value(spec.clone()).map_err(|e| format!("bad $media: {e}"))?;
+                return media(&spec);
             }
             if let Some(fixture) = map.get("$fixture") {
                 let spec: DocumentSpec = serde_json::from_value(fixture.clone())
@@ -79,7 +83,7 @@ pub fn render_body(
             }
             let mut out = Map::new();
             for (k, v) in map {
-                out.insert(k.clone(), render_body(v, resolve, inputs)?);
+                out.insert(k.clone(), render_body(v, resolve, media)?);
             }
             Ok(Value::Object(out))
         }
@@ -157,7 +161,11 @@ pub async fn run_seam_case(
     let body = match request_spec
         .body
         .as_ref()
-        .map(|b| render_body(b, &resolve, &env.part_inputs))
+        .map(|b| {
+            render_body(b, &resolve, &|spec| {
+                part::render(spec, &resolve, &env.part_inputs)
+            })
+        })
         .transpose()
     {
         Ok(body) => body,

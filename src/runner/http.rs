@@ -79,6 +79,12 @@ impl HttpClient {
         })
     }
 
+    /// The configured client, for readers that consume an answer incrementally (the
+    /// AG-UI event stream, `runner::sse`) instead of through `send`.
+    pub fn inner(&self) -> &reqwest::Client {
+        &self.client
+    }
+
     pub fn url(&self, path: &str) -> String {
         format!("{}{path}", self.settings.base_url)
     }

@@ -1,26 +1,29 @@
 //! Executing a run: discovery, planning, the seam probes, the cases (concurrently,
 //! bounded by `-j`), and the summary. Everything observable leaves as [`Event`]s.
 
+pub mod agui;
 pub mod case;
 pub mod discovery;
 pub mod document;
 pub mod http;
 pub mod judge;
+pub mod ledger;
 pub mod offline;
 pub mod schemas;
+pub mod sse;
 pub mod target;
 
-use crate::baseline::tracker::{BaselineTracker, today_utc};
-use crate::config::{RunConfig, Target};
+use crate::config::{Profile, RunConfig, Target};
 use crate::event::{BaselineInfo, DiscoverySnapshot, Event, RunInfo, RunSummary};
 use crate::exit::{self, RunFacts};
-use crate::outcome::{CaseResult, Outcome};
+use crate::outcome::Outcome;
 use crate::plan::{self, Disposition};
 use crate::profile::openwop::{self, part::PartInputs};
 use crate::redact::Redactor;
 use crate::scenario::suite::Suite;
 use case::{CaseEnv, result_without_exchange};
 use http::{HttpClient, HttpSettings};
+use ledger::Ledger;
 use schemas::SchemaCatalog;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -52,27 +55,6 @@ pub fn new_nonce() -> String {
         bytes = (t.as_nanos() as u64).to_le_bytes();
     }
     crate::scenario::load::hex(&bytes)
-}
-
-/// Applies `--require`: skipped and blocked cases fail unless their profile is opted out.
-fn apply_require(result: &mut CaseResult, config: &RunConfig, conformance_profile: Option<&str>) {
-    if !config.require || !matches!(result.outcome, Outcome::Skip | Outcome::Blocked) {
-        return;
-    }
-    if let Some(profile) =
-        conformance_profile.filter(|p| config.opted_out_profiles.iter().any(|o| o == p))
-    {
-        result.notes.push(format!(
-            "profile {profile} is opted out, so --require does not apply"
-        ));
-        return;
-    }
-    let was = result.outcome;
-    result.outcome = Outcome::Fail;
-    result.reason = Some(format!(
-        "--require: case was {was}: {}",
-        result.reason.clone().unwrap_or_default()
-    ));
 }
 
 pub struct RunOutput {
@@ -114,7 +96,7 @@ impl Shared {
 fn run_info(config: &RunConfig, suite: &Suite, target: &ResolvedTarget, nonce: &str) -> RunInfo {
     RunInfo {
         tool_version: env!("CARGO_PKG_VERSION").to_string(),
-        profile: "openwop".into(),
+        profile: config.profile.name().into(),
         target: target.label.clone(),
         dialect: config.dialect.as_str().into(),
         openwop_major: config.openwop_major,
@@ -132,6 +114,7 @@ fn run_info(config: &RunConfig, suite: &Suite, target: &ResolvedTarget, nonce: &
             sha256: b.sha256.clone(),
             entries: b.entries.len(),
         }),
+        declared: config.profile.declaration().cloned(),
     }
 }
 
@@ -162,14 +145,19 @@ pub async fn execute(
     target: ResolvedTarget,
     sink: EventSink,
 ) -> RunOutput {
+    if let Profile::Agui(_) = config.profile {
+        return agui::execute(config, suite, target, sink).await;
+    }
+    // A run plans only the cases of its own profile.
+    let suite = Arc::new(suite.for_profile(config.profile.name()));
     let started = Instant::now();
     let nonce = new_nonce();
     let emit = |e: Event| {
         let _ = sink.send(e);
     };
-    emit(Event::RunStarted(run_info(
+    emit(Event::RunStarted(Box::new(run_info(
         &config, &suite, &target, &nonce,
-    )));
+    ))));
     let offline = matches!(config.target, Target::Offline);
 
     let redactor = Redactor::new(config.token.iter().map(|t| t.value.clone()));
@@ -245,30 +233,7 @@ pub async fn execute(
     });
     let semaphore = Arc::new(Semaphore::new(config.concurrency.max(1)));
     let mut tasks = tokio::task::JoinSet::new();
-    let mut counts: BTreeMap<Outcome, usize> = BTreeMap::new();
-    let mut baseline = config
-        .baseline
-        .clone()
-        .map(|b| BaselineTracker::new(b, today_utc()));
-    let decided = |mut result: CaseResult,
-                   index: usize,
-                   case: usize,
-                   counts: &mut BTreeMap<Outcome, usize>,
-                   baseline: &mut Option<BaselineTracker>| {
-        apply_require(
-            &mut result,
-            &config,
-            suite.cases[case].conformance_profile.as_deref(),
-        );
-        if let Some(tracker) = baseline {
-            tracker.apply(&mut result);
-        }
-        *counts.entry(result.outcome).or_default() += 1;
-        emit(Event::CaseFinished {
-            index,
-            result: Box::new(result),
-        });
-    };
+    let mut ledger = Ledger::new(&config, &suite, &sink);
 
     for p in planned.iter().cloned() {
         let case = &suite.cases[p.case];
@@ -318,7 +283,7 @@ pub async fn execute(
             },
         };
         if let Some(result) = immediate {
-            decided(result, p.index, p.case, &mut counts, &mut baseline);
+            ledger.decide(result, p.index, p.case);
             continue;
         }
         let (shared, suite, semaphore) = (shared.clone(), suite.clone(), semaphore.clone());
@@ -329,41 +294,8 @@ pub async fn execute(
         });
     }
 
-    let mut interrupted = false;
-    loop {
-        tokio::select! {
-            joined = tasks.join_next() => {
-                let Some(joined) = joined else { break };
-                match joined {
-                    Ok((p, result)) => {
-                        decided(result, p.index, p.case, &mut counts, &mut baseline)
-                    }
-                    Err(e) => {
-                        // A panicking case task is a tool defect; count it so the run exits 70.
-                        *counts.entry(Outcome::Error).or_default() += 1;
-                        eprintln!("mmconform: internal error in a case task: {e}");
-                    }
-                }
-            }
-            _ = tokio::signal::ctrl_c() => {
-                interrupted = true;
-                tasks.abort_all();
-                break;
-            }
-        }
-    }
-
-    // An interrupted run saw only part of the plan: it cannot tell an entry that
-    // matches nothing from one whose case never got its turn.
-    let baseline_drift = match (&baseline, interrupted) {
-        (Some(tracker), false) => tracker.drift(),
-        _ => Vec::new(),
-    };
-    let facts = RunFacts {
-        discovery_problem,
-        interrupted,
-        baseline_drift,
-    };
+    let interrupted = ledger.drain(&mut tasks).await;
+    let (counts, facts) = ledger.close(discovery_problem, interrupted);
     finish(&sink, counts, &facts, started, interrupted)
 }
 

@@ -2,7 +2,7 @@
 //! the target is shown (userinfo stripped). Shared by `run`, `list` and `calibrate`.
 
 use super::ResolvedTarget;
-use crate::config::{RunConfig, Target};
+use crate::config::{Profile, RunConfig, Target};
 use crate::reference::{self, RunningReference};
 
 /// Starts the embedded host when asked for, and says how to reach and show the target.
@@ -18,6 +18,15 @@ pub async fn start_target(
                 .map_err(|e| format!("cannot start the reference host: {e}"))?;
             let base_url = running.base_url();
             let label = format!("reference ({base_url})");
+            Ok((Some(running), ResolvedTarget { base_url, label }))
+        }
+        Target::AguiReference(agent_config) => {
+            let addr = std::net::SocketAddr::from(([127, 0, 0, 1], 0));
+            let running = reference::agui::spawn(agent_config.clone(), addr)
+                .await
+                .map_err(|e| format!("cannot start the AG-UI reference agent: {e}"))?;
+            let base_url = reference::agui::endpoint_url(&running);
+            let label = format!("reference agent ({base_url})");
             Ok((Some(running), ResolvedTarget { base_url, label }))
         }
         Target::Offline => Ok((
@@ -36,7 +45,12 @@ pub async fn start_target(
             }
             let _ = shown.set_username("");
             let _ = shown.set_password(None);
-            let base_url = shown.as_str().trim_end_matches('/').to_string();
+            // An AG-UI target is the run endpoint itself, so it is used exactly as given
+            // (`/agent/` and `/agent` may be different routes); openwop paths are appended.
+            let base_url = match config.profile {
+                Profile::Agui(_) => shown.as_str().to_string(),
+                Profile::Openwop => shown.as_str().trim_end_matches('/').to_string(),
+            };
             Ok((
                 None,
                 ResolvedTarget {

@@ -274,6 +274,7 @@ pub fn check(file: &ScenarioFile, raw: &Value, options: &CheckOptions) -> Vec<Fi
         }
         if let Some(raw_case) = raw.pointer(&base) {
             check_case(case, raw_case, &base, options, &mut out);
+            super::profile_checks::check(case, raw_case, &base, &file.profile, &mut out);
         }
     }
     out

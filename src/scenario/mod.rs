@@ -7,5 +7,6 @@ pub mod load;
 pub mod model;
 pub mod path;
 pub mod position;
+pub mod profile_checks;
 pub mod suite;
 pub mod template;

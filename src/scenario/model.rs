@@ -2,6 +2,8 @@
 //! `schemas/scenario.schema.json`. The README documents every field.
 
 use crate::outcome::Requirement;
+use crate::profile::agui::StreamClass;
+use crate::profile::agui::echo::EchoAspect;
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -11,7 +13,7 @@ use serde_json::Value;
 pub struct ScenarioFile {
     /// Format version; only 1 exists.
     pub mmconform: u32,
-    /// The wire protocol the cases speak (`openwop`).
+    /// The wire protocol the cases speak (`openwop` or `agui`).
     pub profile: String,
     /// The official conformance profile these cases belong to, e.g.
     /// `openwop-callai-multimodal`; lets `OPENWOP_OPTED_OUT_PROFILES` excuse them.
@@ -202,7 +204,7 @@ pub struct PathCheck {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RequestSpec {
-    /// A profile endpoint name, e.g. `discovery` or `ai-call`.
+    /// A profile endpoint name, e.g. `discovery`, `ai-call` or `agui-run`.
     pub endpoint: String,
     /// Send the configured credentials (default true); false checks that auth is enforced.
     #[serde(default = "default_true")]
@@ -248,6 +250,59 @@ pub struct Expectations {
     /// Offline cases: an instance path (JSON pointer) that must be among the errors (templated).
     #[serde(default)]
     pub at: Option<String>,
+    /// AG-UI: which outcome buckets the answer may (not) fall in, and the stream rules.
+    #[serde(default)]
+    pub stream: Option<StreamExpectation>,
+    /// AG-UI: compare an echoing agent's `mmconform.echo` event with what was sent.
+    #[serde(default)]
+    pub echo: Option<EchoExpectation>,
+}
+
+/// `expect.stream`: each present field is one assertion.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StreamExpectation {
+    /// The answer's bucket is one of these.
+    #[serde(default)]
+    pub classification: Option<OneOrMany<StreamClass>>,
+    /// The answer's bucket is none of these.
+    #[serde(default)]
+    pub not: Vec<StreamClass>,
+    /// Whatever stream was read obeys the ordering rules.
+    #[serde(default)]
+    pub ordering: bool,
+}
+
+/// `expect.echo`: runs only on a completed stream.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EchoExpectation {
+    /// What to compare, one assertion each (default: all four).
+    #[serde(default = "all_echo_aspects")]
+    pub compare: Vec<EchoAspect>,
+    /// Whether a completed run without an echo fails; default: the declaration's `echo`.
+    #[serde(default)]
+    pub required: Option<bool>,
+}
+
+fn all_echo_aspects() -> Vec<EchoAspect> {
+    EchoAspect::ALL.to_vec()
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub enum OneOrMany<T> {
+    One(T),
+    Many(Vec<T>),
+}
+
+impl<T: Clone> OneOrMany<T> {
+    pub fn to_vec(&self) -> Vec<T> {
+        match self {
+            OneOrMany::One(t) => vec![t.clone()],
+            OneOrMany::Many(v) => v.clone(),
+        }
+    }
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -347,6 +402,12 @@ pub struct MediaSpec {
     pub url: Option<String>,
     #[serde(default, rename = "mediaRef")]
     pub media_ref: Option<String>,
+    /// AG-UI: the file id of a `file` source (default: `--media-ref KIND=ID`).
+    #[serde(default)]
+    pub file: Option<String>,
+    /// AG-UI: the seed proposal's legacy `{type: binary, mimeType, data|url|id}` part.
+    #[serde(default)]
+    pub legacy: bool,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -373,4 +434,7 @@ pub enum MediaSource {
     Url,
     #[serde(rename = "mediaRef")]
     MediaRef,
+    /// AG-UI 1.0's `{type: file, value}` source (a provider file id).
+    #[serde(rename = "file")]
+    File,
 }

@@ -31,6 +31,25 @@ pub struct Suite {
     pub replaced: Vec<String>,
 }
 
+impl Suite {
+    /// The cases of one profile (`profile:` of their file). A run plans only the cases
+    /// its profile can send; the others are left out of its plan, its counts and its
+    /// reports (the scenario-set hash still covers every file loaded).
+    pub fn for_profile(&self, profile: &str) -> Suite {
+        Suite {
+            cases: self
+                .cases
+                .iter()
+                .filter(|c| c.profile == profile)
+                .cloned()
+                .collect(),
+            files: self.files.clone(),
+            set_sha256: self.set_sha256.clone(),
+            replaced: self.replaced.clone(),
+        }
+    }
+}
+
 #[derive(Debug, Clone, Default)]
 pub struct SuiteOptions {
     pub include_builtin: bool,

@@ -21,7 +21,8 @@ pub struct PartInputs<'a> {
     pub media_refs: &'a BTreeMap<String, String>,
 }
 
-fn extension(mime: &str) -> &'static str {
+/// The file extension the media base URL uses for a MIME type (`image.png`).
+pub(crate) fn extension(mime: &str) -> &'static str {
     match mime {
         "image/png" => "png",
         "image/jpeg" | "image/jpg" => "jpg",
@@ -124,6 +125,9 @@ pub fn render(
                     }
                 };
                 part.insert("mediaRef".into(), json!(reference));
+            }
+            MediaSource::File => {
+                return Err("a `file` source is AG-UI's; openwop parts use mediaRef".into());
             }
         }
     }

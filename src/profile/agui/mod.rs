@@ -1,0 +1,57 @@
+//! The AG-UI 1.0 profile (WIRE.md §2): a `RunAgentInput` POSTed to the agent's own
+//! endpoint, answered with an SSE event stream.
+//!
+//! AG-UI has no discovery document, so what the agent accepts is declared by the user
+//! ([`declaration`]) and becomes the planning context (`agui.*`). [`part`] renders a
+//! scenario's `$media` into an AG-UI content part, [`run_input`] wraps a scenario body
+//! into a complete `RunAgentInput`, [`classify`] turns an answer into one outcome bucket,
+//! and [`echo`] compares what an echoing agent says reached its model with what was sent.
+
+pub mod classify;
+pub mod declaration;
+pub mod echo;
+pub mod part;
+pub mod run_input;
+
+pub use classify::{StreamClass, StreamEvidence};
+pub use declaration::Declaration;
+
+/// The scenario endpoint name of an AG-UI run (`request.endpoint: agui-run`).
+pub const ENDPOINT: &str = "agui-run";
+
+/// The profile name scenario files use (`profile: agui`).
+pub const PROFILE: &str = "agui";
+
+/// The non-text content-part kinds AG-UI 1.0 defines.
+pub const PART_KINDS: [&str; 4] = ["image", "audio", "video", "document"];
+
+/// The source kinds AG-UI 1.0 defines for a non-text part.
+pub const SOURCE_KINDS: [&str; 3] = ["data", "url", "file"];
+
+/// The part kind a MIME type belongs to: `image/*` -> image, `audio/*` -> audio,
+/// `video/*` -> video, anything else (PDF, text, office files) -> document.
+pub fn kind_of_mime(mime: &str) -> &'static str {
+    let essence = mime.split(';').next().unwrap_or("").trim();
+    let top = essence.split('/').next().unwrap_or("").to_ascii_lowercase();
+    match top.as_str() {
+        "image" => "image",
+        "audio" => "audio",
+        "video" => "video",
+        _ => "document",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mime_types_map_to_part_kinds() {
+        assert_eq!(kind_of_mime("image/png"), "image");
+        assert_eq!(kind_of_mime("IMAGE/"), "image");
+        assert_eq!(kind_of_mime("audio/wav; codecs=1"), "audio");
+        assert_eq!(kind_of_mime("video/mp4"), "video");
+        assert_eq!(kind_of_mime("application/pdf"), "document");
+        assert_eq!(kind_of_mime("text/plain"), "document");
+    }
+}

@@ -1,0 +1,128 @@
+//! Running one AG-UI case: render the body, wrap it into a `RunAgentInput`, POST it,
+//! read the stream, judge.
+
+use super::judge::{self, StreamJudgement};
+use crate::outcome::{CaseResult, Outcome};
+use crate::plan::PlannedCase;
+use crate::profile::agui::echo;
+use crate::profile::agui::part::{self as agui_part, PartInputs};
+use crate::profile::agui::run_input::run_input;
+use crate::profile::agui::{Declaration, StreamClass, StreamEvidence};
+use crate::runner::case::{render_body, result_without_exchange};
+use crate::runner::http::{HttpClient, HttpResponse};
+use crate::runner::judge as http_judge;
+use crate::runner::schemas::SchemaCatalog;
+use crate::runner::sse::{self, StreamSettings};
+use crate::scenario::suite::SuiteCase;
+use serde_json::{Value, json};
+use std::time::Instant;
+
+/// Everything an AG-UI case needs from the run, shared by all cases.
+pub struct AguiEnv<'a> {
+    pub client: &'a HttpClient,
+    pub stream: &'a StreamSettings,
+    pub catalog: &'a SchemaCatalog,
+    pub context: &'a Value,
+    pub nonce: &'a str,
+    pub strict: bool,
+    pub declaration: &'a Declaration,
+    pub part_inputs: PartInputs<'a>,
+}
+
+/// The answer as the generic judge reads it (`status`, `json_body`, `body`, ...).
+fn as_http_response(evidence: &StreamEvidence, shown_body: &str) -> HttpResponse {
+    HttpResponse {
+        status: evidence.status,
+        content_type: evidence.content_type.clone(),
+        body: shown_body.as_bytes().to_vec(),
+        truncated: false,
+    }
+}
+
+/// Sends the case's run and judges the answer.
+pub async fn run_case(planned: &PlannedCase, case: &SuiteCase, env: &AguiEnv<'_>) -> CaseResult {
+    let started = Instant::now();
+    let resolve = planned.resolver(env.context, env.nonce, &case.spec.id);
+    let error =
+        |reason: String| result_without_exchange(planned, case, Outcome::Error, Some(reason));
+    let Some(request_spec) = &case.spec.request else {
+        return error("not a request case".into());
+    };
+    let body = match request_spec.body.as_ref().map(|b| {
+        render_body(b, &resolve, &|spec| {
+            agui_part::render(spec, &resolve, &env.part_inputs)
+        })
+    }) {
+        None => json!({}),
+        Some(Ok(body)) => body,
+        Some(Err(e)) => return error(format!("request could not be built: {e}")),
+    };
+    // The same id `{uid}` gives the case: fresh per case and run.
+    let uid = format!("{}-{}", env.nonce, planned.index);
+    let input = run_input(body, &uid);
+    let answer = sse::post_run(env.client, env.stream, &input, request_spec.auth).await;
+    let mut result = result_without_exchange(planned, case, Outcome::Blocked, None);
+    result.exchanges.push(answer.exchange);
+    result.duration_ms = started.elapsed().as_millis() as u64;
+    let evidence = match answer.evidence {
+        Ok(evidence) => evidence,
+        Err(transport) => {
+            // A transport failure is never a verdict on the agent (WIRE.md §1.6).
+            result.reason = Some(format!("no answer: {transport}"));
+            return result;
+        }
+    };
+    let shown = result.exchanges[0]
+        .response
+        .as_ref()
+        .map(|r| r.body.clone())
+        .unwrap_or_default();
+    let generic = http_judge::judge(
+        &case.spec.expect,
+        &as_http_response(&evidence, &shown),
+        &resolve,
+        env.catalog,
+    );
+    let generic = match generic {
+        Ok(j) => j,
+        Err(e) => {
+            result.outcome = Outcome::Error;
+            result.reason = Some(format!("scenario defect while judging: {e}"));
+            result.stream = Some(evidence);
+            return result;
+        }
+    };
+    let mut judged = StreamJudgement {
+        assertions: generic.assertions,
+        notes: generic.notes,
+    };
+    if let Some(expect) = &case.spec.expect.stream {
+        judge::judge_stream(expect, &evidence, &mut judged);
+    }
+    if let Some(expect) = &case.spec.expect.echo {
+        let sent = echo::sent_parts(&input, env.nonce);
+        judge::judge_echo(expect, &evidence, &sent, env.declaration, &mut judged);
+    }
+    result.notes = judged.notes;
+    result.assertions = judged.assertions;
+    if evidence.classification == StreamClass::Unfinished {
+        // Our deadline or read cap (or the transport) ended the read before the run
+        // ended: whatever the assertions say, nothing was observed to judge.
+        result.outcome = Outcome::Blocked;
+        result.reason = Some(evidence.summary());
+    } else {
+        result.outcome =
+            http_judge::outcome(&result.assertions, case.spec.requirement.level, env.strict);
+        result.reason = match result.outcome {
+            Outcome::Blocked => Some("the case executed no assertion".to_string()),
+            Outcome::Pass => None,
+            _ => result
+                .assertions
+                .iter()
+                .find(|a| !a.passed)
+                .map(|a| format!("expected {}; got {}", a.expected, a.actual)),
+        };
+    }
+    result.stream = Some(evidence);
+    result
+}

@@ -1,0 +1,249 @@
+//! Executing an AG-UI run. There is no discovery: the declaration (`--accepts`,
+//! `--claims`, or the reference agent's own) is the planning context (`agui.*`). The
+//! endpoint is probed once with a plain-text run; then every case is POSTed as its own
+//! run, its stream read within bounds, and judged.
+
+pub mod case;
+pub mod judge;
+
+use super::http::{HttpClient, HttpSettings};
+use super::ledger::Ledger;
+use super::schemas::SchemaCatalog;
+use super::sse::{self, StreamSettings};
+use super::{EventSink, ResolvedTarget, RunOutput, finish, new_nonce, run_info};
+use crate::config::{RunConfig, Target};
+use crate::event::Event;
+use crate::exit::RunFacts;
+use crate::outcome::Outcome;
+use crate::plan::{self, Disposition};
+use crate::profile::agui::part::PartInputs;
+use crate::profile::agui::run_input::run_input;
+use crate::profile::agui::{self, Declaration};
+use crate::redact::Redactor;
+use crate::reference;
+use crate::scenario::suite::Suite;
+use case::AguiEnv;
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::sync::Semaphore;
+
+/// How long to wait after the terminal event for events that would break the stream.
+const AFTER_TERMINAL_GRACE: Duration = Duration::from_millis(500);
+
+/// The media base URL of the run: `--media-base-url`, or the reference agent's own.
+pub fn media_base_url(config: &RunConfig, target: &ResolvedTarget) -> Option<String> {
+    config.media_base_url.clone().or_else(|| {
+        matches!(config.target, Target::AguiReference(_))
+            .then(|| reference::agui::media_base_url(&target.base_url))
+    })
+}
+
+/// The file ids of the run: `--media-ref KIND=ID`, plus, against the reference agent,
+/// the ids it holds for its declared kinds (so `execute` needs no preparation by its
+/// caller for the embedded agent).
+pub fn file_ids(config: &RunConfig) -> BTreeMap<String, String> {
+    let mut ids = config.media_refs.clone();
+    if let Target::AguiReference(agent) = &config.target {
+        for kind in &agent.declaration.kinds {
+            if let Some(id) = reference::agui::known_file_id(kind) {
+                ids.entry(kind.clone()).or_insert(id);
+            }
+        }
+    }
+    ids
+}
+
+/// The planning context of an agui run: the declared facts and the run's own.
+pub fn context(
+    declaration: &Declaration,
+    config: &RunConfig,
+    media_base_url: Option<&str>,
+) -> Value {
+    json!({
+        "agui": declaration.facts(),
+        "run": {
+            "tokenConfigured": config.token.is_some(),
+            "mediaBaseUrl": media_base_url,
+            "mediaRefs": file_ids(config),
+            "dialect": config.dialect.as_str(),
+            "openwopMajor": config.openwop_major,
+        },
+    })
+}
+
+/// What the one plain-text probe run says about the endpoint.
+enum Probe {
+    Reachable,
+    /// Every case would be blocked, with this reason (404/405: not the run endpoint).
+    Blocked(String),
+    /// The agent cannot be reached at all (exit 4).
+    Unreachable(String),
+}
+
+async fn probe(client: &HttpClient, settings: &StreamSettings, nonce: &str) -> Probe {
+    let body = json!({"messages": [{"role": "user", "content": "mmconform endpoint probe"}]});
+    let input = run_input(body, &format!("{nonce}-probe"));
+    let answer = sse::post_run(client, settings, &input, true).await;
+    let url = client.url("");
+    match answer.evidence {
+        Err(e) => Probe::Unreachable(format!("POST {url} got no answer: {e}")),
+        Ok(e) if matches!(e.status, 404 | 405) => Probe::Blocked(format!(
+            "POST {url} answered {}: is --target the agent's run endpoint?",
+            e.status
+        )),
+        Ok(_) => Probe::Reachable,
+    }
+}
+
+/// Runs the agui cases of `suite` against the agent at `target`.
+pub async fn execute(
+    config: Arc<RunConfig>,
+    suite: Arc<Suite>,
+    target: ResolvedTarget,
+    sink: EventSink,
+) -> RunOutput {
+    let started = Instant::now();
+    let nonce = new_nonce();
+    let emit = |e: Event| {
+        let _ = sink.send(e);
+    };
+    emit(Event::RunStarted(Box::new(run_info(
+        &config, &suite, &target, &nonce,
+    ))));
+    let declaration = match config.profile.declaration() {
+        Some(d) => d.clone(),
+        None => {
+            let facts = RunFacts {
+                discovery_problem: Some("an agui run needs a declaration".into()),
+                ..RunFacts::default()
+            };
+            return finish(&sink, BTreeMap::new(), &facts, started, false);
+        }
+    };
+    let suite = Arc::new(suite.for_profile(agui::PROFILE));
+    let redactor = Redactor::new(config.token.iter().map(|t| t.value.clone()));
+    let settings = HttpSettings {
+        base_url: target.base_url.clone(),
+        token: config.token.as_ref().map(|t| t.value.clone()),
+        headers: config.headers.clone(),
+        timeout: config.timeout,
+        max_response_bytes: config.max_response_bytes,
+    };
+    let client = match HttpClient::new(settings, redactor.clone()) {
+        Ok(c) => c,
+        Err(e) => {
+            let facts = RunFacts {
+                discovery_problem: Some(e),
+                ..RunFacts::default()
+            };
+            return finish(&sink, BTreeMap::new(), &facts, started, false);
+        }
+    };
+    let stream_settings = StreamSettings {
+        token: config.token.as_ref().map(|t| t.value.clone()),
+        headers: config.headers.clone(),
+        deadline: config.timeout,
+        max_bytes: config.max_response_bytes,
+        grace: AFTER_TERMINAL_GRACE.min(config.timeout),
+        redactor,
+    };
+    let media_base = media_base_url(&config, &target);
+    let context = context(&declaration, &config, media_base.as_deref());
+    let planned = plan::plan(&suite, &context, &config.filters, &nonce);
+    emit(Event::Planned {
+        total: planned.len(),
+    });
+
+    let any_runnable = planned.iter().any(|p| p.disposition == Disposition::Run);
+    let (blocked, problem) = if any_runnable {
+        match probe(&client, &stream_settings, &nonce).await {
+            Probe::Reachable => (None, None),
+            Probe::Blocked(reason) => (Some(reason), None),
+            Probe::Unreachable(reason) => (Some(reason.clone()), Some(reason)),
+        }
+    } else {
+        (None, None)
+    };
+
+    let shared = Arc::new(Shared {
+        client,
+        stream: stream_settings,
+        catalog: SchemaCatalog::new(config.schemas_dir.clone()),
+        context,
+        nonce,
+        declaration,
+        media_base,
+        file_ids: file_ids(&config),
+        config: config.clone(),
+    });
+    let semaphore = Arc::new(Semaphore::new(config.concurrency.max(1)));
+    let mut tasks = tokio::task::JoinSet::new();
+    let mut ledger = Ledger::new(&config, &suite, &sink);
+
+    for p in planned.iter().cloned() {
+        let case = &suite.cases[p.case];
+        let immediate = match (&p.disposition, &blocked) {
+            (Disposition::Excluded(r), _) => Some((Outcome::Excluded, r.clone())),
+            (Disposition::Skip(r), _) => Some((Outcome::Skip, r.clone())),
+            (Disposition::Error(r), _) => Some((Outcome::Error, r.clone())),
+            (Disposition::Run, Some(reason)) => Some((Outcome::Blocked, reason.clone())),
+            (Disposition::Run, None) if case.spec.endpoint() != Some(agui::ENDPOINT) => Some((
+                Outcome::Error,
+                format!(
+                    "an agui run cannot send to `{}`",
+                    case.spec.endpoint().unwrap_or("(none)")
+                ),
+            )),
+            (Disposition::Run, None) => None,
+        };
+        if let Some((outcome, reason)) = immediate {
+            let result = super::case::result_without_exchange(&p, case, outcome, Some(reason));
+            ledger.decide(result, p.index, p.case);
+            continue;
+        }
+        let (shared, suite, semaphore) = (shared.clone(), suite.clone(), semaphore.clone());
+        tasks.spawn(async move {
+            let _permit = semaphore.acquire_owned().await;
+            let result = case::run_case(&p, &suite.cases[p.case], &shared.env()).await;
+            (p, result)
+        });
+    }
+
+    let interrupted = ledger.drain(&mut tasks).await;
+    let (counts, facts) = ledger.close(problem, interrupted);
+    finish(&sink, counts, &facts, started, interrupted)
+}
+
+/// Everything a case task needs, owned so tasks can be `'static`.
+struct Shared {
+    client: HttpClient,
+    stream: StreamSettings,
+    catalog: SchemaCatalog,
+    context: Value,
+    nonce: String,
+    declaration: Declaration,
+    media_base: Option<String>,
+    file_ids: BTreeMap<String, String>,
+    config: Arc<RunConfig>,
+}
+
+impl Shared {
+    fn env(&self) -> AguiEnv<'_> {
+        AguiEnv {
+            client: &self.client,
+            stream: &self.stream,
+            catalog: &self.catalog,
+            context: &self.context,
+            nonce: &self.nonce,
+            strict: self.config.strict,
+            declaration: &self.declaration,
+            part_inputs: PartInputs {
+                nonce: &self.nonce,
+                media_base_url: self.media_base.as_deref(),
+                file_ids: &self.file_ids,
+            },
+        }
+    }
+}
