@@ -9,6 +9,10 @@ use super::template;
 use serde_json::Value;
 use std::collections::{BTreeSet, HashSet};
 
+/// The most cases one expansion may give. The built-in files need a few dozen; a
+/// product of long lists past this is a mistake, and building it would exhaust memory.
+pub const MAX_EXPANDED_CASES: usize = 1000;
+
 /// Built-in placeholders available in every case.
 pub const BUILTIN_PLACEHOLDERS: [&str; 3] = ["nonce", "case_id", "uid"];
 
@@ -159,6 +163,22 @@ fn check_case(
                 ));
             }
         }
+    }
+    if let Some(expansion) = &case.expand
+        && expansion.case_count() > MAX_EXPANDED_CASES
+    {
+        out.push((
+            format!("{base}/expand"),
+            true,
+            format!(
+                "the expansion gives {} cases; at most {MAX_EXPANDED_CASES} are allowed per case",
+                match expansion.case_count() {
+                    usize::MAX => "more than 2^64".to_string(),
+                    n => n.to_string(),
+                }
+            ),
+        ));
+        return;
     }
     if let Some(names) = &case.id_from {
         for name in names.iter().filter(|n| !bound.contains(*n)) {

@@ -7,7 +7,9 @@ use super::builtin;
 use super::checks::{self, CheckOptions};
 use super::diagnostic::Diagnostic;
 use super::model::ScenarioFile;
-use super::position::{Position, PositionIndex, escape_token};
+use super::position::{
+    Position, PositionIndex, escape_token, offset_of_newline_position, position_at,
+};
 use jsonschema::error::ValidationErrorKind;
 use jsonschema::{ValidationError, Validator};
 use serde_json::Value;
@@ -61,8 +63,13 @@ fn parse(source: &SourceText) -> Result<Value, Diagnostic> {
         )
     };
     if is_json_name(&source.name) {
-        return serde_json::from_str(&source.text)
-            .map_err(|e| at(e.line(), e.column(), format!("invalid JSON: {e}")));
+        return serde_json::from_str(&source.text).map_err(|e| {
+            // serde_json counts only `\n` as a line end and columns in bytes; map its
+            // position the way every other diagnostic counts.
+            let offset = offset_of_newline_position(&source.text, e.line(), e.column());
+            let p = position_at(&source.text, offset);
+            at(p.line, p.col, format!("invalid JSON: {e}"))
+        });
     }
     let options = serde_saphyr::options! { strict_booleans: true, with_snippet: false };
     serde_saphyr::from_str_with_options::<Value>(&source.text, options).map_err(|e| {
