@@ -27,6 +27,13 @@ pub struct RunInfo {
     /// SHA-256 over the scenario files actually loaded (path and bytes, in load order).
     pub scenario_set_sha256: String,
     pub scenario_files: Vec<String>,
+    /// Things about this run a reader of its evidence must know: TLS verification off
+    /// (`--insecure`), a secret given on the command line, a proxy in the path.
+    #[serde(default)]
+    pub warnings: Vec<String>,
+    /// `--insecure`: certificates were not verified.
+    #[serde(default)]
+    pub insecure_tls: bool,
 }
 
 /// What discovery returned, verbatim, plus what the profile derived from it.
@@ -57,6 +64,12 @@ pub struct RunSummary {
     pub finished_at: String,
     /// True when the run stopped before every planned case was decided.
     pub incomplete: bool,
+    /// Cases whose request had to be retried (no answer, or 429/503 with Retry-After).
+    #[serde(default)]
+    pub flaky: usize,
+    /// True when `--deadline` passed; cases undecided then are `blocked`.
+    #[serde(default)]
+    pub deadline_reached: bool,
 }
 
 impl RunSummary {

@@ -5,6 +5,7 @@
 //! -> [`runner`] (send, judge) -> [`event`]s -> [`report`]ers. The exit code is
 //! decided once, in [`exit`].
 
+pub mod bounded_json;
 pub mod cli;
 pub mod config;
 pub mod event;

@@ -5,9 +5,9 @@ use super::resolve::{self, process_env};
 use super::run::{start_target, with_reference_media_refs};
 use super::{CliError, runtime};
 use crate::plan::{self, Disposition};
-use crate::redact::Redactor;
 use crate::runner::discovery;
 use crate::runner::http::{HttpClient, HttpSettings};
+use crate::runner::stop::Stop;
 use crate::scenario::suite::load_suite;
 use serde_json::{Value, json};
 
@@ -31,18 +31,9 @@ pub fn list(args: &ListArgs) -> Result<i32, CliError> {
         let config = with_reference_media_refs(config);
         runtime()?.block_on(async {
             let (reference, target) = start_target(&config).await?;
-            let settings = HttpSettings {
-                base_url: target.base_url.clone(),
-                token: config.token.as_ref().map(|t| t.value.clone()),
-                headers: config.headers.clone(),
-                timeout: config.timeout,
-                max_response_bytes: config.max_response_bytes,
-            };
-            let client = HttpClient::new(
-                settings,
-                Redactor::new(config.token.iter().map(|t| t.value.clone())),
-            )
-            .map_err(CliError::Internal)?;
+            let settings = HttpSettings::for_run(&config, &target.base_url);
+            let client = HttpClient::new(settings, config.redactor(), Stop::never())
+                .map_err(CliError::Internal)?;
             let disc = discovery::fetch(&client, &config).await;
             if let Some(r) = reference {
                 r.shutdown().await;
@@ -98,28 +89,28 @@ pub fn list(args: &ListArgs) -> Result<i32, CliError> {
     match args.format {
         FormatArg::Json => {
             let doc = json!({"note": discovery_note, "cases": rows});
-            println!(
+            super::out::line(format_args!(
                 "{}",
                 serde_json::to_string_pretty(&doc)
                     .map_err(|e| CliError::Internal(e.to_string()))?
-            );
+            ));
         }
         FormatArg::Human => {
-            println!("{discovery_note}");
+            super::out::line(format_args!("{discovery_note}"));
             for row in &rows {
                 let reason = row["reason"]
                     .as_str()
                     .map(|r| format!("  ({r})"))
                     .unwrap_or_default();
-                println!(
+                super::out::line(format_args!(
                     "{:9} {:6} {:16} {}{reason}",
                     row["disposition"].as_str().unwrap_or(""),
                     row["level"].as_str().unwrap_or(""),
                     row["source"].as_str().unwrap_or(""),
                     row["id"].as_str().unwrap_or(""),
-                );
+                ));
             }
-            println!("{} case(s)", rows.len());
+            super::out::line(format_args!("{} case(s)", rows.len()));
         }
     }
     Ok(0)

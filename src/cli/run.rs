@@ -7,7 +7,6 @@ use super::{CliError, runtime};
 use crate::config::{RunConfig, Target};
 use crate::event::Event;
 use crate::exit;
-use crate::redact::Redactor;
 use crate::reference::{self, RunningReference};
 use crate::report::{JsonReporter, JunitReporter, Reporter, TerminalOptions, TerminalReporter};
 use crate::runner::{self, ResolvedTarget};
@@ -37,12 +36,9 @@ pub(super) async fn start_target(
             },
         )),
         Target::Url(url) => {
+            // Credentials in the URL are never sent nor shown; resolution put a warning
+            // about them in the run's warnings.
             let mut shown = url.clone();
-            if !url.username().is_empty() || url.password().is_some() {
-                eprintln!(
-                    "warning: credentials in the --target URL are not sent; use --token-env or --token-file"
-                );
-            }
             let _ = shown.set_username("");
             let _ = shown.set_password(None);
             let base_url = shown.as_str().trim_end_matches('/').to_string();
@@ -82,9 +78,11 @@ pub fn run(args: &RunArgs, color: bool) -> Result<i32, CliError> {
     let suite =
         Arc::new(load_suite(&resolve::suite_options(&args.target)).map_err(CliError::Scenarios)?);
     for id in &suite.replaced {
-        eprintln!("note: built-in case {id} replaced by a --scenarios file");
+        super::out::error_line(format_args!(
+            "note: built-in case {id} replaced by a --scenarios file"
+        ));
     }
-    let redactor = Redactor::new(config.token.iter().map(|t| t.value.clone()));
+    let redactor = config.redactor();
     let mut reporters: Vec<Box<dyn Reporter>> = vec![Box::new(TerminalReporter::new(
         TerminalOptions {
             color: config.output.color,
@@ -129,7 +127,7 @@ pub fn run(args: &RunArgs, color: bool) -> Result<i32, CliError> {
             reference.shutdown().await;
         }
         for failure in &failures {
-            eprintln!("error: {failure}");
+            super::out::error_line(format_args!("error: {failure}"));
         }
         Ok(if failures.is_empty() {
             output.summary.exit_code

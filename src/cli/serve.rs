@@ -8,7 +8,7 @@ use crate::reference::{self, Fault, ReferenceConfig};
 pub fn serve(args: &ServeArgs) -> Result<i32, CliError> {
     if args.list_faults {
         for fault in Fault::all() {
-            println!("{:32} {}", fault.name(), fault.description());
+            super::out::line(format_args!("{:32} {}", fault.name(), fault.description()));
         }
         return Ok(0);
     }
@@ -22,9 +22,9 @@ pub fn serve(args: &ServeArgs) -> Result<i32, CliError> {
         .map_err(|e| CliError::Usage(format!("--fault: {e}")))?;
     let token = match (&args.token, &args.token_env) {
         (Some(t), _) => {
-            eprintln!(
+            super::out::error_line(format_args!(
                 "warning: --token puts the secret in your shell history and process list; prefer --token-env"
-            );
+            ));
             Some(t.clone())
         }
         (None, Some(var)) => Some(
@@ -49,7 +49,7 @@ pub fn serve(args: &ServeArgs) -> Result<i32, CliError> {
         let running = reference::spawn(config.clone(), addr)
             .await
             .map_err(|e| CliError::Usage(format!("cannot listen on {addr}: {e}")))?;
-        println!(
+        super::out::line(format_args!(
             "mmconform reference host listening on {} (modalities {}{}{})",
             running.base_url(),
             config.modalities.join(","),
@@ -61,7 +61,7 @@ pub fn serve(args: &ServeArgs) -> Result<i32, CliError> {
                 .fault
                 .map(|f| format!(", FAULT {}", f.name()))
                 .unwrap_or_default(),
-        );
+        ));
         let _ = tokio::signal::ctrl_c().await;
         running.shutdown().await;
         Ok(0)

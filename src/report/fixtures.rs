@@ -51,6 +51,8 @@ pub fn run_info() -> RunInfo {
         nonce: "mmc-7f3a9c".into(),
         scenario_set_sha256: "a".repeat(64),
         scenario_files: vec!["builtin:openwop/rfc0091-input.yaml".into()],
+        warnings: vec![],
+        insecure_tls: false,
     }
 }
 
@@ -108,6 +110,8 @@ pub fn exchange(part: &str, status: Option<u16>, body: &str) -> Exchange {
             "curl -sS -X POST '{BASE}/v1/ai/call' -H 'authorization: Bearer $TOKEN' \
              -H 'content-type: application/json' --data '{request_body}'"
         ),
+        retries: 0,
+        notes: vec![],
     }
 }
 
@@ -266,6 +270,8 @@ pub fn summary(cases: &[CaseResult], incomplete: bool) -> RunSummary {
         duration_ms: 1530,
         finished_at: "2025-06-01T12:00:02Z".into(),
         incomplete,
+        flaky: 0,
+        deadline_reached: false,
     }
 }
 

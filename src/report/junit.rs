@@ -97,6 +97,12 @@ impl JunitReporter {
             add("nonce", run.nonce);
             add("scenario-set.sha256", run.scenario_set_sha256);
             add("started-at", run.started_at);
+            if run.insecure_tls {
+                add("tls.insecure", "true".into());
+            }
+            for warning in run.warnings {
+                add("warning", warning);
+            }
         }
         if let Some(discovery) = &self.record.discovery {
             let discovery = scrub_discovery(&self.redactor, discovery);
@@ -117,6 +123,12 @@ impl JunitReporter {
         add("verdict", summary.verdict.clone());
         add("exit-code", summary.exit_code.to_string());
         add("incomplete", summary.incomplete.to_string());
+        if summary.flaky > 0 {
+            add("flaky", summary.flaky.to_string());
+        }
+        if summary.deadline_reached {
+            add("deadline-reached", "true".into());
+        }
         props
     }
 }

@@ -69,6 +69,8 @@ pub fn scrub_exchange(redactor: &Redactor, exchange: &Exchange) -> Exchange {
             truncated: response.truncated,
         }),
         curl: r(&exchange.curl),
+        retries: exchange.retries,
+        notes: exchange.notes.iter().map(|n| r(n)).collect(),
     }
 }
 
@@ -92,6 +94,8 @@ pub fn scrub_run(redactor: &Redactor, run: &RunInfo) -> RunInfo {
         nonce: r(&run.nonce),
         scenario_set_sha256: r(&run.scenario_set_sha256),
         scenario_files: all(&run.scenario_files),
+        warnings: all(&run.warnings),
+        insecure_tls: run.insecure_tls,
     }
 }
 
@@ -170,6 +174,8 @@ mod tests {
                 truncated: false,
             }),
             curl: "curl -H 'X-Echo: s3cret' http://h/x".into(),
+            retries: 1,
+            notes: vec!["redirect to http://u:s3cret@h/".into()],
         };
         let out = scrub_exchange(&redactor, &exchange);
         let text = serde_json::to_string(&out).unwrap();

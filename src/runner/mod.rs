@@ -8,6 +8,7 @@ pub mod http;
 pub mod judge;
 pub mod offline;
 pub mod schemas;
+pub mod stop;
 
 use crate::config::{RunConfig, Target};
 use crate::event::{Event, RunInfo, RunSummary};
@@ -15,7 +16,6 @@ use crate::exit::{self, RunFacts};
 use crate::outcome::{CaseResult, Outcome};
 use crate::plan::{self, Disposition};
 use crate::profile::openwop::{self, part::PartInputs};
-use crate::redact::Redactor;
 use crate::scenario::suite::Suite;
 use case::{CaseEnv, result_without_exchange};
 use http::{HttpClient, HttpSettings};
@@ -23,6 +23,7 @@ use schemas::SchemaCatalog;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 use std::time::Instant;
+use stop::{Stop, StopReason};
 use tokio::sync::{Semaphore, mpsc};
 
 /// Where events go; a closed receiver is not an error for the run.
@@ -125,6 +126,24 @@ fn run_info(config: &RunConfig, suite: &Suite, target: &ResolvedTarget, nonce: &
         nonce: nonce.to_string(),
         scenario_set_sha256: suite.set_sha256.clone(),
         scenario_files: suite.files.iter().map(|(n, _)| n.clone()).collect(),
+        warnings: config.warnings.clone(),
+        insecure_tls: config.tls.insecure,
+    }
+}
+
+/// Outcome counts so far, and how many decided cases needed a retry.
+#[derive(Debug, Default)]
+struct Tally {
+    counts: BTreeMap<Outcome, usize>,
+    flaky: usize,
+}
+
+impl Tally {
+    fn add(&mut self, result: &CaseResult) {
+        *self.counts.entry(result.outcome).or_default() += 1;
+        if result.exchanges.iter().any(|e| e.retries > 0) {
+            self.flaky += 1;
+        }
     }
 }
 
@@ -165,23 +184,36 @@ pub async fn execute(
     )));
     let offline = matches!(config.target, Target::Offline);
 
-    let redactor = Redactor::new(config.token.iter().map(|t| t.value.clone()));
-    let settings = HttpSettings {
-        base_url: target.base_url.clone(),
-        token: config.token.as_ref().map(|t| t.value.clone()),
-        headers: config.headers.clone(),
-        timeout: config.timeout,
-        max_response_bytes: config.max_response_bytes,
-    };
-    let client = match HttpClient::new(settings, redactor) {
+    let stop = Stop::watch(
+        config
+            .deadline
+            .map(|d| tokio::time::Instant::from_std(started) + d),
+    );
+    let settings = HttpSettings::for_run(&config, &target.base_url);
+    let client = match HttpClient::new(settings, config.redactor(), stop.clone()) {
         Ok(c) => Arc::new(c),
         Err(e) => {
             let facts = RunFacts {
                 discovery_problem: Some(e),
                 interrupted: false,
             };
-            return finish(&sink, BTreeMap::new(), &facts, started, false);
+            return finish(&sink, Tally::default(), &facts, started, None);
         }
+    };
+    let interrupted_early = |stop: &Stop| {
+        (stop.reason() == Some(StopReason::Interrupted)).then(|| {
+            let facts = RunFacts {
+                discovery_problem: None,
+                interrupted: true,
+            };
+            finish(
+                &sink,
+                Tally::default(),
+                &facts,
+                started,
+                Some(StopReason::Interrupted),
+            )
+        })
     };
 
     let disc = if offline {
@@ -189,6 +221,9 @@ pub async fn execute(
     } else {
         Some(discovery::fetch(&client, &config).await)
     };
+    if let Some(output) = interrupted_early(&stop) {
+        return output;
+    }
     if let Some(d) = &disc {
         emit(Event::Discovery(d.snapshot.clone()));
     }
@@ -219,6 +254,9 @@ pub async fn execute(
             seams.insert(endpoint.to_string(), blocked);
         }
     }
+    if let Some(output) = interrupted_early(&stop) {
+        return output;
+    }
 
     let shared = Arc::new(Shared {
         client,
@@ -229,17 +267,16 @@ pub async fn execute(
     });
     let semaphore = Arc::new(Semaphore::new(config.concurrency.max(1)));
     let mut tasks = tokio::task::JoinSet::new();
-    let mut counts: BTreeMap<Outcome, usize> = BTreeMap::new();
-    let decided = |mut result: CaseResult,
-                   index: usize,
-                   case: usize,
-                   counts: &mut BTreeMap<Outcome, usize>| {
+    let mut tally = Tally::default();
+    // Cases handed to a task and not decided yet, for the deadline to block.
+    let mut undecided: BTreeMap<usize, plan::PlannedCase> = BTreeMap::new();
+    let decided = |mut result: CaseResult, index: usize, case: usize, tally: &mut Tally| {
         apply_require(
             &mut result,
             &config,
             suite.cases[case].conformance_profile.as_deref(),
         );
-        *counts.entry(result.outcome).or_default() += 1;
+        tally.add(&result);
         emit(Event::CaseFinished {
             index,
             result: Box::new(result),
@@ -294,9 +331,10 @@ pub async fn execute(
             },
         };
         if let Some(result) = immediate {
-            decided(result, p.index, p.case, &mut counts);
+            decided(result, p.index, p.case, &mut tally);
             continue;
         }
+        undecided.insert(p.index, p.clone());
         let (shared, suite, semaphore) = (shared.clone(), suite.clone(), semaphore.clone());
         tasks.spawn(async move {
             let _permit = semaphore.acquire_owned().await;
@@ -305,51 +343,65 @@ pub async fn execute(
         });
     }
 
-    let mut interrupted = false;
-    loop {
+    let mut stopped = stop.reason();
+    while stopped.is_none() {
         tokio::select! {
             joined = tasks.join_next() => {
                 let Some(joined) = joined else { break };
                 match joined {
-                    Ok((p, result)) => decided(result, p.index, p.case, &mut counts),
+                    Ok((p, result)) => {
+                        undecided.remove(&p.index);
+                        decided(result, p.index, p.case, &mut tally);
+                    }
                     Err(e) => {
                         // A panicking case task is a tool defect; count it so the run exits 70.
-                        *counts.entry(Outcome::Error).or_default() += 1;
+                        *tally.counts.entry(Outcome::Error).or_default() += 1;
                         eprintln!("mmconform: internal error in a case task: {e}");
                     }
                 }
             }
-            _ = tokio::signal::ctrl_c() => {
-                interrupted = true;
-                tasks.abort_all();
-                break;
-            }
+            reason = stop.wait() => stopped = Some(reason),
+        }
+    }
+    if stopped.is_some() {
+        tasks.abort_all();
+    }
+    if stopped == Some(StopReason::Deadline) {
+        // Every case still in flight or waiting for its turn is decided now: the
+        // deadline is a bound on the run, not a verdict on the host.
+        for p in std::mem::take(&mut undecided).into_values() {
+            let case = &suite.cases[p.case];
+            let reason = "deadline reached (--deadline) before the case was decided".to_string();
+            let result = result_without_exchange(&p, case, Outcome::Blocked, Some(reason));
+            decided(result, p.index, p.case, &mut tally);
         }
     }
 
     let facts = RunFacts {
         discovery_problem,
-        interrupted,
+        interrupted: stopped == Some(StopReason::Interrupted),
     };
-    finish(&sink, counts, &facts, started, interrupted)
+    finish(&sink, tally, &facts, started, stopped)
 }
 
 fn finish(
     sink: &EventSink,
-    counts: BTreeMap<Outcome, usize>,
+    tally: Tally,
     facts: &RunFacts,
     started: Instant,
-    incomplete: bool,
+    stopped: Option<StopReason>,
 ) -> RunOutput {
-    let decision = exit::decide(&counts, facts);
+    let decision = exit::decide(&tally.counts, facts);
     let summary = RunSummary {
-        counts,
+        counts: tally.counts,
         exit_code: decision.code,
         verdict: decision.verdict.to_string(),
         explanation: decision.explanation,
         duration_ms: started.elapsed().as_millis() as u64,
         finished_at: now_rfc3339(),
-        incomplete,
+        incomplete: stopped == Some(StopReason::Interrupted),
+        flaky: tally.flaky,
+        deadline_reached: stopped == Some(StopReason::Deadline),
     };
     let _ = sink.send(Event::RunFinished(summary.clone()));
     RunOutput { summary }
