@@ -425,3 +425,28 @@ pub fn resolve_run(args: &RunArgs, color: bool, env: Env) -> Result<RunConfig, S
     };
     Ok(config)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rates_read_per_second_or_per_minute() {
+        assert_eq!(parse_rate("5/s").unwrap(), Duration::from_millis(200));
+        assert_eq!(parse_rate("30/m").unwrap(), Duration::from_secs(2));
+        assert_eq!(parse_rate("0.5").unwrap(), Duration::from_secs(2));
+        for bad in ["0", "-1/s", "5/h", "fast", "nan", "1e9"] {
+            assert!(parse_rate(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn token_env_must_be_a_variable_name() {
+        assert!(check_token_env_name("OPENWOP_API_KEY").is_ok());
+        assert!(check_token_env_name("_x1").is_ok());
+        for bad in ["", "1ABC", "sk-live-123", "Bearer abc", "a.b"] {
+            let e = check_token_env_name(bad).unwrap_err();
+            assert!(bad.is_empty() || !e.contains(bad), "{e}");
+        }
+    }
+}

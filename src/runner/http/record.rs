@@ -27,18 +27,33 @@ pub fn elide(value: &Value) -> Value {
     }
 }
 
+/// JSON bodies up to this size are parsed to elide long strings; larger ones would be
+/// cut anyway, so they are recorded as text without building a value.
+const PARSE_FOR_ELISION_UNDER: usize = 4 * RECORDED_BODY_LIMIT;
+
 /// A response body as a transcript shows it.
 pub fn shown_body(body: &[u8]) -> String {
-    let text = match bounded_json::parse(body) {
-        Ok(v) => elide(&v).to_string(),
-        Err(_) => String::from_utf8_lossy(body).into_owned(),
-    };
-    cut(text, RECORDED_BODY_LIMIT)
+    if body.len() <= PARSE_FOR_ELISION_UNDER
+        && let Ok(value) = bounded_json::parse(body)
+    {
+        return cut(&elide(&value).to_string(), RECORDED_BODY_LIMIT);
+    }
+    // Only the recorded prefix is converted: a 4 MiB body costs 64 KiB here.
+    let head = &body[..body.len().min(RECORDED_BODY_LIMIT)];
+    let text = String::from_utf8_lossy(head);
+    let mut shown = cut(&text, RECORDED_BODY_LIMIT);
+    if body.len() > head.len() && !shown.ends_with("not recorded]") {
+        shown.push_str(&format!(
+            "…[+{} bytes not recorded]",
+            body.len() - head.len()
+        ));
+    }
+    shown
 }
 
-fn cut(text: String, limit: usize) -> String {
+fn cut(text: &str, limit: usize) -> String {
     if text.len() <= limit {
-        return text;
+        return text.to_string();
     }
     let mut at = limit;
     while !text.is_char_boundary(at) {
