@@ -212,9 +212,14 @@ fn resolve_connection(
     for (name, value) in headers {
         if redactor.is_sensitive_header(name) {
             extra_secrets.push(value.clone());
-            // The value itself may carry a scheme word (`Bearer x`): mask the credential too.
-            if let Some((_, credential)) = value.split_once(' ') {
-                extra_secrets.push(credential.trim().to_string());
+            // A host may echo only the credential inside the value: `Bearer x`, or the
+            // values of `a=x; b=y` cookies. Mask those parts too (short ones would mask
+            // ordinary words everywhere, and cannot be secrets worth the name).
+            for part in value.split([' ', ';', ',']).map(str::trim) {
+                let credential = part.split_once('=').map_or(part, |(_, v)| v).trim();
+                if credential.len() >= 6 && credential != value.as_str() {
+                    extra_secrets.push(credential.to_string());
+                }
             }
             warnings.push(format!(
                 "the secret value of header {name} was given on the command line, where the \

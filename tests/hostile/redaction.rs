@@ -29,12 +29,19 @@ fn echo_host() -> HostileHost {
         let seen = echo(r);
         let auth = r.header("authorization").unwrap_or("").to_string();
         let key = r.header("x-api-key").unwrap_or("").to_string();
+        // Only the cookie's value, without its name: masked by value, not by header.
+        let cookie = r
+            .header("cookie")
+            .and_then(|c| c.split_once('='))
+            .map(|(_, v)| v.to_string())
+            .unwrap_or_default();
         if r.is_discovery() {
             let mut document =
                 mmconform::reference::discovery_document(&ReferenceConfig::default());
             document["echo"] = seen.clone().into();
             document[auth.as_str()] = serde_json::json!({ "key": key });
             document["link"] = format!("http://user:{URL_PASSWORD}@127.0.0.1/").into();
+            document["crumb"] = cookie.into();
             Reply::Raw(response(
                 "200 OK",
                 &[
