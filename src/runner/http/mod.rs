@@ -437,12 +437,13 @@ impl HttpClient {
         let mut truncated = false;
         while let Some(chunk) = response.chunk().await.map_err(transport)? {
             let room = cap.saturating_sub(body.len());
-            if chunk.len() > room {
-                body.extend_from_slice(&chunk[..room]);
+            let take = chunk.len().min(room);
+            grow(&mut body, take, cap);
+            body.extend_from_slice(&chunk[..take]);
+            if take < chunk.len() {
                 truncated = true;
                 break;
             }
-            body.extend_from_slice(&chunk);
         }
         Ok(Received {
             response: HttpResponse {
@@ -456,6 +457,25 @@ impl HttpClient {
             note,
         })
     }
+}
+
+/// Bodies past this size grow straight to the read cap.
+const LARGE_BODY: usize = 256 * 1024;
+
+/// Makes room for `more` bytes. Small bodies grow by doubling; a large one is given the
+/// whole cap at once, because doubling a multi-MiB buffer holds the old and the new
+/// copy at the same time, and with `-j` bodies in flight that doubles peak memory.
+fn grow(body: &mut Vec<u8>, more: usize, cap: usize) {
+    let wanted = body.len() + more;
+    if wanted <= body.capacity() {
+        return;
+    }
+    let target = if wanted > LARGE_BODY {
+        cap.max(wanted)
+    } else {
+        wanted.next_power_of_two().min(cap.max(wanted))
+    };
+    body.reserve_exact(target - body.len());
 }
 
 /// A failure before any answer arrived (refused, reset or closed connection) is worth
