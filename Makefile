@@ -44,4 +44,4 @@ fuzz:
 hostile-numbers:
 	@rm -f target/hostile-numbers.tsv
 	MMCONFORM_MEASURE_FILE=$(CURDIR)/target/hostile-numbers.tsv $(CARGO) nextest run --test hostile
-	@printf 'run\texit\tms\tpeak KiB\n' | cat - target/hostile-numbers.tsv | column -t
+	@printf 'run\texit\twall_ms\tpeak_KiB\n' | cat - target/hostile-numbers.tsv | column -t
