@@ -1,5 +1,5 @@
 # `make test` is the test command the README gives and .ci/run calls.
-.PHONY: test lint fmt build run-reference
+.PHONY: test lint fmt build run-reference fuzz hostile-numbers
 
 CARGO ?= cargo
 
@@ -22,3 +22,26 @@ build:
 
 run-reference:
 	$(CARGO) run --release -- run --target reference
+
+# Fuzz every target for FUZZ_SECONDS each (not part of `make test` or CI). Only stable
+# Rust exists here: RUSTC_BOOTSTRAP lets cargo-fuzz pass its -Z flags, and `-s none`
+# skips the sanitizer (the project has no unsafe code; panics, hangs (-timeout) and
+# memory blow-ups (-rss_limit_mb) are what is hunted). Crashes land in fuzz/artifacts/.
+FUZZ_SECONDS ?= 300
+FUZZ_TARGETS ?= scenario_load host_answers
+
+fuzz:
+	@command -v cargo-fuzz >/dev/null 2>&1 || $(CARGO) install cargo-fuzz --locked
+	@for target in $(FUZZ_TARGETS); do \
+		mkdir -p fuzz/corpus/$$target; \
+		(cd fuzz && RUSTC_BOOTSTRAP=1 $(CARGO) fuzz run -s none $$target \
+			corpus/$$target seeds/$$target -- \
+			-max_total_time=$(FUZZ_SECONDS) -timeout=10 -rss_limit_mb=1024 \
+			-print_final_stats=1) || exit 1; \
+	done
+
+# The hostile-host battery with each run's exit code, wall time and peak memory.
+hostile-numbers:
+	@rm -f target/hostile-numbers.tsv
+	MMCONFORM_MEASURE_FILE=$(CURDIR)/target/hostile-numbers.tsv $(CARGO) nextest run --test hostile
+	@printf 'run\texit\twall_ms\tpeak_KiB\n' | cat - target/hostile-numbers.tsv | column -t

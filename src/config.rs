@@ -5,8 +5,10 @@ use crate::baseline::Baseline;
 use crate::plan::filter::FilterTerm;
 use crate::profile::agui::Declaration;
 use crate::profile::openwop::Dialect;
+use crate::redact::Redactor;
 use crate::reference::ReferenceConfig;
 use crate::reference::agui::AgentConfig;
+use crate::runner::http::TlsSettings;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -108,9 +110,35 @@ pub struct RunConfig {
     /// `--baseline FILE`: known failures, reported as xfail.
     pub baseline: Option<Baseline>,
     pub output: Output,
+    /// `--secret-header`: lower-case names of headers whose values are masked everywhere.
+    pub secret_headers: Vec<String>,
+    /// Values never written anywhere besides the token: secret header values, passwords
+    /// in the target URL or the proxy variables.
+    pub extra_secrets: Vec<String>,
+    /// Same-origin redirects followed at most (`--max-redirects`).
+    pub max_redirects: usize,
+    /// Retries after no answer or a 429/503 with Retry-After (`--retries`).
+    pub retries: u32,
+    /// Least time between two request starts (`--rate`).
+    pub min_interval: Option<Duration>,
+    /// The whole run's time bound (`--deadline`).
+    pub deadline: Option<Duration>,
+    pub tls: TlsSettings,
+    /// Shown at the start of the run and kept in every report.
+    pub warnings: Vec<String>,
 }
 
 impl RunConfig {
+    /// The redactor every output of this run goes through.
+    pub fn redactor(&self) -> Redactor {
+        let secrets = self
+            .token
+            .iter()
+            .map(|t| t.value.clone())
+            .chain(self.extra_secrets.iter().cloned());
+        Redactor::new(secrets).with_sensitive_headers(&self.secret_headers)
+    }
+
     /// A run against `target` with every option at its documented default; the CLI and
     /// calibration start from here and change what they were asked to.
     pub fn new(target: Target) -> RunConfig {
@@ -141,6 +169,14 @@ impl RunConfig {
                 progress: false,
                 verbose: false,
             },
+            secret_headers: Vec::new(),
+            extra_secrets: Vec::new(),
+            max_redirects: 5,
+            retries: 2,
+            min_interval: None,
+            deadline: None,
+            tls: TlsSettings::default(),
+            warnings: Vec::new(),
         }
     }
 }

@@ -34,6 +34,13 @@ pub struct RunInfo {
     /// The `--baseline` file the run was judged with, if any.
     #[serde(default)]
     pub baseline: Option<BaselineInfo>,
+    /// Things about this run a reader of its evidence must know: TLS verification off
+    /// (`--insecure`), a secret given on the command line, a proxy in the path.
+    #[serde(default)]
+    pub warnings: Vec<String>,
+    /// `--insecure`: certificates were not verified.
+    #[serde(default)]
+    pub insecure_tls: bool,
 }
 
 /// Which baseline a run used: enough to tell two runs' baselines apart.
@@ -75,6 +82,12 @@ pub struct RunSummary {
     /// Baseline entries that no longer describe the host (exit 5), one sentence each.
     #[serde(default)]
     pub baseline_drift: Vec<String>,
+    /// Cases whose request had to be retried (no answer, or 429/503 with Retry-After).
+    #[serde(default)]
+    pub flaky: usize,
+    /// True when `--deadline` passed; cases undecided then are `blocked`.
+    #[serde(default)]
+    pub deadline_reached: bool,
 }
 
 impl RunSummary {

@@ -6,6 +6,7 @@
 //! decided once, in [`exit`].
 
 pub mod baseline;
+pub mod bounded_json;
 pub mod calibrate;
 pub mod canonical;
 pub mod cli;

@@ -109,6 +109,13 @@ pub struct Exchange {
     pub response: Option<RecordedResponse>,
     /// A `curl` line that replays the request; the token appears as `$TOKEN`.
     pub curl: String,
+    /// Times the request was sent again (no answer, or 429/503 with `Retry-After`); a
+    /// case with a retried exchange counts as flaky.
+    #[serde(default)]
+    pub retries: u32,
+    /// Remarks on the exchange: retries, redirects not followed.
+    #[serde(default)]
+    pub notes: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

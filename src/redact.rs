@@ -2,6 +2,12 @@
 //!
 //! The runner redacts transcripts before they become part of a `CaseResult`; reporters
 //! pass their final text through the same redactor as a second line of defence.
+//!
+//! Three things are masked: the configured secret values (token, secret header values,
+//! passwords in URLs) wherever they appear; the value of every sensitive header
+//! (`Authorization`, `Cookie`, `Set-Cookie`, `Proxy-Authorization` and each
+//! `--secret-header`) whatever it holds; and the userinfo of any URL in any text
+//! (`http://user:pass@host` becomes `http://[REDACTED]@host`).
 
 /// Header names whose values are always replaced, whatever their content.
 pub const SENSITIVE_HEADERS: [&str; 4] = [
@@ -16,6 +22,8 @@ pub const MASK: &str = "[REDACTED]";
 #[derive(Debug, Clone, Default)]
 pub struct Redactor {
     secrets: Vec<String>,
+    /// Lower-case names of headers masked on top of [`SENSITIVE_HEADERS`].
+    secret_headers: Vec<String>,
 }
 
 impl Redactor {
@@ -33,13 +41,37 @@ impl Redactor {
         // Longest first, so a secret that contains another is masked whole.
         secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
         secrets.dedup();
-        Redactor { secrets }
+        Redactor {
+            secrets,
+            secret_headers: Vec::new(),
+        }
+    }
+
+    /// Also masks the values of these headers by name (`--secret-header`).
+    pub fn with_sensitive_headers<I, S>(mut self, names: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        self.secret_headers
+            .extend(names.into_iter().map(|n| n.as_ref().to_ascii_lowercase()));
+        self
+    }
+
+    /// Whether a header's value is masked whatever it holds.
+    pub fn is_sensitive_header(&self, name: &str) -> bool {
+        let name = name.to_ascii_lowercase();
+        SENSITIVE_HEADERS.contains(&name.as_str()) || self.secret_headers.contains(&name)
     }
 
     /// One left-to-right pass: at each position the longest matching secret is masked, and
     /// a mask already present is copied as is, so redacting twice changes nothing (reporters
     /// redact text the runner already redacted).
     pub fn redact(&self, text: &str) -> String {
+        mask_userinfo(&self.mask_secrets(text))
+    }
+
+    fn mask_secrets(&self, text: &str) -> String {
         if self.secrets.is_empty() {
             return text.to_string();
         }
@@ -63,12 +95,43 @@ impl Redactor {
 
     /// The value to show for a header: masked entirely for sensitive names, else redacted.
     pub fn header_value(&self, name: &str, value: &str) -> String {
-        if SENSITIVE_HEADERS.contains(&name.to_ascii_lowercase().as_str()) {
+        if self.is_sensitive_header(name) {
             MASK.to_string()
         } else {
             self.redact(value)
         }
     }
+}
+
+/// Masks the userinfo of every `scheme://userinfo@host` in `text`. The authority ends
+/// at `/`, `?`, `#`, whitespace, a quote or an angle bracket, so an `@` in a path or in
+/// an e-mail address elsewhere is left alone. Idempotent: a masked userinfo is the mask.
+fn mask_userinfo(text: &str) -> String {
+    if !text.contains("://") {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find("://") {
+        let (head, tail) = rest.split_at(at + 3);
+        out.push_str(head);
+        let end = tail
+            .find(|c: char| {
+                matches!(c, '/' | '?' | '#' | '"' | '\'' | '<' | '>' | '`') || c.is_whitespace()
+            })
+            .unwrap_or(tail.len());
+        let authority = &tail[..end];
+        match authority.rfind('@') {
+            Some(user_end) if authority[..user_end] != *MASK => {
+                out.push_str(MASK);
+                out.push_str(&authority[user_end..]);
+            }
+            _ => out.push_str(authority),
+        }
+        rest = &tail[end..];
+    }
+    out.push_str(rest);
+    out
 }
 
 #[cfg(test)]
@@ -91,8 +154,28 @@ mod tests {
 
     #[test]
     fn sensitive_headers_are_masked_whatever_their_value() {
-        let r = Redactor::new(Vec::<String>::new());
+        let r = Redactor::new(Vec::<String>::new()).with_sensitive_headers(["X-Api-Key"]);
         assert_eq!(r.header_value("Authorization", "Bearer zzz"), MASK);
+        assert_eq!(r.header_value("set-cookie", "id=1"), MASK);
+        assert_eq!(r.header_value("x-api-KEY", "k"), MASK);
         assert_eq!(r.header_value("X-Other", "visible"), "visible");
+    }
+
+    #[test]
+    fn url_userinfo_is_masked_anywhere_and_only_there() {
+        let r = Redactor::default();
+        assert_eq!(
+            r.redact("GET http://alice:pw@h:1/p?q=a@b failed"),
+            "GET http://[REDACTED]@h:1/p?q=a@b failed"
+        );
+        assert_eq!(
+            r.redact(r#"{"u":"https://tok@x/y","m":"me@example.org"}"#),
+            r#"{"u":"https://[REDACTED]@x/y","m":"me@example.org"}"#
+        );
+        assert_eq!(r.redact("http://h/a@b"), "http://h/a@b");
+        let once = r.redact("x://a:b@c and y://d@e");
+        assert_eq!(once, "x://[REDACTED]@c and y://[REDACTED]@e");
+        assert_eq!(r.redact(&once), once);
+        assert_eq!(r.redact("no url://"), "no url://");
     }
 }

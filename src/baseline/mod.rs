@@ -89,7 +89,7 @@ pub fn parse(name: &str, text: &str) -> Result<Baseline, Vec<Diagnostic>> {
         name: name.to_string(),
         text: text.to_string(),
     };
-    let (value, index) = parse_validated(&source, validator(), MAX_BASELINE_BYTES)?;
+    let (value, index) = parse_validated(&source, validator(), "baseline", MAX_BASELINE_BYTES)?;
     let file: BaselineFile = serde_json::from_value(value).map_err(|e| {
         vec![Diagnostic::new(
             name,

@@ -17,7 +17,7 @@ pub mod variant;
 
 use crate::event::Event;
 use crate::plan::filter::FilterTerm;
-use crate::runner::{self, target::start_target};
+use crate::runner::{self, stop::Stop, target::start_target};
 use crate::scenario::suite::Suite;
 use matrix::{Matrix, RunObservation, VariantInfo, VariantRun};
 use setup::Setup;
@@ -43,6 +43,7 @@ async fn observe(
     variant: Option<&Variant>,
     suite: Arc<Suite>,
     options: &CalibrationOptions,
+    stop: Stop,
 ) -> Result<RunObservation, String> {
     // The mutated schema lives as long as the run that judges with it.
     let schemas = match variant {
@@ -64,7 +65,7 @@ async fn observe(
     let config = Arc::new(config);
     let (reference, target) = start_target(&config).await?;
     let (tx, mut rx) = mpsc::unbounded_channel::<Event>();
-    let execution = tokio::spawn(runner::execute(config, suite, target, tx));
+    let execution = tokio::spawn(runner::execute(config, suite, target, tx, stop));
     let mut observation = RunObservation::default();
     while let Some(event) = rx.recv().await {
         if let Event::CaseFinished { result, .. } = event {
@@ -83,13 +84,13 @@ async fn observe(
     Ok(observation)
 }
 
-/// Runs every (setup, variant) pair and builds the matrix. `on_run` is called after
-/// each host run (for a progress display).
+/// Runs every (setup, variant) pair and builds the matrix; `None` when Ctrl-C stopped
+/// it first. `on_run` is called after each host run (for a progress display).
 pub async fn calibrate(
     suite: Arc<Suite>,
     options: &CalibrationOptions,
     on_run: &(dyn Fn() + Sync),
-) -> Result<Matrix, String> {
+) -> Result<Option<Matrix>, String> {
     let setups = Arc::new(setup::setups());
     let variants = Arc::new(variant::catalogue(&suite));
     // (setup index, variant index or None for the faithful host)
@@ -104,18 +105,22 @@ pub async fn calibrate(
         })
         .collect();
     let semaphore = Arc::new(Semaphore::new(options.parallel_runs.max(1)));
+    // One watcher for the whole calibration: Ctrl-C stops every run at once.
+    let stop = Stop::watch(None);
     let mut tasks = tokio::task::JoinSet::new();
     for (s, v) in jobs {
-        let (setups, variants, suite, semaphore, options) = (
+        let (setups, variants, suite, semaphore, options, stop) = (
             setups.clone(),
             variants.clone(),
             suite.clone(),
             semaphore.clone(),
             options.clone(),
+            stop.clone(),
         );
         tasks.spawn(async move {
             let _permit = semaphore.acquire_owned().await;
-            let observed = observe(&setups[s], v.map(|v| &variants[v]), suite, &options).await;
+            let observed =
+                observe(&setups[s], v.map(|v| &variants[v]), suite, &options, stop).await;
             (s, v, observed)
         });
     }
@@ -134,6 +139,9 @@ pub async fn calibrate(
                 observation,
             }),
         }
+    }
+    if stop.reason().is_some() {
+        return Ok(None);
     }
     // Runs finish in any order; the matrix lists them in catalogue order.
     runs.sort_by_key(|r| {
@@ -156,12 +164,12 @@ pub async fn calibrate(
             detection: v.detection(),
         })
         .collect();
-    Ok(matrix::analyze(
+    Ok(Some(matrix::analyze(
         &faithful,
         &infos,
         &runs,
         options.whole_suite,
-    ))
+    )))
 }
 
 /// How many host runs `calibrate` makes, for a progress bar.

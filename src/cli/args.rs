@@ -134,6 +134,18 @@ pub struct TargetArgs {
     /// Largest part the maxBytesPerPart probe may send, in bytes.
     #[arg(long, value_name = "BYTES", default_value_t = 16 * 1024 * 1024)]
     pub max_probe_bytes: u64,
+    /// A --header whose value is secret: masked in every output like the token (repeatable).
+    #[arg(long = "secret-header", value_name = "NAME")]
+    pub secret_headers: Vec<String>,
+    /// Trust only the certificates in this PEM file (like curl's --cacert).
+    #[arg(long, value_name = "FILE")]
+    pub cacert: Option<PathBuf>,
+    /// Do not verify TLS certificates (loud warning, recorded in every report).
+    #[arg(long)]
+    pub insecure: bool,
+    /// Same-origin redirects followed at most; redirects to another origin are never followed.
+    #[arg(long, value_name = "N", default_value_t = 5, value_parser = clap::value_parser!(u8).range(0..=20))]
+    pub max_redirects: u8,
     #[command(flatten)]
     pub reference: ReferenceArgs,
 }
@@ -197,6 +209,15 @@ pub struct RunArgs {
     /// Print the redacted request and response of failing cases.
     #[arg(short, long)]
     pub verbose: bool,
+    /// Time bound for the whole run; cases undecided when it passes are blocked.
+    #[arg(long, value_name = "SECS")]
+    pub deadline: Option<f64>,
+    /// At most this many requests per second to the target, e.g. `5/s`, `30/m`, `0.5`.
+    #[arg(long, value_name = "N/s")]
+    pub rate: Option<String>,
+    /// Retries after no answer or a 429/503 with Retry-After (never after a wrong answer).
+    #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u32).range(0..=5))]
+    pub retries: u32,
 }
 
 #[derive(Debug, Args)]

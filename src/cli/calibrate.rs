@@ -54,6 +54,10 @@ pub fn calibrate(args: &CalibrateArgs) -> Result<i32, CliError> {
         }))
         .map_err(CliError::Internal)?;
     bar.finish_and_clear();
+    let Some(matrix) = matrix else {
+        eprintln!("calibration interrupted: no verdict");
+        return Ok(exit::INTERRUPTED);
+    };
     let setups = setup::setups();
     let json = render::json(&matrix, &setups);
     let pretty = |v: &serde_json::Value| {

@@ -22,6 +22,9 @@ pub fn lint(args: &LintArgs) -> Result<i32, CliError> {
     };
     let loaded = load_sources(&sources, &options).map_err(CliError::Scenarios)?;
     let cases: usize = loaded.iter().map(|f| f.file.cases.len()).sum();
-    println!("ok: {} file(s), {cases} case(s), no problems", loaded.len());
+    super::out::line(format_args!(
+        "ok: {} file(s), {cases} case(s), no problems",
+        loaded.len()
+    ));
     Ok(0)
 }

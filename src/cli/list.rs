@@ -6,10 +6,10 @@ use super::{CliError, runtime};
 use crate::config::Target;
 use crate::plan::{self, Disposition};
 use crate::profile::agui;
-use crate::redact::Redactor;
 use crate::runner::agui as agui_run;
 use crate::runner::discovery;
 use crate::runner::http::{HttpClient, HttpSettings};
+use crate::runner::stop::Stop;
 use crate::runner::target::{align_reference, start_target};
 use crate::scenario::suite::load_suite;
 use serde_json::{Value, json};
@@ -93,18 +93,9 @@ pub fn list(args: &ListArgs) -> Result<i32, CliError> {
         let config = align_reference(config);
         runtime()?.block_on(async {
             let (reference, target) = start_target(&config).await.map_err(CliError::Internal)?;
-            let settings = HttpSettings {
-                base_url: target.base_url.clone(),
-                token: config.token.as_ref().map(|t| t.value.clone()),
-                headers: config.headers.clone(),
-                timeout: config.timeout,
-                max_response_bytes: config.max_response_bytes,
-            };
-            let client = HttpClient::new(
-                settings,
-                Redactor::new(config.token.iter().map(|t| t.value.clone())),
-            )
-            .map_err(CliError::Internal)?;
+            let settings = HttpSettings::for_run(&config, &target.base_url);
+            let client = HttpClient::new(settings, config.redactor(), Stop::never())
+                .map_err(CliError::Internal)?;
             let disc = discovery::fetch(&client, &config).await;
             if let Some(r) = reference {
                 r.shutdown().await;

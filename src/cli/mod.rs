@@ -6,6 +6,7 @@ mod baseline;
 mod calibrate;
 mod lint;
 mod list;
+mod out;
 pub mod resolve;
 mod run;
 mod serve;
@@ -37,19 +38,19 @@ impl CliError {
 
     fn print(&self) {
         match self {
-            CliError::Usage(m) => eprintln!("error: {m}"),
-            CliError::Internal(m) => eprintln!("internal error: {m}"),
+            CliError::Usage(m) => out::error_line(format_args!("error: {m}")),
+            CliError::Internal(m) => out::error_line(format_args!("internal error: {m}")),
             CliError::Scenarios(diagnostics) => {
                 for d in diagnostics {
-                    eprintln!("{d}\n");
+                    out::error_line(format_args!("{d}\n"));
                 }
                 let files: std::collections::BTreeSet<&str> =
                     diagnostics.iter().map(|d| d.file.as_str()).collect();
-                eprintln!(
+                out::error_line(format_args!(
                     "error: {} problem(s) in {} scenario file(s); nothing was sent",
                     diagnostics.len(),
                     files.len()
-                );
+                ));
             }
         }
     }

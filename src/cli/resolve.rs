@@ -7,8 +7,10 @@ use crate::plan::filter::FilterTerm;
 use crate::profile::agui::{self, Declaration};
 use crate::profile::openwop::Dialect;
 use crate::profile::openwop::facts::NON_TEXT_MODALITIES;
+use crate::redact::Redactor;
 use crate::reference::agui::{AgentConfig, AguiFault, DEFAULT_ACCEPTS};
 use crate::reference::{Fault, ReferenceConfig};
+use crate::runner::http::TlsSettings;
 use crate::scenario::checks::CheckOptions;
 use crate::scenario::suite::SuiteOptions;
 use std::collections::BTreeMap;
@@ -139,7 +141,27 @@ pub fn resolve_target(args: &TargetArgs, offline: bool, env: Env) -> Result<Targ
     Ok(Target::Url(url))
 }
 
+/// `--token-env` takes a variable's name. A value that is not a name is most likely the
+/// token itself, typed where the name belongs: refuse it without echoing it.
+fn check_token_env_name(name: &str) -> Result<(), String> {
+    let mut chars = name.chars();
+    let valid = chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if valid {
+        Ok(())
+    } else {
+        Err(
+            "--token-env takes the NAME of an environment variable (e.g. OPENWOP_API_KEY); \
+             the value given is not a variable name (not shown, in case it is the token)"
+                .into(),
+        )
+    }
+}
+
 fn resolve_token(args: &TargetArgs, env: Env) -> Result<Option<Token>, String> {
+    check_token_env_name(&args.token_env)?;
     if let Some(path) = &args.token_file {
         let text = std::fs::read_to_string(path)
             .map_err(|e| format!("--token-file {}: {e}", path.display()))?;
@@ -225,6 +247,150 @@ fn parse_media_ref(raw: &str, agui: bool) -> Result<(String, String), String> {
     Ok((modality.trim().to_string(), reference.to_string()))
 }
 
+/// The proxy variables reqwest reads, in the order it prefers them.
+const PROXY_VARIABLES: [&str; 6] = [
+    "HTTPS_PROXY",
+    "https_proxy",
+    "HTTP_PROXY",
+    "http_proxy",
+    "ALL_PROXY",
+    "all_proxy",
+];
+
+/// What the connection-level flags and the environment add to a run: secrets to mask,
+/// TLS trust, and warnings for the reports.
+struct Connection {
+    secret_headers: Vec<String>,
+    extra_secrets: Vec<String>,
+    tls: TlsSettings,
+    warnings: Vec<String>,
+}
+
+fn resolve_connection(
+    args: &TargetArgs,
+    headers: &[(String, String)],
+    target: &Target,
+    env: Env,
+) -> Result<Connection, String> {
+    let mut secret_headers = Vec::new();
+    for name in &args.secret_headers {
+        let name = name.trim().to_ascii_lowercase();
+        if !headers.iter().any(|(h, _)| h.eq_ignore_ascii_case(&name)) {
+            return Err(format!(
+                "--secret-header {name}: no --header of that name is given"
+            ));
+        }
+        secret_headers.push(name);
+    }
+    let redactor = Redactor::default().with_sensitive_headers(&secret_headers);
+    let mut extra_secrets = Vec::new();
+    let mut warnings = Vec::new();
+    for (name, value) in headers {
+        if redactor.is_sensitive_header(name) {
+            extra_secrets.push(value.clone());
+            // A host may echo only the credential inside the value: `Bearer x`, or the
+            // values of `a=x; b=y` cookies. Mask those parts too (short ones would mask
+            // ordinary words everywhere, and cannot be secrets worth the name).
+            for part in value.split([' ', ';', ',']).map(str::trim) {
+                let credential = part.split_once('=').map_or(part, |(_, v)| v).trim();
+                if credential.len() >= 6 && credential != value.as_str() {
+                    extra_secrets.push(credential.to_string());
+                }
+            }
+            warnings.push(format!(
+                "the secret value of header {name} was given on the command line, where the \
+                 process list and shell history keep it; pass the bearer token with \
+                 --token-env or --token-file instead"
+            ));
+        }
+    }
+    if let Target::Url(url) = target {
+        if let Some(password) = url.password() {
+            extra_secrets.push(password.to_string());
+        }
+        if !url.username().is_empty() || url.password().is_some() {
+            warnings.push(
+                "credentials in the --target URL are not sent (they were on the command line); \
+                 use --token-env or --token-file"
+                    .into(),
+            );
+        }
+        for variable in PROXY_VARIABLES {
+            let Some(value) = env(variable).filter(|v| !v.trim().is_empty()) else {
+                continue;
+            };
+            if let Ok(proxy) = url::Url::parse(value.trim())
+                && let Some(password) = proxy.password()
+            {
+                extra_secrets.push(password.to_string());
+            }
+            warnings.push(format!(
+                "requests may go through the proxy in ${variable} ({}); NO_PROXY is {}; a \
+                 proxy can change what the host appears to answer",
+                value.trim(),
+                env("NO_PROXY")
+                    .or_else(|| env("no_proxy"))
+                    .map(|v| format!("`{v}`"))
+                    .unwrap_or_else(|| "unset".into()),
+            ));
+            break;
+        }
+    }
+    let mut tls = TlsSettings::default();
+    if let Some(path) = &args.cacert {
+        let pem = std::fs::read(path).map_err(|e| format!("--cacert {}: {e}", path.display()))?;
+        let certificates = reqwest::Certificate::from_pem_bundle(&pem).map_err(|e| {
+            format!(
+                "--cacert {}: not a PEM certificate bundle: {e}",
+                path.display()
+            )
+        })?;
+        if certificates.is_empty() {
+            return Err(format!(
+                "--cacert {}: no certificate in the file",
+                path.display()
+            ));
+        }
+        tls.cacert_pem = Some(pem);
+        tls.cacert_path = Some(path.display().to_string());
+    }
+    if args.insecure {
+        tls.insecure = true;
+        warnings.push(
+            "TLS certificates are NOT verified (--insecure): anyone on the path could have \
+             answered in the host's name, so this evidence proves less"
+                .into(),
+        );
+    }
+    Ok(Connection {
+        secret_headers,
+        extra_secrets,
+        tls,
+        warnings,
+    })
+}
+
+/// `5/s`, `30/m`, `0.5`: requests per second, as the least time between two starts.
+pub fn parse_rate(raw: &str) -> Result<Duration, String> {
+    let bad = || format!("--rate `{raw}` must look like 5/s, 30/m or 0.5 (requests per second)");
+    let (number, per) = match raw.trim().split_once('/') {
+        Some((n, unit)) => (
+            n.trim(),
+            match unit.trim() {
+                "s" | "sec" | "second" => 1.0,
+                "m" | "min" | "minute" => 60.0,
+                _ => return Err(bad()),
+            },
+        ),
+        None => (raw.trim(), 1.0),
+    };
+    let count: f64 = number.parse().map_err(|_| bad())?;
+    if !(count.is_finite() && count > 0.0 && count <= 10_000.0) {
+        return Err(bad());
+    }
+    Ok(Duration::from_secs_f64(per / count))
+}
+
 pub fn suite_options(args: &TargetArgs) -> SuiteOptions {
     SuiteOptions {
         include_builtin: !args.no_builtin,
@@ -289,6 +455,12 @@ pub fn resolve_common_with(
     config.media_refs = media_refs;
     config.max_probe_bytes = args.max_probe_bytes;
     config.schemas_dir = args.schemas_dir.clone();
+    let connection = resolve_connection(args, &config.headers, &config.target, env)?;
+    config.secret_headers = connection.secret_headers;
+    config.extra_secrets = connection.extra_secrets;
+    config.max_redirects = usize::from(args.max_redirects);
+    config.tls = connection.tls;
+    config.warnings = connection.warnings;
     Ok(config)
 }
 
@@ -309,6 +481,16 @@ pub fn resolve_run(args: &RunArgs, color: bool, env: Env) -> Result<RunConfig, S
     opted.dedup();
     config.opted_out_profiles = opted;
     config.max_response_bytes = args.max_response_bytes.max(1024);
+    config.retries = args.retries;
+    config.min_interval = args.rate.as_deref().map(parse_rate).transpose()?;
+    if let Some(secs) = args.deadline {
+        if !(secs.is_finite() && secs > 0.0 && secs <= 86_400.0) {
+            return Err(format!(
+                "--deadline {secs} must be between 0 and 86400 seconds"
+            ));
+        }
+        config.deadline = Some(Duration::from_secs_f64(secs));
+    }
     config.output = Output {
         junit: args.junit.clone(),
         report: args.report.clone(),
@@ -318,4 +500,29 @@ pub fn resolve_run(args: &RunArgs, color: bool, env: Env) -> Result<RunConfig, S
         verbose: args.verbose,
     };
     Ok(config)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rates_read_per_second_or_per_minute() {
+        assert_eq!(parse_rate("5/s").unwrap(), Duration::from_millis(200));
+        assert_eq!(parse_rate("30/m").unwrap(), Duration::from_secs(2));
+        assert_eq!(parse_rate("0.5").unwrap(), Duration::from_secs(2));
+        for bad in ["0", "-1/s", "5/h", "fast", "nan", "1e9"] {
+            assert!(parse_rate(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn token_env_must_be_a_variable_name() {
+        assert!(check_token_env_name("OPENWOP_API_KEY").is_ok());
+        assert!(check_token_env_name("_x1").is_ok());
+        for bad in ["", "1ABC", "sk-live-123", "Bearer abc", "a.b"] {
+            let e = check_token_env_name(bad).unwrap_err();
+            assert!(bad.is_empty() || !e.contains(bad), "{e}");
+        }
+    }
 }

@@ -7,10 +7,10 @@ use super::{CliError, runtime};
 use crate::baseline;
 use crate::event::Event;
 use crate::exit;
-use crate::redact::Redactor;
 use crate::report::{JsonReporter, JunitReporter, Reporter, TerminalOptions, TerminalReporter};
 use crate::runner::{
     self,
+    stop::Stop,
     target::{align_reference, start_target},
 };
 use crate::scenario::suite::load_suite;
@@ -29,9 +29,11 @@ pub fn run(args: &RunArgs, color: bool) -> Result<i32, CliError> {
     let suite =
         Arc::new(load_suite(&resolve::suite_options(&args.target)).map_err(CliError::Scenarios)?);
     for id in &suite.replaced {
-        eprintln!("note: built-in case {id} replaced by a --scenarios file");
+        super::out::error_line(format_args!(
+            "note: built-in case {id} replaced by a --scenarios file"
+        ));
     }
-    let redactor = Redactor::new(config.token.iter().map(|t| t.value.clone()));
+    let redactor = config.redactor();
     let mut reporters: Vec<Box<dyn Reporter>> = vec![Box::new(TerminalReporter::new(
         TerminalOptions {
             color: config.output.color,
@@ -49,9 +51,11 @@ pub fn run(args: &RunArgs, color: bool) -> Result<i32, CliError> {
     }
 
     runtime()?.block_on(async move {
+        // The deadline bounds the whole run, starting the embedded host included.
+        let stop = Stop::watch(config.deadline.map(|d| tokio::time::Instant::now() + d));
         let (reference, target) = start_target(&config).await.map_err(CliError::Internal)?;
         let (tx, mut rx) = mpsc::unbounded_channel::<Event>();
-        let execution = tokio::spawn(runner::execute(config.clone(), suite, target, tx));
+        let execution = tokio::spawn(runner::execute(config.clone(), suite, target, tx, stop));
         let mut failures = Vec::new();
         let mut active = vec![true; reporters.len()];
         while let Some(event) = rx.recv().await {
@@ -76,7 +80,7 @@ pub fn run(args: &RunArgs, color: bool) -> Result<i32, CliError> {
             reference.shutdown().await;
         }
         for failure in &failures {
-            eprintln!("error: {failure}");
+            super::out::error_line(format_args!("error: {failure}"));
         }
         Ok(if failures.is_empty() {
             output.summary.exit_code

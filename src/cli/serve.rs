@@ -5,20 +5,11 @@ use super::resolve::parse_modalities;
 use super::{CliError, runtime};
 use crate::reference::agui::{AgentConfig, AguiFault, DEFAULT_ACCEPTS};
 use crate::reference::{self, Fault, ReferenceConfig};
-use std::io::Write as _;
 
 /// Prints `name description` lines; a closed stdout (`| head`) ends the listing quietly.
 fn list_faults<'a>(faults: impl Iterator<Item = (&'a str, &'a str)>) -> Result<i32, CliError> {
-    let mut out = std::io::stdout().lock();
     for (name, description) in faults {
-        if let Err(e) = writeln!(out, "{name:32} {description}") {
-            if e.kind() == std::io::ErrorKind::BrokenPipe {
-                break;
-            }
-            return Err(CliError::Internal(format!(
-                "cannot write the fault list: {e}"
-            )));
-        }
+        super::out::line(format_args!("{name:32} {description}"));
     }
     Ok(0)
 }
@@ -83,9 +74,9 @@ pub fn serve(args: &ServeArgs) -> Result<i32, CliError> {
         .map_err(|e| CliError::Usage(format!("--fault: {e}")))?;
     let token = match (&args.token, &args.token_env) {
         (Some(t), _) => {
-            eprintln!(
+            super::out::error_line(format_args!(
                 "warning: --token puts the secret in your shell history and process list; prefer --token-env"
-            );
+            ));
             Some(t.clone())
         }
         (None, Some(var)) => Some(
@@ -110,7 +101,7 @@ pub fn serve(args: &ServeArgs) -> Result<i32, CliError> {
         let running = reference::spawn(config.clone(), addr)
             .await
             .map_err(|e| CliError::Usage(format!("cannot listen on {addr}: {e}")))?;
-        println!(
+        super::out::line(format_args!(
             "mmconform reference host listening on {} (modalities {}{}{})",
             running.base_url(),
             config.modalities.join(","),
@@ -122,7 +113,7 @@ pub fn serve(args: &ServeArgs) -> Result<i32, CliError> {
                 .fault
                 .map(|f| format!(", FAULT {}", f.name()))
                 .unwrap_or_default(),
-        );
+        ));
         let _ = tokio::signal::ctrl_c().await;
         running.shutdown().await;
         Ok(0)

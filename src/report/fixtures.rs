@@ -53,6 +53,8 @@ pub fn run_info() -> RunInfo {
         scenario_files: vec![("builtin:openwop/rfc0091-input.yaml".into(), "ab".repeat(32))],
         baseline: None,
         declared: None,
+        warnings: vec![],
+        insecure_tls: false,
     }
 }
 
@@ -110,6 +112,8 @@ pub fn exchange(part: &str, status: Option<u16>, body: &str) -> Exchange {
             "curl -sS -X POST '{BASE}/v1/ai/call' -H 'authorization: Bearer $TOKEN' \
              -H 'content-type: application/json' --data '{request_body}'"
         ),
+        retries: 0,
+        notes: vec![],
     }
 }
 
@@ -290,6 +294,8 @@ pub fn summary(cases: &[CaseResult], incomplete: bool) -> RunSummary {
         finished_at: "2025-06-01T12:00:02Z".into(),
         incomplete,
         baseline_drift: Vec::new(),
+        flaky: 0,
+        deadline_reached: false,
     }
 }
 

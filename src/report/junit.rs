@@ -110,6 +110,12 @@ impl JunitReporter {
                 add("agui.undeclared-kinds", declared.undeclared_kinds.join(","));
                 add("agui.declared-by", declared.declared_by);
             }
+            if run.insecure_tls {
+                add("tls.insecure", "true".into());
+            }
+            for warning in run.warnings {
+                add("warning", warning);
+            }
         }
         if let Some(discovery) = &self.record.discovery {
             let discovery = scrub_discovery(&self.redactor, discovery);
@@ -132,6 +138,12 @@ impl JunitReporter {
         add("incomplete", summary.incomplete.to_string());
         for (i, drift) in summary.baseline_drift.iter().enumerate() {
             add(&format!("baseline.drift.{i}"), drift.clone());
+        }
+        if summary.flaky > 0 {
+            add("flaky", summary.flaky.to_string());
+        }
+        if summary.deadline_reached {
+            add("deadline-reached", "true".into());
         }
         props
     }

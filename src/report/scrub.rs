@@ -106,6 +106,8 @@ pub fn scrub_exchange(redactor: &Redactor, exchange: &Exchange) -> Exchange {
             truncated: response.truncated,
         }),
         curl: r(&exchange.curl),
+        retries: exchange.retries,
+        notes: exchange.notes.iter().map(|n| r(n)).collect(),
     }
 }
 
@@ -142,6 +144,8 @@ pub fn scrub_run(redactor: &Redactor, run: &RunInfo) -> RunInfo {
             undeclared_kinds: all(&d.undeclared_kinds),
             declared_by: r(&d.declared_by),
         }),
+        warnings: all(&run.warnings),
+        insecure_tls: run.insecure_tls,
     }
 }
 
@@ -220,6 +224,8 @@ mod tests {
                 truncated: false,
             }),
             curl: "curl -H 'X-Echo: s3cret' http://h/x".into(),
+            retries: 1,
+            notes: vec!["redirect to http://u:s3cret@h/".into()],
         };
         let out = scrub_exchange(&redactor, &exchange);
         let text = serde_json::to_string(&out).unwrap();

@@ -129,6 +129,10 @@ impl TerminalReporter {
                 printable(&declared.summary())
             ));
         }
+        for warning in &run.warnings {
+            let warning = format!("warning: {}", printable(warning));
+            text.push_str(&format!("{}\n", self.paint(&warning, Paint::Yellow)));
+        }
         self.emit(&text)
     }
 
@@ -280,6 +284,17 @@ impl TerminalReporter {
             })
             .collect();
         let mut text = format!("\nsummary: {}\n", counts.join(", "));
+        if summary.flaky > 0 {
+            let line = format!(
+                "flaky: {} case(s) needed a retry (no answer, or 429/503 with Retry-After); see their notes",
+                summary.flaky
+            );
+            text.push_str(&format!("{}\n", self.paint(&line, Paint::Yellow)));
+        }
+        if summary.deadline_reached {
+            let line = "deadline reached (--deadline): cases undecided then are blocked";
+            text.push_str(&format!("{}\n", self.paint(line, Paint::Yellow)));
+        }
         if summary.incomplete {
             let decided = match self.planned {
                 Some(planned) => format!("{} of {planned} planned cases", self.decided),

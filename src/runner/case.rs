@@ -102,6 +102,7 @@ pub fn judge_response(
 ) -> CaseResult {
     let resolve = planned.resolver(env.context, env.nonce, &case.spec.id);
     let mut result = result_without_exchange(planned, case, Outcome::Blocked, None);
+    let exchange_notes = exchange.notes.clone();
     result.exchanges.push(exchange);
     match judge::judge(&case.spec.expect, response, &resolve, env.catalog) {
         Err(e) => {
@@ -134,6 +135,9 @@ pub fn judge_response(
             }
         }
     }
+    // What happened on the wire (retries, a redirect not followed) comes first: it
+    // explains what the assertions saw.
+    result.notes.splice(0..0, exchange_notes);
     result.duration_ms = started.elapsed().as_millis() as u64;
     result
 }
@@ -188,14 +192,16 @@ pub async fn run_seam_case(
     let (exchange, response) = env.client.send(&request).await;
     match response {
         Ok(response) => judge_response(planned, case, env, &response, exchange, started),
-        Err(transport) => {
-            // A transport failure is never a verdict on the host (WIRE.md §1.6).
+        Err(no_answer) => {
+            // A transport failure is never a verdict on the host (WIRE.md §1.6), nor is
+            // a deadline, an interruption or a host that keeps asking to retry later.
             let mut result = result_without_exchange(
                 planned,
                 case,
                 Outcome::Blocked,
-                Some(format!("no answer: {transport}")),
+                Some(no_answer.to_string()),
             );
+            result.notes = exchange.notes.clone();
             result.exchanges.push(exchange);
             result.duration_ms = started.elapsed().as_millis() as u64;
             result

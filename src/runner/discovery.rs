@@ -54,14 +54,32 @@ pub async fn fetch(client: &HttpClient, config: &RunConfig) -> DiscoveryResult {
     let (document, problem, status) = match &result {
         Err(e) => (None, Some(format!("GET {url} failed: {e}")), None),
         Ok(r) => {
-            let parsed: Option<Value> = serde_json::from_slice(&r.body).ok();
+            let parsed = crate::bounded_json::parse(&r.body);
+            let cut = if r.truncated {
+                format!(
+                    " (the body was cut at the {}-byte read cap; raise --max-response-bytes)",
+                    r.body.len()
+                )
+            } else {
+                String::new()
+            };
             let problem = if !(200..300).contains(&r.status) {
                 Some(format!("GET {url} answered HTTP {}", r.status))
-            } else if !parsed.as_ref().is_some_and(Value::is_object) {
-                Some(format!("GET {url} did not return a JSON object"))
             } else {
-                None
+                match &parsed {
+                    Ok(Value::Object(_)) => None,
+                    Ok(other) => Some(format!(
+                        "GET {url} did not return a JSON object (got {}){cut}",
+                        match other {
+                            Value::Array(_) => "an array",
+                            Value::String(_) => "a string",
+                            _ => "a scalar",
+                        }
+                    )),
+                    Err(e) => Some(format!("GET {url} did not return a JSON object ({e}){cut}")),
+                }
             };
+            let parsed = parsed.ok();
             (parsed.filter(Value::is_object), problem, Some(r.status))
         }
     };
@@ -131,6 +149,6 @@ pub async fn probe_seam(client: &HttpClient, seam: &Seam) -> Option<String> {
             "seam POST {path} answered 404: the host does not expose this conformance seam, so the behaviour cannot be observed"
         )),
         Ok(_) => None,
-        Err(e) => Some(format!("seam probe POST {path} got no answer: {e}")),
+        Err(e) => Some(format!("seam probe POST {path}: {e}")),
     }
 }

@@ -3,6 +3,7 @@
 
 use super::http::HttpResponse;
 use super::schemas::SchemaCatalog;
+use crate::bounded_json::{self, JsonProblem};
 use crate::outcome::{AssertionResult, Level, Outcome};
 use crate::plan::predicate::{self, Resolve};
 use crate::profile::openwop::error_body::{self, ErrorShape};
@@ -112,7 +113,10 @@ pub fn judge(
 ) -> Result<Judgement, String> {
     let mut j = Judgement::default();
     let reading = error_body::read(&response.body);
-    let body_json: Option<Value> = serde_json::from_slice(&response.body).ok();
+    let (body_json, json_problem) = match bounded_json::parse(&response.body) {
+        Ok(value) => (Some(value), None),
+        Err(problem) => (None, Some(problem)),
+    };
     if response.truncated {
         j.notes
             .push("the response body was cut at the read cap; judged on what was read".into());
@@ -125,10 +129,13 @@ pub fn judge(
         let actual = match &body_json {
             Some(Value::Object(_)) => "a JSON object".to_string(),
             Some(other) => format!("JSON {}", kind(other)),
-            None => format!(
-                "not JSON (content-type {})",
-                response.content_type.as_deref().unwrap_or("absent")
-            ),
+            None => match json_problem {
+                Some(JsonProblem::TooManyValues) => JsonProblem::TooManyValues.to_string(),
+                _ => format!(
+                    "not JSON (content-type {})",
+                    response.content_type.as_deref().unwrap_or("absent")
+                ),
+            },
         };
         j.assertions.push(assertion(
             "json_body",

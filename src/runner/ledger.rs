@@ -1,9 +1,12 @@
 //! Where every decided case goes, whatever the profile: `--require` is applied, the
-//! baseline turns known failures into `xfail`, the outcome is counted and the case is
-//! emitted. Also the loop that collects case tasks until they finish or Ctrl-C stops
-//! them. Both executors use these, so a run decides cases the same way everywhere.
+//! baseline turns known failures into `xfail`, the outcome (and any retry, a flake) is
+//! counted and the case is emitted. Also the loop that collects case tasks until they
+//! finish or the run is stopped (`--deadline`, Ctrl-C). Both executors use these, so a
+//! run decides cases the same way everywhere.
 
 use super::EventSink;
+use super::case::result_without_exchange;
+use super::stop::{Stop, StopReason};
 use crate::baseline::tracker::{BaselineTracker, today_utc};
 use crate::config::RunConfig;
 use crate::event::Event;
@@ -14,12 +17,21 @@ use crate::scenario::suite::Suite;
 use std::collections::BTreeMap;
 use tokio::task::JoinSet;
 
+/// Outcome counts, and how many decided cases needed a retry.
+#[derive(Debug, Default)]
+pub struct Tally {
+    pub counts: BTreeMap<Outcome, usize>,
+    pub flaky: usize,
+}
+
 pub struct Ledger<'a> {
     config: &'a RunConfig,
     suite: &'a Suite,
     sink: &'a EventSink,
-    counts: BTreeMap<Outcome, usize>,
+    tally: Tally,
     baseline: Option<BaselineTracker>,
+    /// Cases handed to a task and not decided yet, for the deadline to block.
+    undecided: BTreeMap<usize, PlannedCase>,
 }
 
 /// Applies `--require`: skipped and blocked cases fail unless their profile is opted out.
@@ -49,7 +61,8 @@ impl<'a> Ledger<'a> {
             config,
             suite,
             sink,
-            counts: BTreeMap::new(),
+            tally: Tally::default(),
+            undecided: BTreeMap::new(),
             baseline: config
                 .baseline
                 .clone()
@@ -67,42 +80,68 @@ impl<'a> Ledger<'a> {
         if let Some(tracker) = &mut self.baseline {
             tracker.apply(&mut result);
         }
-        *self.counts.entry(result.outcome).or_default() += 1;
+        self.undecided.remove(&index);
+        *self.tally.counts.entry(result.outcome).or_default() += 1;
+        if result.exchanges.iter().any(|e| e.retries > 0) {
+            self.tally.flaky += 1;
+        }
         let _ = self.sink.send(Event::CaseFinished {
             index,
             result: Box::new(result),
         });
     }
 
-    /// Collects case tasks as they finish; `true` when Ctrl-C stopped them first.
-    pub async fn drain(&mut self, tasks: &mut JoinSet<(PlannedCase, CaseResult)>) -> bool {
-        loop {
+    /// Remembers a case handed to a task, so a deadline can still decide it.
+    pub fn spawned(&mut self, planned: &PlannedCase) {
+        self.undecided.insert(planned.index, planned.clone());
+    }
+
+    /// Collects case tasks as they finish, until all have or `stop` fires; returns why
+    /// the run stopped early, if it did. On the deadline every case not decided yet is
+    /// `blocked`: the deadline bounds the run, it is not a verdict on the host.
+    pub async fn drain(
+        &mut self,
+        tasks: &mut JoinSet<(PlannedCase, CaseResult)>,
+        stop: &Stop,
+    ) -> Option<StopReason> {
+        let mut stopped = stop.reason();
+        while stopped.is_none() {
             tokio::select! {
                 joined = tasks.join_next() => {
-                    let Some(joined) = joined else { return false };
+                    let Some(joined) = joined else { break };
                     match joined {
                         Ok((p, result)) => self.decide(result, p.index, p.case),
                         Err(e) => {
                             // A panicking case task is a tool defect; count it so the run exits 70.
-                            *self.counts.entry(Outcome::Error).or_default() += 1;
+                            *self.tally.counts.entry(Outcome::Error).or_default() += 1;
                             eprintln!("mmconform: internal error in a case task: {e}");
                         }
                     }
                 }
-                _ = tokio::signal::ctrl_c() => {
-                    tasks.abort_all();
-                    return true;
-                }
+                reason = stop.wait() => stopped = Some(reason),
             }
         }
+        if stopped.is_some() {
+            tasks.abort_all();
+        }
+        if stopped == Some(StopReason::Deadline) {
+            for p in std::mem::take(&mut self.undecided).into_values() {
+                let case = &self.suite.cases[p.case];
+                let reason = format!("{} before the case was decided", StopReason::Deadline);
+                let result = result_without_exchange(&p, case, Outcome::Blocked, Some(reason));
+                self.decide(result, p.index, p.case);
+            }
+        }
+        stopped
     }
 
-    /// The counts, and the facts the exit code is decided on.
+    /// The tally, and the facts the exit code is decided on.
     pub fn close(
         self,
         discovery_problem: Option<String>,
-        interrupted: bool,
-    ) -> (BTreeMap<Outcome, usize>, RunFacts) {
+        stopped: Option<StopReason>,
+    ) -> (Tally, RunFacts) {
+        let interrupted = stopped == Some(StopReason::Interrupted);
         // An interrupted run saw only part of the plan: it cannot tell an entry that
         // matches nothing from one whose case never got its turn.
         let baseline_drift = match (&self.baseline, interrupted) {
@@ -114,7 +153,7 @@ impl<'a> Ledger<'a> {
             interrupted,
             baseline_drift,
         };
-        (self.counts, facts)
+        (self.tally, facts)
     }
 }
 

@@ -11,6 +11,7 @@ pub mod ledger;
 pub mod offline;
 pub mod schemas;
 pub mod sse;
+pub mod stop;
 pub mod target;
 
 use crate::config::{Profile, RunConfig, Target};
@@ -19,15 +20,15 @@ use crate::exit::{self, RunFacts};
 use crate::outcome::Outcome;
 use crate::plan::{self, Disposition};
 use crate::profile::openwop::{self, part::PartInputs};
-use crate::redact::Redactor;
 use crate::scenario::suite::Suite;
 use case::{CaseEnv, result_without_exchange};
 use http::{HttpClient, HttpSettings};
-use ledger::Ledger;
+use ledger::{Ledger, Tally};
 use schemas::SchemaCatalog;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 use std::time::Instant;
+use stop::{Stop, StopReason};
 use tokio::sync::{Semaphore, mpsc};
 
 /// Where events go; a closed receiver is not an error for the run.
@@ -115,6 +116,8 @@ fn run_info(config: &RunConfig, suite: &Suite, target: &ResolvedTarget, nonce: &
             entries: b.entries.len(),
         }),
         declared: config.profile.declaration().cloned(),
+        warnings: config.warnings.clone(),
+        insecure_tls: config.tls.insecure,
     }
 }
 
@@ -138,15 +141,17 @@ fn not_runnable(
         .map(|reason| (Outcome::Blocked, reason))
 }
 
-/// Runs the whole suite against the target and emits events to `sink`.
+/// Runs the whole suite against the target and emits events to `sink`. `stop` ends
+/// the run early (`--deadline`, Ctrl-C): see [`stop`].
 pub async fn execute(
     config: Arc<RunConfig>,
     suite: Arc<Suite>,
     target: ResolvedTarget,
     sink: EventSink,
+    stop: Stop,
 ) -> RunOutput {
     if let Profile::Agui(_) = config.profile {
-        return agui::execute(config, suite, target, sink).await;
+        return agui::execute(config, suite, target, sink, stop).await;
     }
     // A run plans only the cases of its own profile.
     let suite = Arc::new(suite.for_profile(config.profile.name()));
@@ -160,32 +165,10 @@ pub async fn execute(
     ))));
     let offline = matches!(config.target, Target::Offline);
 
-    let redactor = Redactor::new(config.token.iter().map(|t| t.value.clone()));
-    let settings = HttpSettings {
-        base_url: target.base_url.clone(),
-        token: config.token.as_ref().map(|t| t.value.clone()),
-        headers: config.headers.clone(),
-        timeout: config.timeout,
-        max_response_bytes: config.max_response_bytes,
-    };
-    let client = match HttpClient::new(settings, redactor) {
+    let settings = HttpSettings::for_run(&config, &target.base_url);
+    let client = match HttpClient::new(settings, config.redactor(), stop.clone()) {
         Ok(c) => Arc::new(c),
-        Err(e) => {
-            // Recorded as discovery's problem, so every report says why nothing ran.
-            emit(Event::Discovery(DiscoverySnapshot {
-                url: target.base_url.clone(),
-                status: None,
-                document: None,
-                canonical_sha256: None,
-                problem: Some(e.clone()),
-                facts: serde_json::Value::Null,
-            }));
-            let facts = RunFacts {
-                discovery_problem: Some(e),
-                ..RunFacts::default()
-            };
-            return finish(&sink, BTreeMap::new(), &facts, started, false);
-        }
+        Err(e) => return no_client(&sink, &target, e, started),
     };
 
     let disc = if offline {
@@ -193,6 +176,9 @@ pub async fn execute(
     } else {
         Some(discovery::fetch(&client, &config).await)
     };
+    if let Some(output) = interrupted_early(&sink, &stop, started) {
+        return output;
+    }
     if let Some(d) = &disc {
         emit(Event::Discovery(d.snapshot.clone()));
     }
@@ -222,6 +208,9 @@ pub async fn execute(
             };
             seams.insert(endpoint.to_string(), blocked);
         }
+    }
+    if let Some(output) = interrupted_early(&sink, &stop, started) {
+        return output;
     }
 
     let shared = Arc::new(Shared {
@@ -286,6 +275,7 @@ pub async fn execute(
             ledger.decide(result, p.index, p.case);
             continue;
         }
+        ledger.spawned(&p);
         let (shared, suite, semaphore) = (shared.clone(), suite.clone(), semaphore.clone());
         tasks.spawn(async move {
             let _permit = semaphore.acquire_owned().await;
@@ -294,28 +284,65 @@ pub async fn execute(
         });
     }
 
-    let interrupted = ledger.drain(&mut tasks).await;
-    let (counts, facts) = ledger.close(discovery_problem, interrupted);
-    finish(&sink, counts, &facts, started, interrupted)
+    let stopped = ledger.drain(&mut tasks, &stop).await;
+    let (tally, facts) = ledger.close(discovery_problem, stopped);
+    finish(&sink, tally, &facts, started, stopped)
+}
+
+/// The HTTP client could not be built (a bad `--cacert`, say): nothing can run. The
+/// reason is recorded as discovery's problem, so every report says why.
+fn no_client(sink: &EventSink, target: &ResolvedTarget, e: String, started: Instant) -> RunOutput {
+    let _ = sink.send(Event::Discovery(DiscoverySnapshot {
+        url: target.base_url.clone(),
+        status: None,
+        document: None,
+        canonical_sha256: None,
+        problem: Some(e.clone()),
+        facts: serde_json::Value::Null,
+    }));
+    let facts = RunFacts {
+        discovery_problem: Some(e),
+        ..RunFacts::default()
+    };
+    finish(sink, Tally::default(), &facts, started, None)
+}
+
+/// Ctrl-C before any case was handed out: the run ends now, reports marked incomplete.
+fn interrupted_early(sink: &EventSink, stop: &Stop, started: Instant) -> Option<RunOutput> {
+    (stop.reason() == Some(StopReason::Interrupted)).then(|| {
+        let facts = RunFacts {
+            interrupted: true,
+            ..RunFacts::default()
+        };
+        finish(
+            sink,
+            Tally::default(),
+            &facts,
+            started,
+            Some(StopReason::Interrupted),
+        )
+    })
 }
 
 fn finish(
     sink: &EventSink,
-    counts: BTreeMap<Outcome, usize>,
+    tally: Tally,
     facts: &RunFacts,
     started: Instant,
-    incomplete: bool,
+    stopped: Option<StopReason>,
 ) -> RunOutput {
-    let decision = exit::decide(&counts, facts);
+    let decision = exit::decide(&tally.counts, facts);
     let summary = RunSummary {
-        counts,
+        counts: tally.counts,
         exit_code: decision.code,
         verdict: decision.verdict.to_string(),
         explanation: decision.explanation,
         duration_ms: started.elapsed().as_millis() as u64,
         finished_at: now_rfc3339(),
-        incomplete,
+        incomplete: stopped == Some(StopReason::Interrupted),
         baseline_drift: facts.baseline_drift.clone(),
+        flaky: tally.flaky,
+        deadline_reached: stopped == Some(StopReason::Deadline),
     };
     let _ = sink.send(Event::RunFinished(summary.clone()));
     RunOutput { summary }

@@ -7,11 +7,10 @@
 //! stream). SSE framing is decoded by the `sse-stream` crate, fed chunk by chunk so the
 //! caps stay ours; [`Classifier`] judges the events it yields.
 
-use super::http::{HttpClient, elide};
-use crate::outcome::{Exchange, RecordedRequest, RecordedResponse};
+use super::http::{HttpClient, HttpRequest, Opened, shown_body};
+use crate::outcome::{Exchange, RecordedResponse};
 use crate::profile::agui::StreamEvidence;
 use crate::profile::agui::classify::{Classifier, ReadEnd};
-use crate::redact::Redactor;
 use bytes::Bytes;
 use futures_util::stream::BoxStream;
 use futures_util::{FutureExt as _, StreamExt as _};
@@ -22,100 +21,11 @@ use std::time::Duration;
 use tokio::sync::mpsc;
 use tokio::time::{Instant, timeout_at};
 
-/// Request bodies larger than this are not inlined into the curl line.
-const CURL_INLINE_LIMIT: usize = 64 * 1024;
-/// Event-stream text kept in the transcript (the evidence keeps every event type).
-const SHOWN_STREAM_CHARS: usize = 16 * 1024;
-
-/// How to send and how far to read, fixed for a run.
-#[derive(Debug, Clone)]
-pub struct StreamSettings {
-    pub token: Option<String>,
-    pub headers: Vec<(String, String)>,
-    /// Covers connecting, the headers and the whole stream.
-    pub deadline: Duration,
-    pub max_bytes: usize,
-    /// How long to wait after the terminal event for events that break the stream.
-    pub grace: Duration,
-    pub redactor: Redactor,
-}
-
 /// What one run produced: the transcript always, and the classified answer unless the
-/// transport failed before any response arrived.
+/// transport failed (or the run was stopped) before any response arrived.
 pub struct StreamAnswer {
     pub exchange: Exchange,
     pub evidence: Result<StreamEvidence, String>,
-}
-
-fn shell_quote(s: &str) -> String {
-    format!("'{}'", s.replace('\'', r"'\''"))
-}
-
-/// A failure in one line with its cause chain (reqwest hides the useful part).
-fn describe(e: &reqwest::Error) -> String {
-    let kind = if e.is_timeout() {
-        "timed out"
-    } else if e.is_connect() {
-        "connection failed"
-    } else {
-        "transport error"
-    };
-    let mut message = kind.to_string();
-    let mut source = std::error::Error::source(e);
-    while let Some(s) = source {
-        message.push_str(&format!(": {s}"));
-        source = s.source();
-    }
-    message
-}
-
-fn curl_line(url: &str, settings: &StreamSettings, auth: bool, body: &str) -> String {
-    let mut parts = vec![
-        "curl -sS -i -N".to_string(),
-        "-X POST".to_string(),
-        shell_quote(url),
-    ];
-    for (name, value) in &settings.headers {
-        let shown = settings.redactor.header_value(name, value);
-        parts.push(format!("-H {}", shell_quote(&format!("{name}: {shown}"))));
-    }
-    parts.push("-H 'Accept: text/event-stream'".to_string());
-    if auth && settings.token.is_some() {
-        // Double quotes so the shell expands $TOKEN; the real token is never printed.
-        parts.push("-H \"Authorization: Bearer $TOKEN\"".to_string());
-    }
-    parts.push("-H 'Content-Type: application/json'".to_string());
-    if body.len() <= CURL_INLINE_LIMIT {
-        parts.push(format!(
-            "--data-raw {}",
-            shell_quote(&settings.redactor.redact(body))
-        ));
-    } else {
-        parts.push(format!(
-            "--data-binary @body.json  # {} byte body, see the JSON report",
-            body.len()
-        ));
-    }
-    parts.join(" ")
-}
-
-/// The body as the transcript shows it: JSON with long strings elided, event streams
-/// and other text as text, cut at a readable length.
-fn shown_body(raw: &[u8]) -> String {
-    if let Ok(v) = serde_json::from_slice::<Value>(raw) {
-        return elide(&v).to_string();
-    }
-    let text = String::from_utf8_lossy(raw);
-    let count = text.chars().count();
-    if count > SHOWN_STREAM_CHARS {
-        format!(
-            "{}…[+{} chars]",
-            text.chars().take(SHOWN_STREAM_CHARS).collect::<String>(),
-            count - SHOWN_STREAM_CHARS
-        )
-    } else {
-        text.into_owned()
-    }
 }
 
 /// Whether the stream stopped inside an event: bytes after the last blank line that
@@ -190,63 +100,38 @@ impl Decoder {
     }
 }
 
-/// POSTs `body` to `client`'s endpoint and reads the answer within `settings`.
+/// POSTs `body` to `client`'s endpoint and reads the answer as an event stream: within
+/// the client's timeout, deadline and read cap, and after the terminal event for at
+/// most `grace` (events after the terminal one break the stream).
 pub async fn post_run(
     client: &HttpClient,
-    settings: &StreamSettings,
     body: &Value,
     auth: bool,
+    grace: Duration,
 ) -> StreamAnswer {
-    let url = client.url("");
-    let body_text = body.to_string();
-    let mut builder = client.inner().post(&url);
-    let mut shown_headers = Vec::new();
-    for (name, value) in &settings.headers {
-        builder = builder.header(name, value);
-        shown_headers.push((name.clone(), settings.redactor.header_value(name, value)));
-    }
-    builder = builder.header("Accept", "text/event-stream");
-    shown_headers.push(("Accept".into(), "text/event-stream".into()));
-    if let (true, Some(token)) = (auth, &settings.token) {
-        builder = builder.bearer_auth(token);
-        shown_headers.push(("Authorization".into(), "Bearer [REDACTED]".into()));
-    }
-    builder = builder
-        .header("Content-Type", "application/json")
-        .body(body_text.clone());
-    shown_headers.push(("Content-Type".into(), "application/json".into()));
-    let request = RecordedRequest {
-        method: "POST".into(),
-        url: settings.redactor.redact(&url),
-        headers: shown_headers,
-        body: Some(settings.redactor.redact(&elide(body).to_string())),
+    let request = HttpRequest {
+        method: reqwest::Method::POST,
+        path: String::new(),
+        headers: vec![("Accept".into(), "text/event-stream".into())],
+        body: Some(body.clone()),
+        auth,
     };
-    let curl = curl_line(&url, settings, auth, &body_text);
-    let deadline = Instant::now() + settings.deadline;
-    let mut response = match timeout_at(deadline, builder.send()).await {
-        Ok(Ok(r)) => r,
-        Ok(Err(e)) => return no_answer(request, curl, describe(&e)),
-        Err(_) => {
-            let secs = settings.deadline.as_secs_f64();
-            return no_answer(
-                request,
-                curl,
-                format!("timed out after {secs}s (--timeout)"),
-            );
+    let Opened {
+        mut exchange,
+        response,
+        read_until: deadline,
+    } = client.open(&request).await;
+    let mut response = match response {
+        Ok(r) => r,
+        Err(e) => {
+            return StreamAnswer {
+                exchange,
+                evidence: Err(e.to_string()),
+            };
         }
     };
     let status = response.status().as_u16();
-    let headers: Vec<(String, String)> = response
-        .headers()
-        .iter()
-        .map(|(k, v)| {
-            let value = String::from_utf8_lossy(v.as_bytes());
-            (
-                k.to_string(),
-                settings.redactor.header_value(k.as_str(), &value),
-            )
-        })
-        .collect();
+    let headers = client.shown_headers(response.headers());
     let content_type = response
         .headers()
         .get(reqwest::header::CONTENT_TYPE)
@@ -258,6 +143,7 @@ pub async fn post_run(
                 .next()
                 .is_some_and(|e| e.trim().eq_ignore_ascii_case("text/event-stream"))
         });
+    let max_bytes = client.settings().max_response_bytes;
 
     let mut classifier = Classifier::default();
     let mut decoder = Decoder::new();
@@ -265,7 +151,12 @@ pub async fn post_run(
     let mut read_until = deadline;
     let mut in_grace = false;
     let ended_by = loop {
-        match timeout_at(read_until, response.chunk()).await {
+        let next = tokio::select! {
+            next = timeout_at(read_until, response.chunk()) => next,
+            // Ctrl-C or --deadline: what was read is kept, the answer is unfinished.
+            _ = client.stop().wait() => break ReadEnd::Deadline,
+        };
+        match next {
             Err(_) if in_grace => break ReadEnd::AfterTerminal,
             Err(_) => break ReadEnd::Deadline,
             // The client's own timeout is the same deadline seen from reqwest's side.
@@ -273,7 +164,7 @@ pub async fn post_run(
             Ok(Err(_)) => break ReadEnd::Transport,
             Ok(Ok(None)) => break ReadEnd::Eof,
             Ok(Ok(Some(chunk))) => {
-                let room = settings.max_bytes.saturating_sub(raw.len());
+                let room = max_bytes.saturating_sub(raw.len());
                 let capped = chunk.len() > room;
                 let chunk = if capped { chunk.slice(..room) } else { chunk };
                 raw.extend_from_slice(&chunk);
@@ -285,7 +176,7 @@ pub async fn post_run(
                 }
                 if classifier.terminal_seen() && !in_grace {
                     in_grace = true;
-                    read_until = deadline.min(Instant::now() + settings.grace);
+                    read_until = deadline.min(Instant::now() + grace);
                 }
             }
         }
@@ -300,30 +191,15 @@ pub async fn post_run(
         }
     }
     let evidence = classifier.finish(status, content_type, event_stream, ended_by, raw.len());
-    let exchange = Exchange {
-        request,
-        response: Some(RecordedResponse {
-            status,
-            headers,
-            body: settings.redactor.redact(&shown_body(&raw)),
-            truncated: ended_by == ReadEnd::ReadCap,
-        }),
-        curl,
-    };
+    exchange.response = Some(RecordedResponse {
+        status,
+        headers,
+        body: client.redact(&shown_body(&raw)),
+        truncated: ended_by == ReadEnd::ReadCap,
+    });
     StreamAnswer {
         exchange,
         evidence: Ok(evidence),
-    }
-}
-
-fn no_answer(request: RecordedRequest, curl: String, why: String) -> StreamAnswer {
-    StreamAnswer {
-        exchange: Exchange {
-            request,
-            response: None,
-            curl,
-        },
-        evidence: Err(why),
     }
 }
 
@@ -368,31 +244,6 @@ mod tests {
             "{:?}",
             e.problems
         );
-    }
-
-    #[test]
-    fn curl_lines_stream_and_hide_the_token() {
-        let settings = StreamSettings {
-            token: Some("s3cret".into()),
-            headers: vec![("Cookie".into(), "id=s3cret".into())],
-            deadline: Duration::from_secs(1),
-            max_bytes: 1024,
-            grace: Duration::from_millis(10),
-            redactor: Redactor::new(["s3cret"]),
-        };
-        let line = curl_line(
-            "http://127.0.0.1:1/agui",
-            &settings,
-            true,
-            r#"{"a":"it's"}"#,
-        );
-        assert!(
-            line.starts_with("curl -sS -i -N -X POST 'http://127.0.0.1:1/agui'"),
-            "{line}"
-        );
-        assert!(line.contains("-H 'Accept: text/event-stream'"), "{line}");
-        assert!(line.contains("\"Authorization: Bearer $TOKEN\""), "{line}");
-        assert!(!line.contains("s3cret"), "{line}");
     }
 }
 

@@ -87,24 +87,24 @@ async fn read(path: &str) -> (StreamEvidence, Duration) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     tokio::spawn(async move { axum::serve(listener, hostile()).await });
-    let http = crate::runner::http::HttpSettings {
-        base_url: format!("http://{addr}{path}"),
-        token: None,
-        headers: vec![],
-        timeout: Duration::from_secs(1),
-        max_response_bytes: 64 * 1024,
-    };
-    let client = HttpClient::new(http, Redactor::default()).unwrap();
-    let settings = StreamSettings {
-        token: None,
-        headers: vec![],
-        deadline: Duration::from_secs(1),
-        max_bytes: 64 * 1024,
-        grace: Duration::from_millis(300),
-        redactor: Redactor::default(),
-    };
+    let mut http = crate::runner::http::HttpSettings::new(format!("http://{addr}{path}"));
+    http.timeout = Duration::from_secs(1);
+    http.max_response_bytes = 64 * 1024;
+    http.env_proxy = false;
+    let client = HttpClient::new(
+        http,
+        crate::redact::Redactor::default(),
+        crate::runner::stop::Stop::never(),
+    )
+    .unwrap();
     let started = StdInstant::now();
-    let answer = post_run(&client, &settings, &serde_json::json!({}), false).await;
+    let answer = post_run(
+        &client,
+        &serde_json::json!({}),
+        false,
+        Duration::from_millis(300),
+    )
+    .await;
     let elapsed = started.elapsed();
     // Generous: a hang would take forever, a bounded read takes about the deadline.
     assert!(elapsed < Duration::from_secs(10), "{path} took {elapsed:?}");

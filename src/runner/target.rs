@@ -37,12 +37,9 @@ pub async fn start_target(
             },
         )),
         Target::Url(url) => {
+            // Credentials in the URL are never sent nor shown; resolution put a warning
+            // about them in the run's warnings.
             let mut shown = url.clone();
-            if !url.username().is_empty() || url.password().is_some() {
-                eprintln!(
-                    "warning: credentials in the --target URL are not sent; use --token-env or --token-file"
-                );
-            }
             let _ = shown.set_username("");
             let _ = shown.set_password(None);
             // An AG-UI target is the run endpoint itself, so it is used exactly as given

@@ -9,6 +9,10 @@ use super::template;
 use serde_json::Value;
 use std::collections::{BTreeSet, HashSet};
 
+/// The most cases one expansion may give. The built-in files need a few dozen; a
+/// product of long lists past this is a mistake, and building it would exhaust memory.
+pub const MAX_EXPANDED_CASES: usize = 1000;
+
 /// Built-in placeholders available in every case.
 pub const BUILTIN_PLACEHOLDERS: [&str; 3] = ["nonce", "case_id", "uid"];
 
@@ -134,6 +138,48 @@ fn check_probe_url(raw: &str, options: &CheckOptions) -> Option<String> {
     }
 }
 
+/// Expansion values are literal: they are bound, never rendered. A value that holds a
+/// placeholder (`{a}`, or a variable naming itself) would be sent as written, braces
+/// and all, which is never what its author meant.
+fn check_expansion_values(raw: &Value, base: &str, out: &mut Vec<Finding>) {
+    let mut values: Vec<(String, &str)> = Vec::new();
+    match raw.get("expand") {
+        Some(Value::Object(map)) => {
+            for (name, list) in map {
+                for (i, v) in list.as_array().into_iter().flatten().enumerate() {
+                    if let Some(text) = v.as_str() {
+                        let name = super::position::escape_token(name);
+                        values.push((format!("{base}/expand/{name}/{i}"), text));
+                    }
+                }
+            }
+        }
+        Some(Value::Array(rows)) => {
+            for (i, row) in rows.iter().enumerate() {
+                for (name, v) in row.as_object().into_iter().flatten() {
+                    if let Some(text) = v.as_str() {
+                        let name = super::position::escape_token(name);
+                        values.push((format!("{base}/expand/{i}/{name}"), text));
+                    }
+                }
+            }
+        }
+        _ => {}
+    }
+    for (pointer, text) in values {
+        if text.contains(['{', '}']) {
+            out.push((
+                pointer,
+                false,
+                format!(
+                    "expansion value `{text}` holds a brace: expansion values are bound as \
+                     written, never expanded, so a placeholder here would be sent literally"
+                ),
+            ));
+        }
+    }
+}
+
 fn check_case(
     case: &CaseSpec,
     raw: &Value,
@@ -160,6 +206,23 @@ fn check_case(
             }
         }
     }
+    if let Some(expansion) = &case.expand
+        && expansion.case_count() > MAX_EXPANDED_CASES
+    {
+        out.push((
+            format!("{base}/expand"),
+            true,
+            format!(
+                "the expansion gives {} cases; at most {MAX_EXPANDED_CASES} are allowed per case",
+                match expansion.case_count() {
+                    usize::MAX => "more than 2^64".to_string(),
+                    n => n.to_string(),
+                }
+            ),
+        ));
+        return;
+    }
+    check_expansion_values(raw, base, out);
     if let Some(names) = &case.id_from {
         for name in names.iter().filter(|n| !bound.contains(*n)) {
             out.push((

@@ -20,8 +20,7 @@ impl Diagnostic {
             file: file.to_string(),
             position,
             message: message.into(),
-            source_line: source
-                .lines()
+            source_line: super::position::source_lines(source)
                 .nth(position.line.saturating_sub(1))
                 .map(str::to_string),
         }

@@ -7,7 +7,9 @@ use super::builtin;
 use super::checks::{self, CheckOptions};
 use super::diagnostic::Diagnostic;
 use super::model::ScenarioFile;
-use super::position::{Position, PositionIndex, escape_token};
+use super::position::{
+    Position, PositionIndex, escape_token, offset_of_newline_position, position_at,
+};
 use jsonschema::error::ValidationErrorKind;
 use jsonschema::{ValidationError, Validator};
 use serde_json::Value;
@@ -61,8 +63,13 @@ fn parse(source: &SourceText) -> Result<Value, Diagnostic> {
         )
     };
     if is_json_name(&source.name) {
-        return serde_json::from_str(&source.text)
-            .map_err(|e| at(e.line(), e.column(), format!("invalid JSON: {e}")));
+        return serde_json::from_str(&source.text).map_err(|e| {
+            // serde_json counts only `\n` as a line end and columns in bytes; map its
+            // position the way every other diagnostic counts.
+            let offset = offset_of_newline_position(&source.text, e.line(), e.column());
+            let p = position_at(&source.text, offset);
+            at(p.line, p.col, format!("invalid JSON: {e}"))
+        });
     }
     let options = serde_saphyr::options! { strict_booleans: true, with_snippet: false };
     serde_saphyr::from_str_with_options::<Value>(&source.text, options).map_err(|e| {
@@ -185,16 +192,18 @@ fn file_diagnostic(source: &SourceText, message: String) -> Vec<Diagnostic> {
 /// Parses a YAML or JSON file no larger than `max_bytes` and validates it against
 /// `validator`. `Err` holds every problem, in file order, each at its file:line:col.
 /// Shared by scenario and baseline files.
+/// `kind` names the files in messages (`scenario`, `baseline`).
 pub fn parse_validated(
     source: &SourceText,
     validator: &Validator,
+    kind: &str,
     max_bytes: usize,
 ) -> Result<(Value, PositionIndex), Vec<Diagnostic>> {
     if source.text.len() > max_bytes {
         return Err(file_diagnostic(
             source,
             format!(
-                "file is {} bytes; files of this kind are limited to {max_bytes} bytes",
+                "file is {} bytes; {kind} files are limited to {max_bytes} bytes",
                 source.text.len()
             ),
         ));
@@ -212,7 +221,8 @@ pub fn parse_validated(
 /// Loads one file. `Err` holds every problem found, in file order.
 pub fn load(source: &SourceText, options: &CheckOptions) -> Result<LoadedFile, Vec<Diagnostic>> {
     let file_diag = |message: String| file_diagnostic(source, message);
-    let (value, index) = parse_validated(source, scenario_validator(), MAX_SCENARIO_BYTES)?;
+    let (value, index) =
+        parse_validated(source, scenario_validator(), "scenario", MAX_SCENARIO_BYTES)?;
     let file: ScenarioFile = serde_json::from_value(value.clone())
         .map_err(|e| file_diag(format!("does not match the scenario model: {e}")))?;
     let mut problems = checks::check(&file, &value, options)

@@ -126,6 +126,17 @@ impl Expansion {
         names
     }
 
+    /// How many cases the expansion gives, saturating: a product of a few long lists
+    /// can name more cases than memory holds, so this is checked before [`Self::rows`].
+    pub fn case_count(&self) -> usize {
+        match self {
+            Expansion::Rows(rows) => rows.len(),
+            Expansion::Product(map) => map.values().fold(1usize, |n, values| {
+                n.saturating_mul(values.as_array().map_or(0, Vec::len))
+            }),
+        }
+    }
+
     /// Every binding row, in a stable order (a product varies the last variable fastest).
     pub fn rows(&self) -> Vec<Vec<(String, String)>> {
         match self {

@@ -37,6 +37,64 @@ enum Frame {
     },
 }
 
+/// The lines of a source text as the YAML parser counts them: `\r\n`, `\n` and a lone
+/// `\r` each end a line (`str::lines` ignores a lone `\r`, which would make a
+/// diagnostic's line number point past the lines it can show).
+pub fn source_lines(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = Some(text);
+    std::iter::from_fn(move || {
+        let current = rest?;
+        match current.find(['\r', '\n']) {
+            None => {
+                rest = None;
+                (!current.is_empty()).then_some(current)
+            }
+            Some(i) => {
+                let skip = if current[i..].starts_with("\r\n") {
+                    2
+                } else {
+                    1
+                };
+                rest = Some(&current[i + skip..]).filter(|r| !r.is_empty());
+                Some(&current[..i])
+            }
+        }
+    })
+}
+
+/// The position of byte `offset` in `text`, counting lines as [`source_lines`] does and
+/// columns in characters (a parser that counts only `\n`, or counts bytes, is mapped here).
+pub fn position_at(text: &str, offset: usize) -> Position {
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let before = &text[..offset];
+    let line_start = before.rfind(['\r', '\n']).map_or(0, |i| i + 1);
+    let mut line = 1;
+    let mut chars = before.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\n' || (c == '\r' && chars.peek() != Some(&'\n')) {
+            line += 1;
+        }
+    }
+    Position {
+        line,
+        col: before[line_start..].chars().count() + 1,
+    }
+}
+
+/// The byte offset of a 1-based `line` and byte `column` counted the way serde_json
+/// counts them (only `\n` ends a line).
+pub fn offset_of_newline_position(text: &str, line: usize, column: usize) -> usize {
+    let start = text
+        .split_inclusive('\n')
+        .take(line.saturating_sub(1))
+        .map(str::len)
+        .sum::<usize>();
+    (start + column.saturating_sub(1)).min(text.len())
+}
+
 /// Escapes one JSON pointer reference token (RFC 6901).
 pub fn escape_token(token: &str) -> String {
     token.replace('~', "~0").replace('/', "~1")
@@ -177,6 +235,20 @@ mod tests {
         let idx = PositionIndex::build(json);
         assert_eq!(idx.node("/a/b/1/c~1d"), Position { line: 2, col: 26 });
         assert_eq!(idx.key("/a/b"), Position { line: 2, col: 9 });
+    }
+
+    #[test]
+    fn lines_end_at_lone_carriage_returns_too() {
+        let text = "a\rb\r\nc\nd";
+        assert_eq!(source_lines(text).collect::<Vec<_>>(), ["a", "b", "c", "d"]);
+        assert_eq!(source_lines("x\n").count(), 1);
+        assert_eq!(source_lines("").count(), 0);
+        assert_eq!(
+            position_at(text, text.find('d').unwrap()),
+            Position { line: 4, col: 1 }
+        );
+        assert_eq!(position_at("é\rxy", 5), Position { line: 2, col: 3 });
+        assert_eq!(offset_of_newline_position("ab\ncd", 2, 2), 4);
     }
 
     #[test]

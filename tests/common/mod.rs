@@ -53,6 +53,20 @@ pub fn bin() -> Command {
         .env_remove("OPENWOP_REQUIRE_BEHAVIOR")
         .env_remove("OPENWOP_OPTED_OUT_PROFILES")
         .env("NO_COLOR", "1");
+    // A proxy in the developer's environment would sit between the tests and their
+    // loopback hosts; tests that want one set it themselves.
+    for variable in [
+        "HTTP_PROXY",
+        "http_proxy",
+        "HTTPS_PROXY",
+        "https_proxy",
+        "ALL_PROXY",
+        "all_proxy",
+        "NO_PROXY",
+        "no_proxy",
+    ] {
+        cmd.env_remove(variable);
+    }
     cmd
 }
 

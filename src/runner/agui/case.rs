@@ -12,7 +12,7 @@ use crate::runner::case::{render_body, result_without_exchange};
 use crate::runner::http::{HttpClient, HttpResponse};
 use crate::runner::judge as http_judge;
 use crate::runner::schemas::SchemaCatalog;
-use crate::runner::sse::{self, StreamSettings};
+use crate::runner::sse;
 use crate::scenario::suite::SuiteCase;
 use serde_json::{Value, json};
 use std::time::Instant;
@@ -20,7 +20,8 @@ use std::time::Instant;
 /// Everything an AG-UI case needs from the run, shared by all cases.
 pub struct AguiEnv<'a> {
     pub client: &'a HttpClient,
-    pub stream: &'a StreamSettings,
+    /// How long to wait after the terminal event for events that break the stream.
+    pub grace: std::time::Duration,
     pub catalog: &'a SchemaCatalog,
     pub context: &'a Value,
     pub nonce: &'a str,
@@ -60,7 +61,7 @@ pub async fn run_case(planned: &PlannedCase, case: &SuiteCase, env: &AguiEnv<'_>
     // The same id `{uid}` gives the case: fresh per case and run.
     let uid = format!("{}-{}", env.nonce, planned.index);
     let input = run_input(body, &uid);
-    let answer = sse::post_run(env.client, env.stream, &input, request_spec.auth).await;
+    let answer = sse::post_run(env.client, &input, request_spec.auth, env.grace).await;
     let mut result = result_without_exchange(planned, case, Outcome::Blocked, None);
     result.exchanges.push(answer.exchange);
     result.duration_ms = started.elapsed().as_millis() as u64;

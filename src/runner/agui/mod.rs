@@ -7,9 +7,10 @@ pub mod case;
 pub mod judge;
 
 use super::http::{HttpClient, HttpSettings};
-use super::ledger::Ledger;
+use super::ledger::{Ledger, Tally};
 use super::schemas::SchemaCatalog;
-use super::sse::{self, StreamSettings};
+use super::sse;
+use super::stop::Stop;
 use super::{EventSink, ResolvedTarget, RunOutput, finish, new_nonce, run_info};
 use crate::config::{RunConfig, Target};
 use crate::event::Event;
@@ -19,7 +20,6 @@ use crate::plan::{self, Disposition};
 use crate::profile::agui::part::PartInputs;
 use crate::profile::agui::run_input::run_input;
 use crate::profile::agui::{self, Declaration};
-use crate::redact::Redactor;
 use crate::reference;
 use crate::scenario::suite::Suite;
 use case::AguiEnv;
@@ -82,10 +82,10 @@ enum Probe {
     Unreachable(String),
 }
 
-async fn probe(client: &HttpClient, settings: &StreamSettings, nonce: &str) -> Probe {
+async fn probe(client: &HttpClient, grace: Duration, nonce: &str) -> Probe {
     let body = json!({"messages": [{"role": "user", "content": "mmconform endpoint probe"}]});
     let input = run_input(body, &format!("{nonce}-probe"));
-    let answer = sse::post_run(client, settings, &input, true).await;
+    let answer = sse::post_run(client, &input, true, grace).await;
     let url = client.url("");
     match answer.evidence {
         Err(e) => Probe::Unreachable(format!("POST {url} got no answer: {e}")),
@@ -103,6 +103,7 @@ pub async fn execute(
     suite: Arc<Suite>,
     target: ResolvedTarget,
     sink: EventSink,
+    stop: Stop,
 ) -> RunOutput {
     let started = Instant::now();
     let nonce = new_nonce();
@@ -119,36 +120,22 @@ pub async fn execute(
                 discovery_problem: Some("an agui run needs a declaration".into()),
                 ..RunFacts::default()
             };
-            return finish(&sink, BTreeMap::new(), &facts, started, false);
+            return finish(&sink, Tally::default(), &facts, started, None);
         }
     };
     let suite = Arc::new(suite.for_profile(agui::PROFILE));
-    let redactor = Redactor::new(config.token.iter().map(|t| t.value.clone()));
-    let settings = HttpSettings {
-        base_url: target.base_url.clone(),
-        token: config.token.as_ref().map(|t| t.value.clone()),
-        headers: config.headers.clone(),
-        timeout: config.timeout,
-        max_response_bytes: config.max_response_bytes,
-    };
-    let client = match HttpClient::new(settings, redactor.clone()) {
+    let settings = HttpSettings::for_run(&config, &target.base_url);
+    let client = match HttpClient::new(settings, config.redactor(), stop.clone()) {
         Ok(c) => c,
         Err(e) => {
             let facts = RunFacts {
                 discovery_problem: Some(e),
                 ..RunFacts::default()
             };
-            return finish(&sink, BTreeMap::new(), &facts, started, false);
+            return finish(&sink, Tally::default(), &facts, started, None);
         }
     };
-    let stream_settings = StreamSettings {
-        token: config.token.as_ref().map(|t| t.value.clone()),
-        headers: config.headers.clone(),
-        deadline: config.timeout,
-        max_bytes: config.max_response_bytes,
-        grace: AFTER_TERMINAL_GRACE.min(config.timeout),
-        redactor,
-    };
+    let grace = AFTER_TERMINAL_GRACE.min(config.timeout);
     let media_base = media_base_url(&config, &target);
     let context = context(&declaration, &config, media_base.as_deref());
     let planned = plan::plan(&suite, &context, &config.filters, &nonce);
@@ -158,7 +145,7 @@ pub async fn execute(
 
     let any_runnable = planned.iter().any(|p| p.disposition == Disposition::Run);
     let (blocked, problem) = if any_runnable {
-        match probe(&client, &stream_settings, &nonce).await {
+        match probe(&client, grace, &nonce).await {
             Probe::Reachable => (None, None),
             Probe::Blocked(reason) => (Some(reason), None),
             Probe::Unreachable(reason) => (Some(reason.clone()), Some(reason)),
@@ -169,7 +156,7 @@ pub async fn execute(
 
     let shared = Arc::new(Shared {
         client,
-        stream: stream_settings,
+        grace,
         catalog: SchemaCatalog::new(config.schemas_dir.clone()),
         context,
         nonce,
@@ -203,6 +190,7 @@ pub async fn execute(
             ledger.decide(result, p.index, p.case);
             continue;
         }
+        ledger.spawned(&p);
         let (shared, suite, semaphore) = (shared.clone(), suite.clone(), semaphore.clone());
         tasks.spawn(async move {
             let _permit = semaphore.acquire_owned().await;
@@ -211,15 +199,15 @@ pub async fn execute(
         });
     }
 
-    let interrupted = ledger.drain(&mut tasks).await;
-    let (counts, facts) = ledger.close(problem, interrupted);
-    finish(&sink, counts, &facts, started, interrupted)
+    let stopped = ledger.drain(&mut tasks, &stop).await;
+    let (tally, facts) = ledger.close(problem, stopped);
+    finish(&sink, tally, &facts, started, stopped)
 }
 
 /// Everything a case task needs, owned so tasks can be `'static`.
 struct Shared {
     client: HttpClient,
-    stream: StreamSettings,
+    grace: Duration,
     catalog: SchemaCatalog,
     context: Value,
     nonce: String,
@@ -233,7 +221,7 @@ impl Shared {
     fn env(&self) -> AguiEnv<'_> {
         AguiEnv {
             client: &self.client,
-            stream: &self.stream,
+            grace: self.grace,
             catalog: &self.catalog,
             context: &self.context,
             nonce: &self.nonce,

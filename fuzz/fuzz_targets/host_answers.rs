@@ -1,0 +1,129 @@
+//! What a host sends back, fuzzed: the first byte picks a status, the rest is the body.
+//! The body is read as a discovery document (bounded JSON, facts, planning every
+//! built-in case against it, rendering their requests) and as the answer to every
+//! built-in request case (the judge, error-code reading, schema checks), and recorded
+//! as a transcript would record it. Nothing may panic, hang or blow memory up, and the
+//! bounded parser must agree with serde_json whenever it accepts.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use mmconform::bounded_json;
+use mmconform::plan::{self, Disposition, PlannedCase};
+use mmconform::profile::openwop::facts;
+use mmconform::profile::openwop::part::PartInputs;
+use mmconform::redact::Redactor;
+use mmconform::runner::case::render_body;
+use mmconform::runner::http::{HttpResponse, shown_body};
+use mmconform::runner::judge;
+use mmconform::runner::schemas::SchemaCatalog;
+use mmconform::scenario::checks::CheckOptions;
+use mmconform::scenario::suite::{Suite, SuiteOptions, load_suite};
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+const NONCE: &str = "0123456789abcdef";
+const DISCOVERY: &str = include_str!("../seeds/discovery/reference-limits.json");
+const STATUSES: [u16; 12] = [200, 201, 204, 301, 400, 401, 404, 413, 415, 422, 500, 503];
+
+struct Fixed {
+    suite: Suite,
+    catalog: SchemaCatalog,
+    context: Value,
+    planned: Vec<PlannedCase>,
+}
+
+fn context_for(document: &Value) -> Value {
+    json!({
+        "discovery": document,
+        "openwop": facts::derive(Some(document), 1 << 20),
+        "run": {"tokenConfigured": true, "mediaBaseUrl": null, "mediaRefs": {},
+                "dialect": "spec", "openwopMajor": 1},
+    })
+}
+
+fn fixed() -> &'static Fixed {
+    static FIXED: OnceLock<Fixed> = OnceLock::new();
+    FIXED.get_or_init(|| {
+        let suite = load_suite(&SuiteOptions {
+            include_builtin: true,
+            paths: Vec::new(),
+            checks: CheckOptions {
+                context_roots: mmconform::profile::context_vocabulary(),
+                allow_external_probe_urls: false,
+            },
+        })
+        .expect("built-in scenarios load");
+        let document: Value = serde_json::from_str(DISCOVERY).expect("seed is JSON");
+        let context = context_for(&document);
+        let planned = plan::plan(&suite, &context, &[], NONCE)
+            .into_iter()
+            .filter(|p| p.disposition == Disposition::Run)
+            .filter(|p| suite.cases[p.case].spec.request.is_some())
+            .collect();
+        Fixed {
+            suite,
+            catalog: SchemaCatalog::new(None),
+            context,
+            planned,
+        }
+    })
+}
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&selector, body)) = data.split_first() else {
+        return;
+    };
+    let fixed = fixed();
+
+    // The bounded parser never accepts what serde_json rejects, nor changes a value.
+    let parsed = bounded_json::parse(body);
+    if let Ok(value) = &parsed {
+        let plain: Value = serde_json::from_slice(body).expect("serde_json agrees");
+        assert_eq!(&plain, value);
+    }
+
+    // As a discovery document.
+    if let Ok(document @ Value::Object(_)) = &parsed {
+        let context = context_for(document);
+        let refs = BTreeMap::new();
+        let inputs = PartInputs {
+            dialect: mmconform::profile::openwop::Dialect::Spec,
+            nonce: NONCE,
+            media_base_url: None,
+            media_refs: &refs,
+        };
+        for planned in plan::plan(&fixed.suite, &context, &[], NONCE) {
+            let case = &fixed.suite.cases[planned.case];
+            let resolve = planned.resolver(&context, NONCE, &case.spec.id);
+            if let Some(template) = case.spec.request.as_ref().and_then(|r| r.body.as_ref()) {
+                let _ = render_body(template, &resolve, &inputs);
+            }
+        }
+    }
+
+    // As the answer to every request case.
+    let response = HttpResponse {
+        status: STATUSES[usize::from(selector) % STATUSES.len()],
+        content_type: Some("application/json".into()),
+        body: body.to_vec(),
+        truncated: selector & 0x80 != 0,
+    };
+    for planned in &fixed.planned {
+        let case = &fixed.suite.cases[planned.case];
+        let resolve = planned.resolver(&fixed.context, NONCE, &case.spec.id);
+        let _ = judge::judge(&case.spec.expect, &response, &resolve, &fixed.catalog);
+    }
+
+    // As a transcript records it.
+    let shown = shown_body(body);
+    assert!(
+        shown.len() <= 64 * 1024 + 64,
+        "recorded {} bytes",
+        shown.len()
+    );
+    let redactor = Redactor::new(["s3cret"]);
+    let once = redactor.redact(&shown);
+    assert_eq!(redactor.redact(&once), once, "redaction is idempotent");
+    assert!(!once.contains("s3cret"));
+});

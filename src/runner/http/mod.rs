@@ -1,0 +1,559 @@
+//! Sending one request and recording it, redacted, with a `curl` line that replays it.
+//!
+//! Whatever the host does, a send ends: each attempt is bounded by `--timeout`
+//! (connect, headers and the whole body) and by the run's stop signal (`--deadline`,
+//! Ctrl-C); bodies are read up to `--max-response-bytes` and never decompressed (no
+//! `Accept-Encoding` is offered and reqwest is built without decoders, so a gzip bomb
+//! is read as the few raw bytes it is); redirects stay on the target's origin
+//! ([`redirect`]); request starts are paced by `--rate`; and only a missing answer or a
+//! 429/503 with `Retry-After` is tried again ([`retry`]).
+
+pub mod curl;
+mod open;
+pub mod record;
+pub mod redirect;
+pub mod retry;
+
+use super::stop::{Stop, StopReason};
+use crate::outcome::{Exchange, RecordedRequest, RecordedResponse};
+use crate::redact::Redactor;
+use serde_json::Value;
+use std::fmt;
+use std::sync::Mutex;
+use std::time::Duration;
+use tokio::time::Instant;
+
+pub use open::Opened;
+pub use record::{elide, shown_body};
+
+/// TLS trust, from `--cacert` and `--insecure`.
+#[derive(Debug, Clone, Default)]
+pub struct TlsSettings {
+    /// PEM bundle that replaces the system roots (curl's `--cacert`), and its path for
+    /// the curl line.
+    pub cacert_pem: Option<Vec<u8>>,
+    pub cacert_path: Option<String>,
+    /// Accept any certificate (`--insecure`); the run records a warning.
+    pub insecure: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct HttpSettings {
+    pub base_url: String,
+    pub token: Option<String>,
+    pub headers: Vec<(String, String)>,
+    pub timeout: Duration,
+    pub max_response_bytes: usize,
+    pub max_redirects: usize,
+    /// Retries after a missing answer or a 429/503 with `Retry-After`.
+    pub retries: u32,
+    /// Least time between two request starts (`--rate`).
+    pub min_interval: Option<Duration>,
+    pub tls: TlsSettings,
+    /// Honour HTTP_PROXY/HTTPS_PROXY/ALL_PROXY/NO_PROXY (off for the embedded host).
+    pub env_proxy: bool,
+}
+
+impl HttpSettings {
+    /// Defaults for everything but the target: tests and tools that only need a client.
+    pub fn new(base_url: impl Into<String>) -> HttpSettings {
+        HttpSettings {
+            base_url: base_url.into(),
+            token: None,
+            headers: Vec::new(),
+            timeout: Duration::from_secs(30),
+            max_response_bytes: 4 * 1024 * 1024,
+            max_redirects: 5,
+            retries: 2,
+            min_interval: None,
+            tls: TlsSettings::default(),
+            env_proxy: true,
+        }
+    }
+
+    /// The settings a run's configuration asks for.
+    pub fn for_run(config: &crate::config::RunConfig, base_url: &str) -> HttpSettings {
+        HttpSettings {
+            base_url: base_url.to_string(),
+            token: config.token.as_ref().map(|t| t.value.clone()),
+            headers: config.headers.clone(),
+            timeout: config.timeout,
+            max_response_bytes: config.max_response_bytes,
+            max_redirects: config.max_redirects,
+            retries: config.retries,
+            min_interval: config.min_interval,
+            tls: config.tls.clone(),
+            // The embedded host is on loopback in this process: a proxy can only break it.
+            env_proxy: !matches!(
+                config.target,
+                crate::config::Target::Reference(_) | crate::config::Target::AguiReference(_)
+            ),
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct HttpRequest {
+    pub method: reqwest::Method,
+    pub path: String,
+    pub headers: Vec<(String, String)>,
+    pub body: Option<Value>,
+    /// Send the bearer token (when one is configured).
+    pub auth: bool,
+}
+
+#[derive(Debug, Clone)]
+pub struct HttpResponse {
+    pub status: u16,
+    pub content_type: Option<String>,
+    pub body: Vec<u8>,
+    pub truncated: bool,
+}
+
+/// Why a send produced no answer to judge. None of these is a verdict on the host.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SendError {
+    /// Timeout, refused or reset connection, malformed HTTP.
+    Transport(String),
+    /// The run's deadline passed or the user interrupted it.
+    Stopped(StopReason),
+    /// The host kept answering 429/503 with `Retry-After`.
+    Unavailable(String),
+}
+
+impl fmt::Display for SendError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SendError::Transport(e) => write!(f, "no answer: {e}"),
+            SendError::Stopped(reason) => write!(f, "{reason} before the host answered"),
+            SendError::Unavailable(e) => f.write_str(e),
+        }
+    }
+}
+
+/// An attempt that got no answer; `retryable` when none could have been processed.
+struct Failure {
+    error: SendError,
+    retryable: bool,
+}
+
+impl From<StopReason> for Failure {
+    fn from(reason: StopReason) -> Failure {
+        Failure {
+            error: SendError::Stopped(reason),
+            retryable: false,
+        }
+    }
+}
+
+/// One attempt's answer, before retry decisions.
+struct Received {
+    response: HttpResponse,
+    headers: Vec<(String, String)>,
+    retry_after: Option<Duration>,
+    note: Option<String>,
+}
+
+pub struct HttpClient {
+    client: reqwest::Client,
+    settings: HttpSettings,
+    redactor: Redactor,
+    stop: Stop,
+    /// When the next request may start (`--rate`).
+    next_start: Mutex<Option<Instant>>,
+}
+
+impl HttpClient {
+    pub fn new(
+        settings: HttpSettings,
+        redactor: Redactor,
+        stop: Stop,
+    ) -> Result<HttpClient, String> {
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        let mut identity = reqwest::header::HeaderMap::new();
+        // Ask for the body as is: nothing here decompresses, and saying so keeps
+        // well-behaved hosts from compressing at all.
+        identity.insert(
+            reqwest::header::ACCEPT_ENCODING,
+            reqwest::header::HeaderValue::from_static("identity"),
+        );
+        let mut builder = reqwest::Client::builder()
+            .connect_timeout(settings.timeout)
+            .redirect(redirect::policy(settings.max_redirects))
+            .referer(false)
+            .default_headers(identity)
+            .user_agent(concat!("mmconform/", env!("CARGO_PKG_VERSION")));
+        if let Some(pem) = &settings.tls.cacert_pem {
+            let certs =
+                reqwest::Certificate::from_pem_bundle(pem).map_err(|e| format!("--cacert: {e}"))?;
+            builder = builder.tls_certs_only(certs);
+        }
+        if settings.tls.insecure {
+            builder = builder.tls_danger_accept_invalid_certs(true);
+        }
+        if !settings.env_proxy {
+            builder = builder.no_proxy();
+        }
+        let client = builder
+            .build()
+            .map_err(|e| format!("cannot build the HTTP client: {}", chain(&e)))?;
+        Ok(HttpClient {
+            client,
+            settings,
+            redactor,
+            stop,
+            next_start: Mutex::new(None),
+        })
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.settings.base_url)
+    }
+
+    pub fn settings(&self) -> &HttpSettings {
+        &self.settings
+    }
+
+    /// `text` with every secret of the run masked, for transcripts built elsewhere.
+    pub fn redact(&self, text: &str) -> String {
+        self.redactor.redact(text)
+    }
+
+    /// The run's stop signal, for readers that consume an answer as it arrives.
+    pub fn stop(&self) -> &Stop {
+        &self.stop
+    }
+
+    /// Response headers as transcripts show them (sensitive values masked).
+    pub fn shown_headers(&self, headers: &reqwest::header::HeaderMap) -> Vec<(String, String)> {
+        headers
+            .iter()
+            .map(|(k, v)| {
+                (
+                    k.to_string(),
+                    self.redactor
+                        .header_value(k.as_str(), &String::from_utf8_lossy(v.as_bytes())),
+                )
+            })
+            .collect()
+    }
+
+    /// The request as reqwest sends it: configured headers, the bearer token, the body.
+    fn builder(&self, req: &HttpRequest, url: &str, body: Option<&str>) -> reqwest::RequestBuilder {
+        let mut builder = self.client.request(req.method.clone(), url);
+        for (name, value) in self.settings.headers.iter().chain(req.headers.iter()) {
+            builder = builder.header(name, value);
+        }
+        if let (true, Some(token)) = (req.auth, &self.settings.token) {
+            builder = builder.bearer_auth(token);
+        }
+        if let Some(text) = body {
+            builder = builder
+                .header("Content-Type", "application/json")
+                .body(text.to_string());
+        }
+        builder
+    }
+
+    /// When an attempt starting now must end, and whether that is the deadline rather
+    /// than `--timeout`.
+    fn attempt_limit(&self) -> (Instant, bool) {
+        let by_timeout = Instant::now() + self.settings.timeout;
+        match self.stop.deadline() {
+            Some(deadline) if deadline < by_timeout => (deadline, true),
+            _ => (by_timeout, false),
+        }
+    }
+
+    fn timed_out(&self) -> SendError {
+        SendError::Transport(format!(
+            "timed out after {} s (--timeout: connect, headers and body)",
+            self.settings.timeout.as_secs_f64()
+        ))
+    }
+
+    fn curl_line(&self, req: &HttpRequest, body: Option<&str>) -> String {
+        curl::curl_line(
+            &self.settings,
+            &self.redactor,
+            &self.url(&req.path),
+            req,
+            body,
+        )
+    }
+
+    /// The request side of an exchange, redacted, with its curl line.
+    fn recorded(&self, req: &HttpRequest, url: &str, body_text: Option<&str>) -> Exchange {
+        let mut shown_headers = Vec::new();
+        for (name, value) in self.settings.headers.iter().chain(req.headers.iter()) {
+            shown_headers.push((name.clone(), self.redactor.header_value(name, value)));
+        }
+        if let (true, Some(_)) = (req.auth, &self.settings.token) {
+            shown_headers.push(("Authorization".into(), "Bearer [REDACTED]".into()));
+        }
+        if body_text.is_some() {
+            shown_headers.push(("Content-Type".into(), "application/json".into()));
+        }
+        Exchange {
+            request: RecordedRequest {
+                method: req.method.to_string(),
+                url: self.redactor.redact(url),
+                headers: shown_headers,
+                body: req
+                    .body
+                    .as_ref()
+                    .map(|b| self.redactor.redact(&elide(b).to_string())),
+            },
+            response: None,
+            curl: self.curl_line(req, body_text),
+            retries: 0,
+            notes: Vec::new(),
+        }
+    }
+
+    /// Sends the request, retrying as [`retry`] allows. The exchange is always
+    /// recorded (the last attempt, with notes on the others); `Err` means there is no
+    /// answer to judge.
+    pub async fn send(&self, req: &HttpRequest) -> (Exchange, Result<HttpResponse, SendError>) {
+        let url = self.url(&req.path);
+        let body_text = req.body.as_ref().map(|b| b.to_string());
+        let mut exchange = self.recorded(req, &url, body_text.as_deref());
+        let result = loop {
+            let attempt = self.attempt(req, &url, body_text.as_deref()).await;
+            exchange.response = attempt.as_ref().ok().map(|r| RecordedResponse {
+                status: r.response.status,
+                headers: r.headers.clone(),
+                body: self.redactor.redact(&shown_body(&r.response.body)),
+                truncated: r.response.truncated,
+            });
+            let retry = match &attempt {
+                Ok(r) => {
+                    if let Some(note) = &r.note {
+                        exchange.notes.push(self.redactor.redact(note));
+                    }
+                    match r.retry_after {
+                        Some(wait) if retry::is_retry_later(r.response.status) => {
+                            Some((wait, format!("HTTP {}", r.response.status)))
+                        }
+                        _ => None,
+                    }
+                }
+                Err(f) if f.retryable => Some((
+                    retry::transport_backoff(exchange.retries),
+                    f.error.to_string(),
+                )),
+                Err(_) => None,
+            };
+            let Some((wait, why)) = retry else {
+                break attempt.map(|r| r.response).map_err(|f| f.error);
+            };
+            if let Err(refusal) = self.may_retry(exchange.retries, wait) {
+                break match attempt {
+                    // The host is asking for time it cannot have: not observable.
+                    Ok(r) => Err(SendError::Unavailable(format!(
+                        "the host answered HTTP {} with Retry-After {}s {refusal}",
+                        r.response.status,
+                        wait.as_secs()
+                    ))),
+                    Err(f) => Err(f.error),
+                };
+            }
+            exchange.retries += 1;
+            exchange.notes.push(self.redactor.redact(&format!(
+                "retry {} after {why}: waited {} ms",
+                exchange.retries,
+                wait.as_millis()
+            )));
+            if let Err(reason) = self.stop.sleep_until(Instant::now() + wait).await {
+                break Err(SendError::Stopped(reason));
+            }
+        };
+        (exchange, result)
+    }
+
+    /// Whether another attempt fits the retry budget and the deadline.
+    fn may_retry(&self, done: u32, wait: Duration) -> Result<(), String> {
+        if done >= self.settings.retries {
+            return Err(format!(
+                "on every attempt ({} in all, --retries {})",
+                done + 1,
+                self.settings.retries
+            ));
+        }
+        if wait > retry::MAX_RETRY_WAIT {
+            return Err(format!(
+                "longer than mmconform waits ({} s)",
+                retry::MAX_RETRY_WAIT.as_secs()
+            ));
+        }
+        if self
+            .stop
+            .deadline()
+            .is_some_and(|d| Instant::now() + wait >= d)
+        {
+            return Err("and the deadline leaves no time to wait".to_string());
+        }
+        Ok(())
+    }
+
+    /// Waits for this request's turn under `--rate`.
+    async fn pace(&self) -> Result<(), StopReason> {
+        let Some(interval) = self.settings.min_interval else {
+            return Ok(());
+        };
+        let start = {
+            let mut next = self
+                .next_start
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            let start = next.map_or_else(Instant::now, |n| n.max(Instant::now()));
+            *next = Some(start + interval);
+            start
+        };
+        self.stop.sleep_until(start).await
+    }
+
+    /// One attempt, bounded by the timeout, the deadline and Ctrl-C.
+    async fn attempt(
+        &self,
+        req: &HttpRequest,
+        url: &str,
+        body: Option<&str>,
+    ) -> Result<Received, Failure> {
+        if let Some(reason) = self.stop.reason() {
+            return Err(reason.into());
+        }
+        self.pace().await?;
+        let (limit, deadline_first) = self.attempt_limit();
+        tokio::select! {
+            bounded = tokio::time::timeout_at(limit, self.exchange(req, url, body)) => match bounded {
+                Ok(result) => result,
+                Err(_) if deadline_first => Err(StopReason::Deadline.into()),
+                Err(_) => Err(Failure {
+                    error: self.timed_out(),
+                    retryable: false,
+                }),
+            },
+            reason = self.stop.wait() => Err(reason.into()),
+        }
+    }
+
+    async fn exchange(
+        &self,
+        req: &HttpRequest,
+        url: &str,
+        body: Option<&str>,
+    ) -> Result<Received, Failure> {
+        let transport = |e: reqwest::Error| Failure {
+            retryable: no_answer_at_all(&e),
+            error: SendError::Transport(describe(&e)),
+        };
+        let mut response = self
+            .builder(req, url, body)
+            .send()
+            .await
+            .map_err(transport)?;
+        let status = response.status().as_u16();
+        let header_text = |name: reqwest::header::HeaderName| {
+            response
+                .headers()
+                .get(name)
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_string)
+        };
+        let content_type = header_text(reqwest::header::CONTENT_TYPE);
+        let retry_after = header_text(reqwest::header::RETRY_AFTER)
+            .and_then(|v| retry::parse_retry_after(&v, std::time::SystemTime::now()));
+        let note = match url::Url::parse(url) {
+            Ok(requested) => redirect::note(
+                &requested,
+                response.url(),
+                status,
+                header_text(reqwest::header::LOCATION).as_deref(),
+                self.settings.max_redirects,
+            ),
+            Err(_) => None,
+        };
+        let headers = self.shown_headers(response.headers());
+        let cap = self.settings.max_response_bytes;
+        let mut body = Vec::new();
+        let mut truncated = false;
+        while let Some(chunk) = response.chunk().await.map_err(transport)? {
+            let room = cap.saturating_sub(body.len());
+            let take = chunk.len().min(room);
+            grow(&mut body, take, cap);
+            body.extend_from_slice(&chunk[..take]);
+            if take < chunk.len() {
+                truncated = true;
+                break;
+            }
+        }
+        Ok(Received {
+            response: HttpResponse {
+                status,
+                content_type,
+                body,
+                truncated,
+            },
+            headers,
+            retry_after,
+            note,
+        })
+    }
+}
+
+/// Bodies past this size grow straight to the read cap.
+const LARGE_BODY: usize = 256 * 1024;
+
+/// Makes room for `more` bytes. Small bodies grow by doubling; a large one is given the
+/// whole cap at once, because doubling a multi-MiB buffer holds the old and the new
+/// copy at the same time, and with `-j` bodies in flight that doubles peak memory.
+fn grow(body: &mut Vec<u8>, more: usize, cap: usize) {
+    let wanted = body.len() + more;
+    if wanted <= body.capacity() {
+        return;
+    }
+    let target = if wanted > LARGE_BODY {
+        cap.max(wanted)
+    } else {
+        wanted.next_power_of_two().min(cap.max(wanted))
+    };
+    body.reserve_exact(target - body.len());
+}
+
+/// A failure before any answer arrived (refused, reset or closed connection) is worth
+/// one more try; a timeout is not (it would only spend the time again), nor is a body
+/// that broke off after the status arrived.
+fn no_answer_at_all(e: &reqwest::Error) -> bool {
+    !e.is_timeout() && !e.is_body() && !e.is_decode() && (e.is_connect() || e.is_request())
+}
+
+/// A transport failure in one line, with its cause chain (reqwest hides the useful part).
+fn describe(e: &reqwest::Error) -> String {
+    let kind = if e.is_timeout() {
+        "timed out"
+    } else if e.is_connect() {
+        "connection failed"
+    } else if e.is_body() || e.is_decode() {
+        "the body broke off"
+    } else if e.is_request() {
+        "no response"
+    } else {
+        "transport error"
+    };
+    format!("{kind}{}", chain(e))
+}
+
+fn chain(e: &reqwest::Error) -> String {
+    let mut message = String::new();
+    let mut source = std::error::Error::source(e);
+    while let Some(s) = source {
+        message.push_str(&format!(": {s}"));
+        source = s.source();
+    }
+    message
+}
+
+#[cfg(test)]
+#[path = "tests.rs"]
+mod tests;

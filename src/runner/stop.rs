@@ -1,0 +1,134 @@
+//! Why a run stops early: the `--deadline` passed or the user pressed Ctrl-C.
+//!
+//! One watcher task turns SIGINT and the deadline into a value every part of the run
+//! can wait on, so a request in flight, a retry's wait and the case loop all end at
+//! the same moment instead of each holding on to its own timeout.
+
+use std::fmt;
+use std::io::Write;
+use tokio::sync::watch;
+use tokio::time::Instant;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StopReason {
+    /// `--deadline` passed: undecided cases become `blocked`.
+    Deadline,
+    /// SIGINT: nothing more is sent; reports are written marked incomplete (exit 130).
+    Interrupted,
+}
+
+impl fmt::Display for StopReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            StopReason::Deadline => "deadline reached (--deadline)",
+            StopReason::Interrupted => "interrupted (Ctrl-C)",
+        })
+    }
+}
+
+/// A handle on the stop signal; cheap to clone.
+#[derive(Debug, Clone)]
+pub struct Stop {
+    rx: watch::Receiver<Option<StopReason>>,
+    deadline: Option<Instant>,
+}
+
+impl Stop {
+    /// A signal that never fires (tests, `list`).
+    pub fn never() -> Stop {
+        let (tx, rx) = watch::channel(None);
+        // Keep the channel open for the life of the program: a closed channel would
+        // read as "no signal will ever come", which is also what `wait` assumes.
+        std::mem::forget(tx);
+        Stop { rx, deadline: None }
+    }
+
+    /// Starts watching SIGINT and `deadline`. Must be called inside the runtime.
+    ///
+    /// A second Ctrl-C after the first ends the process at once with exit 130: the
+    /// first one asks for reports, the second means "now".
+    pub fn watch(deadline: Option<Instant>) -> Stop {
+        let (tx, rx) = watch::channel(None);
+        tokio::spawn(async move {
+            let until_deadline = async {
+                match deadline {
+                    Some(at) => tokio::time::sleep_until(at).await,
+                    None => std::future::pending().await,
+                }
+            };
+            tokio::select! {
+                _ = tokio::signal::ctrl_c() => {}
+                _ = until_deadline => {
+                    let _ = tx.send(Some(StopReason::Deadline));
+                    if tokio::signal::ctrl_c().await.is_err() {
+                        return;
+                    }
+                }
+            }
+            let _ = tx.send(Some(StopReason::Interrupted));
+            if tokio::signal::ctrl_c().await.is_ok() {
+                let _ = writeln!(
+                    std::io::stderr(),
+                    "mmconform: interrupted twice; exiting without waiting for reports"
+                );
+                std::process::exit(crate::exit::INTERRUPTED);
+            }
+        });
+        Stop { rx, deadline }
+    }
+
+    pub fn deadline(&self) -> Option<Instant> {
+        self.deadline
+    }
+
+    /// The reason, once the run must stop.
+    pub fn reason(&self) -> Option<StopReason> {
+        *self.rx.borrow()
+    }
+
+    /// Resolves when the run must stop (never, if no signal can come).
+    pub async fn wait(&self) -> StopReason {
+        let mut rx = self.rx.clone();
+        // Copy the reason out at once: the channel's guard must not live across an await.
+        let fired = rx
+            .wait_for(Option::is_some)
+            .await
+            .map(|reason| reason.unwrap_or(StopReason::Interrupted));
+        match fired {
+            Ok(reason) => reason,
+            Err(_) => std::future::pending().await,
+        }
+    }
+
+    /// Sleeps until `at`, or returns the stop reason if the run must stop first.
+    pub async fn sleep_until(&self, at: Instant) -> Result<(), StopReason> {
+        tokio::select! {
+            _ = tokio::time::sleep_until(at) => Ok(()),
+            reason = self.wait() => Err(reason),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[tokio::test]
+    async fn the_deadline_fires_once_and_wakes_every_waiter() {
+        let stop = Stop::watch(Some(Instant::now() + Duration::from_millis(50)));
+        assert_eq!(stop.reason(), None);
+        let far = Instant::now() + Duration::from_secs(60);
+        assert_eq!(stop.sleep_until(far).await, Err(StopReason::Deadline));
+        assert_eq!(stop.wait().await, StopReason::Deadline);
+        assert_eq!(stop.reason(), Some(StopReason::Deadline));
+    }
+
+    #[tokio::test]
+    async fn never_lets_sleeps_finish() {
+        let stop = Stop::never();
+        let soon = Instant::now() + Duration::from_millis(10);
+        assert_eq!(stop.sleep_until(soon).await, Ok(()));
+        assert_eq!(stop.reason(), None);
+    }
+}

@@ -1,0 +1,77 @@
+//! Ctrl-C: nothing more is sent, the reports are written marked incomplete, exit 130.
+
+use crate::common::read_json;
+use crate::host::{HostileHost, Reply};
+use mmconform::reference::ReferenceConfig;
+use nix::sys::signal::{Signal, kill};
+use nix::unistd::Pid;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+#[test]
+fn sigint_stops_sending_writes_incomplete_reports_and_exits_130() {
+    // Discovery is answered; the seam hangs, so the run is mid-request when interrupted.
+    let host = HostileHost::start(ReferenceConfig::default(), |r, _| {
+        if r.is_discovery() {
+            Reply::Forward
+        } else {
+            Reply::Silent
+        }
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("report.json");
+    let junit = dir.path().join("junit.xml");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mmconform"))
+        .args(["run", "--target", &host.url(), "--timeout", "60"])
+        .arg("--report")
+        .arg(&report)
+        .arg("--junit")
+        .arg(&junit)
+        .env("NO_COLOR", "1")
+        .env_remove("OPENWOP_API_KEY")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    while !host.requests().iter().any(|r| r.method == "POST") {
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "no seam request"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let signalled = Instant::now();
+    kill(Pid::from_raw(child.id() as i32), Signal::SIGINT).unwrap();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if signalled.elapsed() > Duration::from_secs(10) {
+            let _ = child.kill();
+            panic!("still running 10 s after SIGINT");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let output = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(status.code(), Some(130), "{stdout}");
+    assert!(stdout.contains("incomplete: the run stopped"), "{stdout}");
+    let report = read_json(&report).expect("the report is written on Ctrl-C");
+    assert_eq!(report["summary"]["incomplete"], true);
+    assert_eq!(report["summary"]["verdict"], "interrupted");
+    assert_eq!(report["summary"]["exit_code"], 130);
+    let junit = std::fs::read_to_string(&junit).expect("JUnit is written on Ctrl-C");
+    assert!(
+        junit.contains("name=\"incomplete\" value=\"true\""),
+        "{junit}"
+    );
+    // Nothing was sent after the signal.
+    let late: Vec<_> = host
+        .requests()
+        .into_iter()
+        .filter(|r| r.at > signalled)
+        .map(|r| r.path)
+        .collect();
+    assert!(late.is_empty(), "sent after SIGINT: {late:?}");
+}
