@@ -101,6 +101,17 @@ pub struct AssertionResult {
     pub passed: bool,
 }
 
+impl AssertionResult {
+    pub fn new(check: &str, expected: String, actual: String, passed: bool) -> AssertionResult {
+        AssertionResult {
+            check: check.to_string(),
+            expected,
+            actual,
+            passed,
+        }
+    }
+}
+
 /// One HTTP exchange, already redacted, as shown in `-v`, JUnit `<system-out>` and the JSON report.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Exchange {

@@ -125,7 +125,8 @@ pub fn today_utc() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::outcome::{Level, Requirement};
+    use crate::outcome::Level;
+    use crate::report::fixtures;
 
     fn baseline(entries: &[(&str, Option<&str>)]) -> Baseline {
         Baseline {
@@ -144,27 +145,14 @@ mod tests {
     }
 
     fn result(id: &str, case_id: &str, outcome: Outcome) -> CaseResult {
-        CaseResult {
-            id: id.into(),
-            case_id: case_id.into(),
-            title: String::new(),
-            requirement: Requirement {
-                source: "s".into(),
-                level: Level::Must,
-                text: "t".into(),
-            },
-            scenario_file: String::new(),
-            bindings: vec![],
+        let mut r = fixtures::case(
+            id,
+            case_id,
+            fixtures::requirement("s", Level::Must, "t"),
             outcome,
-            reason: Some("expected 400; got 200".into()),
-            notes: vec![],
-            assertions: vec![],
-            decided_on: vec![],
-            duration_ms: 0,
-            exchanges: vec![],
-            expected_failure: None,
-            stream: None,
-        }
+        );
+        r.reason = Some("expected 400; got 200".into());
+        r
     }
 
     #[test]

@@ -21,6 +21,7 @@ mod discovery;
 mod envelope;
 mod error_body;
 mod fault;
+mod fault_catalogue;
 mod media_ref;
 mod mime;
 mod modality;
@@ -136,10 +137,18 @@ impl Drop for RunningReference {
 
 /// Bind (use 127.0.0.1:0 for an ephemeral port) and serve in a tokio task until shutdown.
 pub async fn spawn(config: ReferenceConfig, addr: SocketAddr) -> std::io::Result<RunningReference> {
+    serve(router(config), addr).await
+}
+
+/// Serves `app` on `addr` in a tokio task until the handle shuts it down (or is
+/// dropped): every embedded host, openwop or AG-UI, runs this way.
+pub(crate) async fn serve(
+    app: axum::Router,
+    addr: SocketAddr,
+) -> std::io::Result<RunningReference> {
     let listener = tokio::net::TcpListener::bind(addr).await?;
     let addr = listener.local_addr()?;
     let (tx, rx) = oneshot::channel::<()>();
-    let app = router(config);
     let task = tokio::spawn(async move {
         axum::serve(listener, app)
             .with_graceful_shutdown(async move {

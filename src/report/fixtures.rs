@@ -72,7 +72,7 @@ pub fn discovery() -> DiscoverySnapshot {
     }
 }
 
-fn requirement(source: &str, level: Level, text: &str) -> Requirement {
+pub fn requirement(source: &str, level: Level, text: &str) -> Requirement {
     Requirement {
         source: source.into(),
         level,
@@ -81,12 +81,7 @@ fn requirement(source: &str, level: Level, text: &str) -> Requirement {
 }
 
 fn assertion(check: &str, expected: &str, actual: &str, passed: bool) -> AssertionResult {
-    AssertionResult {
-        check: check.into(),
-        expected: expected.into(),
-        actual: actual.into(),
-        passed,
-    }
+    AssertionResult::new(check, expected.into(), actual.into(), passed)
 }
 
 /// A POST to the AI call seam carrying `part`, answered with `status` and `body`.
@@ -117,7 +112,8 @@ pub fn exchange(part: &str, status: Option<u16>, body: &str) -> Exchange {
     }
 }
 
-fn case(id: &str, case_id: &str, requirement: Requirement, outcome: Outcome) -> CaseResult {
+/// A decided case with no evidence yet; tests add what they need.
+pub fn case(id: &str, case_id: &str, requirement: Requirement, outcome: Outcome) -> CaseResult {
     CaseResult {
         id: id.into(),
         case_id: case_id.into(),

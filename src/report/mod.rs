@@ -21,7 +21,7 @@ pub mod terminal;
 pub mod verify;
 
 #[cfg(test)]
-mod fixtures;
+pub(crate) mod fixtures;
 #[cfg(test)]
 mod no_secret_leaks;
 

@@ -23,15 +23,6 @@ pub struct Judgement {
     pub cannot_judge: Option<String>,
 }
 
-fn assertion(check: &str, expected: String, actual: String, passed: bool) -> AssertionResult {
-    AssertionResult {
-        check: check.to_string(),
-        expected,
-        actual,
-        passed,
-    }
-}
-
 fn pattern_matches(p: &StatusPattern, status: u16) -> bool {
     match p {
         StatusPattern::Code(c) => *c == status,
@@ -60,7 +51,7 @@ fn status_check(expect: &StatusExpectation, status: u16) -> AssertionResult {
         .map(|p| pattern_text(p))
         .collect::<Vec<_>>()
         .join(" or ");
-    assertion("status", expected, status.to_string(), passed)
+    AssertionResult::new("status", expected, status.to_string(), passed)
 }
 
 fn code_check(
@@ -101,7 +92,7 @@ fn code_check(
         Some(c) => format!("error code {c} ({shape})"),
         None => format!("no error code ({shape})"),
     };
-    assertion("error_code", expected, actual, passed)
+    AssertionResult::new("error_code", expected, actual, passed)
 }
 
 /// Judges one HTTP response.
@@ -137,7 +128,7 @@ pub fn judge(
                 ),
             },
         };
-        j.assertions.push(assertion(
+        j.assertions.push(AssertionResult::new(
             "json_body",
             "a JSON object".into(),
             actual,
@@ -150,7 +141,7 @@ pub fn judge(
     }
     if let Some(ErrorShapeExpectation::Flat) = expect.error_shape {
         let passed = reading.shape == ErrorShape::Flat;
-        j.assertions.push(assertion(
+        j.assertions.push(AssertionResult::new(
             "error_shape",
             ErrorShape::Flat.to_string(),
             reading.shape.to_string(),
@@ -162,8 +153,12 @@ pub fn judge(
     for p in &expect.body {
         let v = predicate::evaluate(p, body, resolve)?;
         let expected = describe_expected(p);
-        j.assertions
-            .push(assertion("body", expected, v.explanation, v.holds));
+        j.assertions.push(AssertionResult::new(
+            "body",
+            expected,
+            v.explanation,
+            v.holds,
+        ));
     }
     let loaded = match expect.schema.as_ref().map(|s| (&s.reference, &s.inline)) {
         None => None,
@@ -195,13 +190,13 @@ pub fn judge(
             &body_json,
             body_json.as_ref().and_then(|b| path::lookup(b, &at)),
         ) {
-            (None, _) => j.assertions.push(assertion(
+            (None, _) => j.assertions.push(AssertionResult::new(
                 "schema",
                 expected,
                 "the body is not JSON".into(),
                 false,
             )),
-            (Some(_), None) => j.assertions.push(assertion(
+            (Some(_), None) => j.assertions.push(AssertionResult::new(
                 "schema",
                 expected,
                 format!("{where_} is absent"),
@@ -224,8 +219,12 @@ pub fn judge(
                 } else {
                     errors.join("; ")
                 };
-                j.assertions
-                    .push(assertion("schema", expected, actual, errors.is_empty()));
+                j.assertions.push(AssertionResult::new(
+                    "schema",
+                    expected,
+                    actual,
+                    errors.is_empty(),
+                ));
             }
         }
     }
@@ -418,7 +417,7 @@ mod tests {
 
     #[test]
     fn outcome_follows_level_and_strictness() {
-        let failed = vec![assertion("s", "a".into(), "b".into(), false)];
+        let failed = vec![AssertionResult::new("s", "a".into(), "b".into(), false)];
         assert_eq!(outcome(&[], Level::Must, false), Outcome::Blocked);
         assert_eq!(outcome(&failed, Level::Must, false), Outcome::Fail);
         assert_eq!(outcome(&failed, Level::Should, false), Outcome::Warn);

@@ -161,30 +161,18 @@ impl<'a> Ledger<'a> {
 mod tests {
     use super::*;
     use crate::config::Target;
-    use crate::outcome::{Level, Requirement};
+    use crate::outcome::Level;
+    use crate::report::fixtures;
 
     fn result(outcome: Outcome) -> CaseResult {
-        CaseResult {
-            id: "c".into(),
-            case_id: "c".into(),
-            title: String::new(),
-            requirement: Requirement {
-                source: "s".into(),
-                level: Level::Must,
-                text: "t".into(),
-            },
-            scenario_file: String::new(),
-            bindings: vec![],
+        let mut r = fixtures::case(
+            "c",
+            "c",
+            fixtures::requirement("s", Level::Must, "t"),
             outcome,
-            reason: Some("aiProviders.input.modalities lacks audio".into()),
-            notes: vec![],
-            assertions: vec![],
-            decided_on: vec![],
-            duration_ms: 0,
-            exchanges: vec![],
-            expected_failure: None,
-            stream: None,
-        }
+        );
+        r.reason = Some("aiProviders.input.modalities lacks audio".into());
+        r
     }
 
     #[test]

@@ -10,15 +10,6 @@ use crate::scenario::suite::SuiteCase;
 use crate::scenario::template;
 use std::time::Instant;
 
-fn assertion(check: &str, expected: String, actual: String, passed: bool) -> AssertionResult {
-    AssertionResult {
-        check: check.to_string(),
-        expected,
-        actual,
-        passed,
-    }
-}
-
 /// (keyword, instance path, message) of one validation error.
 type Finding = (String, String, String);
 
@@ -53,7 +44,7 @@ pub fn run_validate_case(planned: &PlannedCase, case: &SuiteCase, env: &CaseEnv)
     let compiled = match schema {
         Ok((name, loaded)) => {
             if expect.compiles == Some(true) {
-                assertions.push(assertion(
+                assertions.push(AssertionResult::new(
                     "compiles",
                     format!("{name} compiles"),
                     format!("compiled ({})", loaded.origin),
@@ -67,7 +58,7 @@ pub fn run_validate_case(planned: &PlannedCase, case: &SuiteCase, env: &CaseEnv)
         }
         Err(e) => {
             // A schema that does not compile fails whatever the case expected of it.
-            assertions.push(assertion(
+            assertions.push(AssertionResult::new(
                 "compiles",
                 format!("{} compiles", spec.schema),
                 e,
@@ -111,7 +102,7 @@ pub fn run_validate_case(planned: &PlannedCase, case: &SuiteCase, env: &CaseEnv)
         };
         if let Some(valid) = expect.valid {
             let expected = if valid { "valid" } else { "invalid" };
-            assertions.push(assertion(
+            assertions.push(AssertionResult::new(
                 "valid",
                 expected.into(),
                 show(&findings),
@@ -120,7 +111,7 @@ pub fn run_validate_case(planned: &PlannedCase, case: &SuiteCase, env: &CaseEnv)
         }
         if let Some(keyword) = keyword {
             let hit = findings.iter().any(|(k, _, _)| *k == keyword);
-            assertions.push(assertion(
+            assertions.push(AssertionResult::new(
                 "keyword",
                 format!("an error from `{keyword}`"),
                 show(&findings),
@@ -136,7 +127,7 @@ pub fn run_validate_case(planned: &PlannedCase, case: &SuiteCase, env: &CaseEnv)
             } else {
                 at.clone()
             };
-            assertions.push(assertion(
+            assertions.push(AssertionResult::new(
                 "at",
                 format!("an error at {shown_at}"),
                 show(&findings),

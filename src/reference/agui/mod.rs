@@ -17,7 +17,6 @@ mod routes;
 use super::RunningReference;
 use crate::profile::agui::Declaration;
 use std::net::SocketAddr;
-use tokio::sync::oneshot;
 
 pub use fault::{AguiFault, UnknownAguiFault};
 pub use model::{find_nonce, known_file_id};
@@ -74,20 +73,5 @@ pub fn media_base_url(endpoint: &str) -> String {
 
 /// Bind (use 127.0.0.1:0 for an ephemeral port) and serve in a tokio task until shutdown.
 pub async fn spawn(config: AgentConfig, addr: SocketAddr) -> std::io::Result<RunningReference> {
-    let listener = tokio::net::TcpListener::bind(addr).await?;
-    let addr = listener.local_addr()?;
-    let (tx, rx) = oneshot::channel::<()>();
-    let app = router(config);
-    let task = tokio::spawn(async move {
-        axum::serve(listener, app)
-            .with_graceful_shutdown(async move {
-                let _ = rx.await;
-            })
-            .await
-    });
-    Ok(RunningReference {
-        addr,
-        shutdown: Some(tx),
-        task: Some(task),
-    })
+    super::serve(router(config), addr).await
 }

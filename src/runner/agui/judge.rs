@@ -13,15 +13,6 @@ pub struct StreamJudgement {
     pub notes: Vec<String>,
 }
 
-fn assertion(check: &str, expected: String, actual: String, passed: bool) -> AssertionResult {
-    AssertionResult {
-        check: check.to_string(),
-        expected,
-        actual,
-        passed,
-    }
-}
-
 fn names(classes: &[StreamClass]) -> String {
     classes
         .iter()
@@ -39,7 +30,7 @@ pub fn judge_stream(
     let class = evidence.classification;
     if let Some(allowed) = &expect.classification {
         let allowed = allowed.to_vec();
-        out.assertions.push(assertion(
+        out.assertions.push(AssertionResult::new(
             "stream.classification",
             format!("one of {}", names(&allowed)),
             evidence.summary(),
@@ -47,7 +38,7 @@ pub fn judge_stream(
         ));
     }
     if !expect.not.is_empty() {
-        out.assertions.push(assertion(
+        out.assertions.push(AssertionResult::new(
             "stream.not",
             format!("none of {}", names(&expect.not)),
             evidence.summary(),
@@ -62,7 +53,7 @@ pub fn judge_stream(
         } else {
             evidence.problems.join("; ")
         };
-        out.assertions.push(assertion(
+        out.assertions.push(AssertionResult::new(
             "stream.ordering",
             "RUN_STARTED first, one terminal event, nothing after it".into(),
             actual,
@@ -86,7 +77,7 @@ pub fn judge_echo(
     let required = expect.required.unwrap_or(declaration.echo);
     let Some(value) = &evidence.echo else {
         if required {
-            out.assertions.push(assertion(
+            out.assertions.push(AssertionResult::new(
                 "echo",
                 "an mmconform.echo event (the declaration claims the echo)".into(),
                 "no mmconform.echo event".into(),
@@ -103,7 +94,7 @@ pub fn judge_echo(
     let echoed = match echo::parse(value) {
         Ok(parts) => parts,
         Err(problem) => {
-            out.assertions.push(assertion(
+            out.assertions.push(AssertionResult::new(
                 "echo",
                 "an echo {\"parts\": [...]} (README, \"The echo event\")".into(),
                 problem,
@@ -114,8 +105,12 @@ pub fn judge_echo(
     };
     for aspect in &expect.compare {
         if let Some((expected, actual, passed)) = echo::compare(*aspect, sent, &echoed) {
-            out.assertions
-                .push(assertion(aspect.check_name(), expected, actual, passed));
+            out.assertions.push(AssertionResult::new(
+                aspect.check_name(),
+                expected,
+                actual,
+                passed,
+            ));
         }
     }
 }
