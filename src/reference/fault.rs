@@ -8,7 +8,7 @@ use super::fault_catalogue::fault_catalogue;
 
 fault_catalogue! {
     /// One deliberately broken requirement. See [`Fault::description`] for which.
-    pub enum Fault / UnknownFault, listed by "serve-reference --list-faults" {
+    pub enum Fault / UnknownFault, an "fault" listed by "serve-reference --list-faults" {
         DiscoveryMissingRequired => "discovery-missing-required",
             "Discovery omits the required `limits` object.";
         WrapperOnlyDiscovery => "wrapper-only-discovery",

@@ -8,7 +8,7 @@
 macro_rules! fault_catalogue {
     (
         $(#[$meta:meta])*
-        pub enum $name:ident / $unknown:ident, listed by $listing:literal {
+        pub enum $name:ident / $unknown:ident, an $what:literal listed by $listing:literal {
             $( $variant:ident => $kebab:literal, $description:literal; )*
         }
     ) => {
@@ -48,7 +48,8 @@ macro_rules! fault_catalogue {
         /// An unknown fault name; the message lists the valid ones so a typo is self-healing.
         #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
         #[error(
-            "unknown fault `{name}`; valid faults: {} (see `{}`)",
+            "unknown {} `{name}`; valid faults: {} (see `{}`)",
+            $what,
             $name::all().iter().map(|f| f.name()).collect::<Vec<_>>().join(", "),
             $listing
         )]

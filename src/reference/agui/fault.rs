@@ -8,7 +8,7 @@ use crate::reference::fault_catalogue::fault_catalogue;
 
 fault_catalogue! {
     /// One deliberately broken requirement. See [`AguiFault::description`] for which.
-    pub enum AguiFault / UnknownAguiFault, listed by "serve-reference --profile agui --list-faults" {
+    pub enum AguiFault / UnknownAguiFault, an "AG-UI fault" listed by "serve-reference --profile agui --list-faults" {
         DropsUnknownPart => "drops-unknown-part",
             "A content part of an unknown type (and the legacy `binary` part) is silently dropped and the run completes.";
         CrashOnInvalidBase64 => "crash-on-invalid-base64",
