@@ -102,6 +102,16 @@ impl Kind {
 
 /// Default MIME type for a content-part type: image -> image/png, audio -> audio/wav,
 /// document -> application/pdf, video -> video/mp4, anything else -> application/octet-stream.
+/// The lowercase `type/subtype` part of a MIME string, parameters dropped (MIME types
+/// are case-insensitive, RFC 2045 §5.1). Not checked to be well formed.
+pub fn mime_essence(mime: &str) -> String {
+    mime.split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase()
+}
+
 pub fn default_mime(part_type: &str) -> &'static str {
     match part_type {
         "image" => "image/png",

@@ -4,9 +4,9 @@
 //! finish or the run is stopped (`--deadline`, Ctrl-C). Both executors use these, so a
 //! run decides cases the same way everywhere.
 
-use super::EventSink;
 use super::case::result_without_exchange;
 use super::stop::{Stop, StopReason};
+use super::{EventSink, RunOutput, finish};
 use crate::baseline::tracker::{BaselineTracker, today_utc};
 use crate::config::RunConfig;
 use crate::event::Event;
@@ -15,6 +15,10 @@ use crate::outcome::{CaseResult, Outcome};
 use crate::plan::PlannedCase;
 use crate::scenario::suite::Suite;
 use std::collections::BTreeMap;
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Instant;
+use tokio::sync::Semaphore;
 use tokio::task::JoinSet;
 
 /// Outcome counts, and how many decided cases needed a retry.
@@ -32,6 +36,9 @@ pub struct Ledger<'a> {
     baseline: Option<BaselineTracker>,
     /// Cases handed to a task and not decided yet, for the deadline to block.
     undecided: BTreeMap<usize, PlannedCase>,
+    tasks: JoinSet<(PlannedCase, CaseResult)>,
+    /// `-j`: case tasks that may be sending at once.
+    slots: Arc<Semaphore>,
 }
 
 /// Applies `--require`: skipped and blocked cases fail unless their profile is opted out.
@@ -63,6 +70,8 @@ impl<'a> Ledger<'a> {
             sink,
             tally: Tally::default(),
             undecided: BTreeMap::new(),
+            tasks: JoinSet::new(),
+            slots: Arc::new(Semaphore::new(config.concurrency.max(1))),
             baseline: config
                 .baseline
                 .clone()
@@ -91,23 +100,42 @@ impl<'a> Ledger<'a> {
         });
     }
 
-    /// Remembers a case handed to a task, so a deadline can still decide it.
-    pub fn spawned(&mut self, planned: &PlannedCase) {
+    /// Runs `case` as a task once one of the `-j` slots is free; the deadline can still
+    /// decide it while it waits or runs.
+    pub fn spawn<F>(&mut self, planned: PlannedCase, case: F)
+    where
+        F: Future<Output = CaseResult> + Send + 'static,
+    {
         self.undecided.insert(planned.index, planned.clone());
+        let slots = self.slots.clone();
+        self.tasks.spawn(async move {
+            let _slot = slots.acquire_owned().await;
+            (planned, case.await)
+        });
+    }
+
+    /// Waits for every case task (or the stop signal) and ends the run: the summary
+    /// with the exit code decided on the tally and these facts.
+    pub async fn conclude(
+        mut self,
+        discovery_problem: Option<String>,
+        stop: &Stop,
+        started: Instant,
+    ) -> RunOutput {
+        let stopped = self.drain(stop).await;
+        let sink = self.sink;
+        let (tally, facts) = self.close(discovery_problem, stopped);
+        finish(sink, tally, &facts, started, stopped)
     }
 
     /// Collects case tasks as they finish, until all have or `stop` fires; returns why
     /// the run stopped early, if it did. On the deadline every case not decided yet is
     /// `blocked`: the deadline bounds the run, it is not a verdict on the host.
-    pub async fn drain(
-        &mut self,
-        tasks: &mut JoinSet<(PlannedCase, CaseResult)>,
-        stop: &Stop,
-    ) -> Option<StopReason> {
+    async fn drain(&mut self, stop: &Stop) -> Option<StopReason> {
         let mut stopped = stop.reason();
         while stopped.is_none() {
             tokio::select! {
-                joined = tasks.join_next() => {
+                joined = self.tasks.join_next() => {
                     let Some(joined) = joined else { break };
                     match joined {
                         Ok((p, result)) => self.decide(result, p.index, p.case),
@@ -122,7 +150,7 @@ impl<'a> Ledger<'a> {
             }
         }
         if stopped.is_some() {
-            tasks.abort_all();
+            self.tasks.abort_all();
         }
         if stopped == Some(StopReason::Deadline) {
             for p in std::mem::take(&mut self.undecided).into_values() {
@@ -136,7 +164,7 @@ impl<'a> Ledger<'a> {
     }
 
     /// The tally, and the facts the exit code is decided on.
-    pub fn close(
+    fn close(
         self,
         discovery_problem: Option<String>,
         stopped: Option<StopReason>,

@@ -29,7 +29,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 use std::time::Instant;
 use stop::{Stop, StopReason};
-use tokio::sync::{Semaphore, mpsc};
+use tokio::sync::mpsc;
 
 /// Where events go; a closed receiver is not an error for the run.
 pub type EventSink = mpsc::UnboundedSender<Event>;
@@ -220,8 +220,6 @@ pub async fn execute(
         nonce,
         config: config.clone(),
     });
-    let semaphore = Arc::new(Semaphore::new(config.concurrency.max(1)));
-    let mut tasks = tokio::task::JoinSet::new();
     let mut ledger = Ledger::new(&config, &suite, &sink);
 
     for p in planned.iter().cloned() {
@@ -275,18 +273,12 @@ pub async fn execute(
             ledger.decide(result, p.index, p.case);
             continue;
         }
-        ledger.spawned(&p);
-        let (shared, suite, semaphore) = (shared.clone(), suite.clone(), semaphore.clone());
-        tasks.spawn(async move {
-            let _permit = semaphore.acquire_owned().await;
-            let result = case::run_seam_case(&p, &suite.cases[p.case], &shared.env()).await;
-            (p, result)
+        let (shared, suite, planned) = (shared.clone(), suite.clone(), p.clone());
+        ledger.spawn(p, async move {
+            case::run_seam_case(&planned, &suite.cases[planned.case], &shared.env()).await
         });
     }
-
-    let stopped = ledger.drain(&mut tasks, &stop).await;
-    let (tally, facts) = ledger.close(discovery_problem, stopped);
-    finish(&sink, tally, &facts, started, stopped)
+    ledger.conclude(discovery_problem, &stop, started).await
 }
 
 /// The HTTP client could not be built (a bad `--cacert`, say): nothing can run. The

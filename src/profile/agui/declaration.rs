@@ -79,12 +79,7 @@ pub fn parse_prefix(raw: &str) -> Result<String, String> {
 
 /// Whether `mime` is accepted by `prefix` (see the module comment).
 pub fn prefix_accepts(prefix: &str, mime: &str) -> bool {
-    let essence = mime
-        .split(';')
-        .next()
-        .unwrap_or("")
-        .trim()
-        .to_ascii_lowercase();
+    let essence = crate::media::mime_essence(mime);
     if prefix.ends_with('/') {
         essence.starts_with(prefix)
     } else {

@@ -70,6 +70,19 @@ pub struct EchoPart {
     pub nonce: Option<String>,
 }
 
+impl EchoPart {
+    /// A text part: only its kind is echoed.
+    pub fn text() -> EchoPart {
+        EchoPart {
+            kind: "text".into(),
+            source: None,
+            mime_type: None,
+            bytes: None,
+            nonce: None,
+        }
+    }
+}
+
 #[derive(Debug, Deserialize)]
 struct EchoValue {
     parts: Vec<EchoPart>,
@@ -80,16 +93,6 @@ pub fn parse(value: &Value) -> Result<Vec<EchoPart>, String> {
     serde_json::from_value::<EchoValue>(value.clone())
         .map(|v| v.parts)
         .map_err(|e| format!("the echo is malformed ({e})"))
-}
-
-fn text_part() -> EchoPart {
-    EchoPart {
-        kind: "text".into(),
-        source: None,
-        mime_type: None,
-        bytes: None,
-        nonce: None,
-    }
 }
 
 /// The non-text part `source` would become if an agent passed it on: size and nonce
@@ -118,7 +121,7 @@ fn sent_part(part: &Value, nonce: &str) -> EchoPart {
     let field = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
     let kind = field(part, "type").unwrap_or_else(|| "(no type)".into());
     if kind == "text" {
-        return text_part();
+        return EchoPart::text();
     }
     if kind == "binary" {
         // The legacy part, as an agent that converts it to 1.0 would pass it on.
@@ -152,7 +155,7 @@ pub fn sent_parts(run_input: &Value, nonce: &str) -> Vec<EchoPart> {
             continue;
         }
         match message.get("content") {
-            Some(Value::String(_)) => out.push(text_part()),
+            Some(Value::String(_)) => out.push(EchoPart::text()),
             Some(Value::Array(parts)) => out.extend(parts.iter().map(|p| sent_part(p, nonce))),
             _ => {}
         }
@@ -335,7 +338,7 @@ mod tests {
         let mut cut = whole.clone();
         cut.bytes = Some(64);
         cut.nonce = None;
-        let echo = |p: &EchoPart| vec![text_part(), p.clone()];
+        let echo = |p: &EchoPart| vec![EchoPart::text(), p.clone()];
         for aspect in EchoAspect::ALL {
             assert!(
                 compare(aspect, &sent, &echo(&whole)).unwrap().2,

@@ -21,27 +21,6 @@ pub struct PartInputs<'a> {
     pub file_ids: &'a BTreeMap<String, String>,
 }
 
-fn size_of(
-    spec: &MediaSpec,
-    resolve: &dyn Fn(&str) -> Option<Value>,
-) -> Result<Option<usize>, String> {
-    let Some(size) = &spec.size else {
-        return Ok(None);
-    };
-    let value = match size {
-        Value::String(t) => template::render(t, resolve)?,
-        other => other.clone(),
-    };
-    let base = value
-        .as_i64()
-        .or_else(|| value.as_str().and_then(|s| s.parse().ok()))
-        .ok_or_else(|| format!("$media.size is not an integer: {value}"))?;
-    let total = base + spec.size_plus.unwrap_or(0);
-    usize::try_from(total)
-        .map(Some)
-        .map_err(|_| format!("$media.size works out negative ({total})"))
-}
-
 /// The source's kind and value, before it is shaped as 1.0 or legacy.
 struct Source {
     kind: MediaSource,
@@ -110,7 +89,7 @@ pub fn render(
     let mime = explicit_mime
         .clone()
         .unwrap_or_else(|| media::default_mime(&part_type).to_string());
-    let bytes = match size_of(spec, resolve)? {
+    let bytes = match crate::profile::media_size(spec, resolve)? {
         Some(n) => media::generate_sized(&mime, inputs.nonce, n).map_err(|e| e.to_string())?,
         None => media::generate(&mime, inputs.nonce),
     };

@@ -35,27 +35,6 @@ pub(crate) fn extension(mime: &str) -> &'static str {
     }
 }
 
-fn size_of(
-    spec: &MediaSpec,
-    resolve: &dyn Fn(&str) -> Option<Value>,
-) -> Result<Option<usize>, String> {
-    let Some(size) = &spec.size else {
-        return Ok(None);
-    };
-    let value = match size {
-        Value::String(t) => template::render(t, resolve)?,
-        other => other.clone(),
-    };
-    let base = value
-        .as_i64()
-        .or_else(|| value.as_str().and_then(|s| s.parse().ok()))
-        .ok_or_else(|| format!("$media.size is not an integer: {value}"))?;
-    let total = base + spec.size_plus.unwrap_or(0);
-    usize::try_from(total)
-        .map(Some)
-        .map_err(|_| format!("$media.size works out negative ({total})"))
-}
-
 /// Renders one `$media` object into a content part.
 pub fn render(
     spec: &MediaSpec,
@@ -68,7 +47,7 @@ pub fn render(
         Some(m) => text(m)?,
         None => media::default_mime(&part_type).to_string(),
     };
-    let bytes = match size_of(spec, resolve)? {
+    let bytes = match crate::profile::media_size(spec, resolve)? {
         Some(n) => media::generate_sized(&mime, inputs.nonce, n).map_err(|e| e.to_string())?,
         None => media::generate(&mime, inputs.nonce),
     };

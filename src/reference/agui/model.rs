@@ -49,16 +49,6 @@ fn run_error(code: &'static str, message: String) -> Verdict {
     Verdict::RunError { code, message }
 }
 
-fn text_part() -> EchoPart {
-    EchoPart {
-        kind: "text".into(),
-        source: None,
-        mime_type: None,
-        bytes: None,
-        nonce: None,
-    }
-}
-
 /// The bytes a source stands for, as the model would read them; `Ok(None)` when the
 /// agent does not read them (it never fetches a URL: no outbound request, ever).
 fn read_bytes(
@@ -167,7 +157,7 @@ pub fn run(config: &AgentConfig, parts: &[Part]) -> Verdict {
                         "this agent takes content parts only".into(),
                     );
                 }
-                seen.push(text_part());
+                seen.push(EchoPart::text());
             }
             Part::Media { kind, source } => match media(config, kind, source) {
                 Ok(Some(echoed)) => seen.push(echoed),

@@ -27,7 +27,6 @@ use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
-use tokio::sync::Semaphore;
 
 /// How long to wait after the terminal event for events that would break the stream.
 const AFTER_TERMINAL_GRACE: Duration = Duration::from_millis(500);
@@ -165,8 +164,6 @@ pub async fn execute(
         file_ids: file_ids(&config),
         config: config.clone(),
     });
-    let semaphore = Arc::new(Semaphore::new(config.concurrency.max(1)));
-    let mut tasks = tokio::task::JoinSet::new();
     let mut ledger = Ledger::new(&config, &suite, &sink);
 
     for p in planned.iter().cloned() {
@@ -190,18 +187,12 @@ pub async fn execute(
             ledger.decide(result, p.index, p.case);
             continue;
         }
-        ledger.spawned(&p);
-        let (shared, suite, semaphore) = (shared.clone(), suite.clone(), semaphore.clone());
-        tasks.spawn(async move {
-            let _permit = semaphore.acquire_owned().await;
-            let result = case::run_case(&p, &suite.cases[p.case], &shared.env()).await;
-            (p, result)
+        let (shared, suite, planned) = (shared.clone(), suite.clone(), p.clone());
+        ledger.spawn(p, async move {
+            case::run_case(&planned, &suite.cases[planned.case], &shared.env()).await
         });
     }
-
-    let stopped = ledger.drain(&mut tasks, &stop).await;
-    let (tally, facts) = ledger.close(problem, stopped);
-    finish(&sink, tally, &facts, started, stopped)
+    ledger.conclude(problem, &stop, started).await
 }
 
 /// Everything a case task needs, owned so tasks can be `'static`.
