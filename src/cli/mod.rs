@@ -4,6 +4,7 @@
 pub mod args;
 mod baseline;
 mod calibrate;
+mod connection;
 mod lint;
 mod list;
 mod out;
