@@ -76,6 +76,15 @@ pub fn run(args: &[&str]) -> RunResult {
 }
 
 pub fn run_with_env(args: &[&str], env: &[(&str, &str)]) -> RunResult {
+    run_timed(args, env, std::time::Duration::from_secs(120)).0
+}
+
+/// [`run_with_env`] that never waits longer than `limit`, and says how long it took.
+pub fn run_timed(
+    args: &[&str],
+    env: &[(&str, &str)],
+    limit: std::time::Duration,
+) -> (RunResult, std::time::Duration) {
     let dir = tempfile::tempdir().unwrap();
     let report = dir.path().join("report.json");
     let junit = dir.path().join("junit.xml");
@@ -89,18 +98,18 @@ pub fn run_with_env(args: &[&str], env: &[(&str, &str)]) -> RunResult {
     for (k, v) in env {
         cmd.env(k, v);
     }
-    let out = cmd
-        .timeout(std::time::Duration::from_secs(120))
-        .output()
-        .unwrap();
-    RunResult {
+    let started = std::time::Instant::now();
+    let out = cmd.timeout(limit).output().unwrap();
+    let wall = started.elapsed();
+    let result = RunResult {
         code: out.status.code().unwrap_or(-1),
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
         report: read_json(&report),
         junit: std::fs::read_to_string(&junit).ok(),
         dir,
-    }
+    };
+    (result, wall)
 }
 
 /// The ids of the offline cases (schema checks that need no target): the only cases

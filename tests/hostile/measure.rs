@@ -8,9 +8,9 @@
 //! With `MMCONFORM_MEASURE_FILE=path` set, each run appends `name<TAB>exit<TAB>ms<TAB>KiB`
 //! to that file (`make hostile-numbers` prints them as a table).
 
-use crate::common::{RunResult, bin, read_json};
+use crate::common::{RunResult, run_timed};
 use std::io::Write;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Every hostile run must stay under this much memory.
 pub const MEMORY_BOUND_KIB: i64 = 100 * 1024;
@@ -30,34 +30,11 @@ impl std::ops::Deref for Measured {
 
 /// `mmconform run ARGS --report .. --junit ..` with `env`, measured.
 pub fn run_measured(name: &str, args: &[&str], env: &[(&str, &str)]) -> Measured {
-    let dir = tempfile::tempdir().unwrap();
-    let report = dir.path().join("report.json");
-    let junit = dir.path().join("junit.xml");
-    let mut cmd = bin();
-    cmd.arg("run")
-        .args(args)
-        .arg("--report")
-        .arg(&report)
-        .arg("--junit")
-        .arg(&junit);
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    let started = Instant::now();
     // A hang is a failure of its own: never wait for a run longer than this.
-    let out = cmd.timeout(Duration::from_secs(90)).output().unwrap();
-    let wall = started.elapsed();
+    let (run, wall) = run_timed(args, env, Duration::from_secs(90));
     let usage = nix::sys::resource::getrusage(nix::sys::resource::UsageWho::RUSAGE_CHILDREN)
         .expect("getrusage");
     let peak_kib = usage.max_rss();
-    let run = RunResult {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-        report: read_json(&report),
-        junit: std::fs::read_to_string(&junit).ok(),
-        dir,
-    };
     if let Ok(path) = std::env::var("MMCONFORM_MEASURE_FILE")
         && let Ok(mut file) = std::fs::OpenOptions::new()
             .create(true)
