@@ -4,7 +4,7 @@ use super::args::{ProfileArg, ServeArgs};
 use super::resolve::parse_modalities;
 use super::{CliError, runtime};
 use crate::reference::agui::{AgentConfig, AguiFault, DEFAULT_ACCEPTS};
-use crate::reference::{self, Fault, ReferenceConfig};
+use crate::reference::{self, Fault, ReferenceConfig, RunningReference};
 
 /// Prints `name description` lines; a closed stdout (`| head`) ends the listing quietly.
 fn list_faults<'a>(faults: impl Iterator<Item = (&'a str, &'a str)>) -> Result<i32, CliError> {
@@ -34,22 +34,33 @@ fn serve_agui(args: &ServeArgs) -> Result<i32, CliError> {
         .map_err(|e| CliError::Usage(format!("--accepts: {e}")))?;
     let addr = std::net::SocketAddr::new(args.bind, args.port);
     runtime()?.block_on(async move {
-        let running = reference::agui::spawn(config.clone(), addr)
-            .await
-            .map_err(|e| CliError::Usage(format!("cannot listen on {addr}: {e}")))?;
-        println!(
-            "mmconform AG-UI reference agent listening on {} ({}{})",
-            reference::agui::endpoint_url(&running),
-            config.declaration.summary(),
-            config
-                .fault
-                .map(|f| format!(", FAULT {}", f.name()))
-                .unwrap_or_default(),
-        );
-        let _ = tokio::signal::ctrl_c().await;
-        running.shutdown().await;
-        Ok(0)
+        let running = reference::agui::spawn(config.clone(), addr).await;
+        serve_until_interrupted(running, addr, |running| {
+            format!(
+                "mmconform AG-UI reference agent listening on {} ({}{})",
+                reference::agui::endpoint_url(running),
+                config.declaration.summary(),
+                config
+                    .fault
+                    .map(|f| format!(", FAULT {}", f.name()))
+                    .unwrap_or_default(),
+            )
+        })
+        .await
     })
+}
+
+/// Announces a started embedded host and serves until Ctrl-C.
+async fn serve_until_interrupted(
+    running: std::io::Result<RunningReference>,
+    addr: std::net::SocketAddr,
+    banner: impl FnOnce(&RunningReference) -> String,
+) -> Result<i32, CliError> {
+    let running = running.map_err(|e| CliError::Usage(format!("cannot listen on {addr}: {e}")))?;
+    super::out::line(format_args!("{}", banner(&running)));
+    let _ = tokio::signal::ctrl_c().await;
+    running.shutdown().await;
+    Ok(0)
 }
 
 pub fn serve(args: &ServeArgs) -> Result<i32, CliError> {
@@ -98,24 +109,22 @@ pub fn serve(args: &ServeArgs) -> Result<i32, CliError> {
     };
     let addr = std::net::SocketAddr::new(args.bind, args.port);
     runtime()?.block_on(async move {
-        let running = reference::spawn(config.clone(), addr)
-            .await
-            .map_err(|e| CliError::Usage(format!("cannot listen on {addr}: {e}")))?;
-        super::out::line(format_args!(
-            "mmconform reference host listening on {} (modalities {}{}{})",
-            running.base_url(),
-            config.modalities.join(","),
-            config
-                .max_bytes_per_part
-                .map(|n| format!(", maxBytesPerPart {n}"))
-                .unwrap_or_default(),
-            config
-                .fault
-                .map(|f| format!(", FAULT {}", f.name()))
-                .unwrap_or_default(),
-        ));
-        let _ = tokio::signal::ctrl_c().await;
-        running.shutdown().await;
-        Ok(0)
+        let running = reference::spawn(config.clone(), addr).await;
+        serve_until_interrupted(running, addr, |running| {
+            format!(
+                "mmconform reference host listening on {} (modalities {}{}{})",
+                running.base_url(),
+                config.modalities.join(","),
+                config
+                    .max_bytes_per_part
+                    .map(|n| format!(", maxBytesPerPart {n}"))
+                    .unwrap_or_default(),
+                config
+                    .fault
+                    .map(|f| format!(", FAULT {}", f.name()))
+                    .unwrap_or_default(),
+            )
+        })
+        .await
     })
 }
