@@ -1,6 +1,6 @@
 //! The events a run emits. Reporters consume these and nothing else.
 
-use crate::outcome::{CaseResult, Outcome};
+use crate::outcome::{CaseResult, EvidenceView, Outcome, ProtocolEvidence};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -8,13 +8,14 @@ use std::collections::BTreeMap;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RunInfo {
     pub tool_version: String,
-    /// `openwop` or `agui` (`openai` later).
+    /// The protocol spoken, as scenario files name it in `profile:`.
     pub profile: String,
     /// Target base URL with any userinfo stripped, or `reference (http://127.0.0.1:PORT)`.
     pub target: String,
-    /// `spec` or `suite`.
-    pub dialect: String,
-    pub openwop_major: u8,
+    /// The protocol's own run options (openwop: `dialect`, `openwop_major`), listed
+    /// in the JSON report beside the run's other fields.
+    #[serde(flatten)]
+    pub protocol_options: serde_json::Map<String, serde_json::Value>,
     pub strict: bool,
     pub require: bool,
     pub opted_out_profiles: Vec<String>,
@@ -28,9 +29,9 @@ pub struct RunInfo {
     pub scenario_set_sha256: String,
     /// (file, SHA-256) of each scenario file, in load order.
     pub scenario_files: Vec<(String, String)>,
-    /// agui runs: what the agent is declared to accept (AG-UI has no discovery).
+    /// What the target is declared to accept, for a protocol with no discovery (AG-UI).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub declared: Option<crate::profile::agui::Declaration>,
+    pub declared: Option<ProtocolEvidence>,
     /// The `--baseline` file the run was judged with, if any.
     #[serde(default)]
     pub baseline: Option<BaselineInfo>,
@@ -41,6 +42,11 @@ pub struct RunInfo {
     /// `--insecure`: certificates were not verified.
     #[serde(default)]
     pub insecure_tls: bool,
+    /// How reporters show the protocol's part of the run header: the options
+    /// (`dialect spec`) and properties (`dialect`, `openwop.major`). Not in the JSON
+    /// report: the protocol derives it from the fields above.
+    #[serde(skip)]
+    pub protocol_view: EvidenceView,
 }
 
 /// Which baseline a run used: enough to tell two runs' baselines apart.

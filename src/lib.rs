@@ -13,6 +13,7 @@ pub mod cli;
 pub mod config;
 pub mod event;
 pub mod exit;
+pub mod judge;
 pub mod media;
 pub mod outcome;
 pub mod plan;

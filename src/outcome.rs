@@ -183,9 +183,34 @@ pub struct CaseResult {
     /// Set when the case failed and a `--baseline` entry lists it (outcome `xfail`).
     #[serde(default)]
     pub expected_failure: Option<ExpectedFailure>,
-    /// agui cases: how the answer was classified (bucket, events, terminal, echo).
+    /// How the protocol classified the answer, when it does (an AG-UI stream: bucket,
+    /// events, terminal event, echo). Kept under `stream` in the JSON report.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub stream: Option<crate::profile::agui::StreamEvidence>,
+    pub stream: Option<ProtocolEvidence>,
+}
+
+/// Evidence only a protocol understands (how it read an answer; what a target was
+/// declared to accept), opaque to the core and the reporters: the record goes verbatim
+/// into the JSON report, and the protocol's rendering of it ([`EvidenceView`]) is what
+/// terminals and JUnit show.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct ProtocolEvidence {
+    pub record: serde_json::Value,
+    /// Not in the JSON report: derived from the record by the protocol that made it.
+    #[serde(skip)]
+    pub view: EvidenceView,
+}
+
+/// How reporters show protocol-specific evidence without knowing the protocol.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct EvidenceView {
+    /// One line: `completed: RUN_FINISHED after 6 events`.
+    pub summary: String,
+    /// Name/value pairs for JUnit properties (`stream.classification`, ...).
+    pub properties: Vec<(String, String)>,
+    /// Detail lines for `-v` and JUnit `<system-out>` (`stream: ...`, `events: ...`).
+    pub lines: Vec<String>,
 }
 
 impl CaseResult {

@@ -7,6 +7,7 @@ use super::{CliError, runtime};
 use crate::baseline;
 use crate::event::Event;
 use crate::exit;
+use crate::report::fanout::FanOut;
 use crate::report::{JsonReporter, JunitReporter, Reporter, TerminalOptions, TerminalReporter};
 use crate::runner::{
     self,
@@ -33,22 +34,21 @@ pub fn run(args: &RunArgs, color: bool) -> Result<i32, CliError> {
             "note: built-in case {id} replaced by a --scenarios file"
         ));
     }
-    let redactor = config.redactor();
     let mut reporters: Vec<Box<dyn Reporter>> = vec![Box::new(TerminalReporter::new(
         TerminalOptions {
             color: config.output.color,
             verbose: config.output.verbose,
             progress: config.output.progress,
         },
-        redactor.clone(),
         Box::new(std::io::stdout()),
     ))];
     if let Some(path) = &config.output.junit {
-        reporters.push(Box::new(JunitReporter::new(path.clone(), redactor.clone())));
+        reporters.push(Box::new(JunitReporter::new(path.clone())));
     }
     if let Some(path) = &config.output.report {
-        reporters.push(Box::new(JsonReporter::new(path.clone(), redactor.clone())));
+        reporters.push(Box::new(JsonReporter::new(path.clone())));
     }
+    let mut fanout = FanOut::new(config.redactor(), reporters);
 
     runtime()?.block_on(async move {
         // The deadline bounds the whole run, starting the embedded host included.
@@ -56,22 +56,8 @@ pub fn run(args: &RunArgs, color: bool) -> Result<i32, CliError> {
         let (reference, target) = start_target(&config).await.map_err(CliError::Internal)?;
         let (tx, mut rx) = mpsc::unbounded_channel::<Event>();
         let execution = tokio::spawn(runner::execute(config.clone(), suite, target, tx, stop));
-        let mut failures = Vec::new();
-        let mut active = vec![true; reporters.len()];
         while let Some(event) = rx.recv().await {
-            for (reporter, active) in reporters.iter_mut().zip(active.iter_mut()) {
-                if !*active {
-                    continue;
-                }
-                if let Err(e) = reporter.handle(&event) {
-                    // One failure silences that reporter only: the others still write.
-                    // A closed stdout (`| head`) is the reader's choice, not an error.
-                    *active = false;
-                    if e.source.kind() != std::io::ErrorKind::BrokenPipe {
-                        failures.push(e);
-                    }
-                }
-            }
+            fanout.handle(&event);
         }
         let output = execution
             .await
@@ -79,6 +65,7 @@ pub fn run(args: &RunArgs, color: bool) -> Result<i32, CliError> {
         if let Some(reference) = reference {
             reference.shutdown().await;
         }
+        let failures = fanout.finish();
         for failure in &failures {
             super::out::error_line(format_args!("error: {failure}"));
         }

@@ -5,7 +5,6 @@
 //! pass cases that have already been through [`super::scrub`]; nothing here colours.
 
 use crate::outcome::{AssertionResult, CaseResult, Exchange, Outcome};
-use crate::profile::agui::StreamEvidence;
 
 /// Bodies longer than this are cut in the terminal: the full text is in the JSON report.
 pub const TERMINAL_BODY_LIMIT: usize = 2 * 1024;
@@ -151,27 +150,6 @@ pub fn exchange_lines(exchange: &Exchange, body_limit: usize) -> Vec<String> {
                 lines.push("< ... [body cut at the read cap]".to_string());
             }
         }
-    }
-    lines
-}
-
-/// An AG-UI answer's classification and what it rests on, for JUnit and `-v`.
-pub fn stream_lines(stream: &StreamEvidence) -> Vec<String> {
-    let mut lines = vec![format!("stream: {}", stream.summary())];
-    if !stream.events.is_empty() {
-        let more = stream.events_total.saturating_sub(stream.events.len());
-        let tail = if more > 0 {
-            format!(" (+{more} more)")
-        } else {
-            String::new()
-        };
-        lines.push(format!("events: {}{tail}", stream.events.join(" ")));
-    }
-    for problem in &stream.problems {
-        lines.push(format!("problem: {problem}"));
-    }
-    if let Some(echo) = &stream.echo {
-        lines.push(format!("echo: {echo}"));
     }
     lines
 }

@@ -36,12 +36,13 @@ impl Write for SharedBuf {
 }
 
 pub fn run_info() -> RunInfo {
+    let (protocol_options, protocol_view) =
+        crate::profile::openwop::evidence::run_options(crate::profile::openwop::Dialect::Spec, 1);
     RunInfo {
         tool_version: "0.1.0".into(),
         profile: "openwop".into(),
         target: BASE.into(),
-        dialect: "spec".into(),
-        openwop_major: 1,
+        protocol_options,
         strict: false,
         require: false,
         opted_out_profiles: vec![],
@@ -55,6 +56,7 @@ pub fn run_info() -> RunInfo {
         declared: None,
         warnings: vec![],
         insecure_tls: false,
+        protocol_view,
     }
 }
 
@@ -333,18 +335,21 @@ pub fn feed(reporter: &mut dyn super::Reporter, events: &[Event]) {
 /// The RUN_ERROR message repeats `secret`, which every reporter must redact.
 pub fn agui_events(secret: &str) -> Vec<Event> {
     use crate::profile::agui::classify::{ReadEnd, TerminalEvent};
+    use crate::profile::agui::evidence::{of_declaration, of_stream};
     use crate::profile::agui::{Declaration, StreamClass, StreamEvidence};
     let mut run = run_info();
     run.profile = "agui".into();
-    run.declared = Some(
-        Declaration::new(
+    run.protocol_options = Default::default();
+    run.protocol_view = Default::default();
+    run.declared = Some(of_declaration(
+        &Declaration::new(
             &["image/".into(), "audio/wav".into()],
             &["data".into()],
             true,
             "--accepts",
         )
         .unwrap(),
-    );
+    ));
     let evidence = |classification, terminal: Option<TerminalEvent>| StreamEvidence {
         classification,
         status: 200,
@@ -376,14 +381,14 @@ pub fn agui_events(secret: &str) -> Vec<Event> {
         true,
     )];
     pass.exchanges = vec![exchange("video", Some(200), "data: {}\n\n")];
-    pass.stream = Some(evidence(
+    pass.stream = Some(of_stream(&evidence(
         StreamClass::RunError,
         Some(TerminalEvent {
             event_type: "RUN_ERROR".into(),
             message: Some(format!("no video for {secret}")),
             code: Some("unsupported".into()),
         }),
-    ));
+    )));
     let mut fail = case(
         "agui.undeclared-kind-refused[document]",
         "agui.undeclared-kind-refused",
@@ -399,14 +404,14 @@ pub fn agui_events(secret: &str) -> Vec<Event> {
     )];
     fail.reason = Some("expected one of rejected, run-error; got completed".into());
     fail.exchanges = vec![exchange("document", Some(200), "data: {}\n\n")];
-    fail.stream = Some(evidence(
+    fail.stream = Some(of_stream(&evidence(
         StreamClass::Completed,
         Some(TerminalEvent {
             event_type: "RUN_FINISHED".into(),
             message: None,
             code: None,
         }),
-    ));
+    )));
     let cases = vec![pass, fail];
     let mut events = vec![
         Event::RunStarted(Box::new(run)),

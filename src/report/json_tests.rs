@@ -8,7 +8,7 @@ const SCHEMA: &str = include_str!("../../schemas/report.schema.json");
 fn write(events: &[Event]) -> Value {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("evidence/report.json");
-    let mut reporter = JsonReporter::new(path.clone(), Redactor::default());
+    let mut reporter = JsonReporter::new(path.clone());
     fixtures::feed(&mut reporter, events);
     serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap()
 }

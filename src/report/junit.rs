@@ -11,26 +11,22 @@
 use super::atomic::write_atomically;
 use super::evidence::{self, JUNIT_BODY_LIMIT};
 use super::record::RunRecord;
-use super::scrub::{scrub_case, scrub_discovery, scrub_run};
 use super::{ReportError, Reporter, mode_label};
 use crate::event::{Event, RunSummary};
 use crate::outcome::{CaseResult, Outcome};
-use crate::redact::Redactor;
 use quick_junit::{NonSuccessKind, Property, Report, TestCase, TestCaseStatus, TestSuite};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 pub struct JunitReporter {
     path: PathBuf,
-    redactor: Redactor,
     record: RunRecord,
 }
 
 impl JunitReporter {
-    pub fn new(path: PathBuf, redactor: Redactor) -> Self {
+    pub fn new(path: PathBuf) -> Self {
         JunitReporter {
             path,
-            redactor,
             record: RunRecord::default(),
         }
     }
@@ -44,7 +40,6 @@ impl JunitReporter {
             if case.outcome == Outcome::Excluded {
                 continue;
             }
-            let case = scrub_case(&self.redactor, case);
             let position = match suites
                 .iter()
                 .position(|s| s.name.as_str() == case.requirement.source)
@@ -60,7 +55,7 @@ impl JunitReporter {
             let suite = &mut suites[position];
             let elapsed = suite.time.unwrap_or_default() + millis(case.duration_ms);
             suite.set_time(elapsed);
-            suite.add_test_case(test_case(&case));
+            suite.add_test_case(test_case(case));
         }
         if suites.is_empty() {
             // Nothing was decided (discovery failed, nothing selected, interrupted
@@ -68,7 +63,7 @@ impl JunitReporter {
             // sees why it is empty instead of an unexplained green.
             let mut suite = TestSuite::new("mmconform");
             suite.add_properties(properties);
-            suite.set_system_err(self.redactor.redact(&run_note(summary)));
+            suite.set_system_err(run_note(summary));
             suites.push(suite);
         }
         let mut report = Report::new("mmconform");
@@ -82,15 +77,16 @@ impl JunitReporter {
     fn properties(&self, summary: &RunSummary) -> Vec<Property> {
         let mut props = Vec::new();
         let mut add = |name: &str, value: String| {
-            props.push(Property::new(name, self.redactor.redact(&value)));
+            props.push(Property::new(name, value));
         };
         if let Some(run) = &self.record.run {
-            let run = scrub_run(&self.redactor, run);
+            let run = run.clone();
             add("mmconform.version", run.tool_version);
             add("profile", run.profile);
             add("target", run.target);
-            add("dialect", run.dialect);
-            add("openwop.major", run.openwop_major.to_string());
+            for (name, value) in run.protocol_view.properties {
+                add(&name, value);
+            }
             add("mode", mode_label(run.strict, run.require).to_string());
             add("strict", run.strict.to_string());
             add("require", run.require.to_string());
@@ -102,13 +98,10 @@ impl JunitReporter {
                 add("baseline.sha256", baseline.sha256);
             }
             if let Some(declared) = run.declared {
-                // AG-UI has no discovery: the declaration is what the run was planned on.
-                add("agui.accepts", declared.accepts.join(","));
-                add("agui.sources", declared.sources.join(","));
-                add("agui.echo", declared.echo.to_string());
-                add("agui.kinds", declared.kinds.join(","));
-                add("agui.undeclared-kinds", declared.undeclared_kinds.join(","));
-                add("agui.declared-by", declared.declared_by);
+                // A protocol without discovery: the declaration is what the run was planned on.
+                for (name, value) in declared.view.properties {
+                    add(&name, value);
+                }
             }
             if run.insecure_tls {
                 add("tls.insecure", "true".into());
@@ -118,7 +111,7 @@ impl JunitReporter {
             }
         }
         if let Some(discovery) = &self.record.discovery {
-            let discovery = scrub_discovery(&self.redactor, discovery);
+            let discovery = discovery.clone();
             add("discovery.url", discovery.url);
             if let Some(status) = discovery.status {
                 add("discovery.status", status.to_string());
@@ -216,18 +209,15 @@ fn test_case(case: &CaseResult) -> TestCase {
         .set_classname(classname(case))
         .set_assertions(case.assertions.len())
         .set_time(millis(case.duration_ms));
-    if let Some(stream) = &case.stream {
-        test_case.add_property(Property::new(
-            "stream.classification",
-            stream.classification.as_str(),
-        ));
-        test_case.add_property(Property::new("stream.status", stream.status.to_string()));
-        test_case.add_property(Property::new("stream.summary", stream.summary()));
+    if let Some(evidence) = &case.stream {
+        for (name, value) in &evidence.view.properties {
+            test_case.add_property(Property::new(name.as_str(), value.as_str()));
+        }
     }
     if !case.exchanges.is_empty() {
         let mut out = evidence::transcript(case, JUNIT_BODY_LIMIT);
-        if let Some(stream) = &case.stream {
-            out = format!("{}\n\n{out}", evidence::stream_lines(stream).join("\n"));
+        if let Some(evidence) = &case.stream {
+            out = format!("{}\n\n{out}", evidence.view.lines.join("\n"));
         }
         test_case.set_system_out(out);
     }

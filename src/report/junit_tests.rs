@@ -4,7 +4,7 @@ use crate::report::fixtures;
 fn write(events: &[Event]) -> String {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("out/junit.xml");
-    let mut reporter = JunitReporter::new(path.clone(), Redactor::default());
+    let mut reporter = JunitReporter::new(path.clone());
     fixtures::feed(&mut reporter, events);
     std::fs::read_to_string(&path).unwrap()
 }

@@ -4,8 +4,8 @@
 //! - [`junit`]: JUnit XML for CI gates.
 //! - [`json`]: the JSON evidence file, described by `schemas/report.schema.json`.
 //!
-//! Every reporter passes what it writes through the [`Redactor`](crate::redact::Redactor)
-//! ([`scrub`]), and the two file reporters write atomically ([`atomic`]) on
+//! Events reach the reporters through one [`fanout::FanOut`], which redacts each event
+//! once ([`scrub`]); the two file reporters write atomically ([`atomic`]) on
 //! `RunFinished`, which arrives even when the run fails or is interrupted.
 
 use crate::event::Event;
@@ -13,6 +13,7 @@ use std::path::PathBuf;
 
 pub mod atomic;
 pub mod evidence;
+pub mod fanout;
 pub mod json;
 pub mod junit;
 mod record;
@@ -43,6 +44,14 @@ pub struct ReportError {
 pub trait Reporter: Send {
     fn handle(&mut self, event: &Event) -> Result<(), ReportError>;
 }
+
+// The run drives reporters from a task: each must stay `Send` (checked at compile time).
+const _: fn() = || {
+    fn is_send<T: Send>() {}
+    is_send::<TerminalReporter>();
+    is_send::<JunitReporter>();
+    is_send::<JsonReporter>();
+};
 
 /// How `--strict` and `--require` combine, as one word for headers and properties.
 pub(crate) fn mode_label(strict: bool, require: bool) -> &'static str {

@@ -3,6 +3,7 @@
 //! The events here are deliberately unredacted, as if the runner had a bug: the
 //! reporters are the last line of defence and must hold on their own.
 
+use super::fanout::FanOut;
 use super::fixtures::{self, SharedBuf};
 use super::{JsonReporter, JunitReporter, Reporter, TerminalOptions, TerminalReporter};
 use crate::event::Event;
@@ -69,67 +70,51 @@ fn assert_clean(kind: &str, text: &str) {
     );
 }
 
+/// Feeds `events` through one fan-out to a terminal (into `buf`), a JUnit and a JSON
+/// reporter, as `run` does, and returns the three texts.
+fn fan_out(events: &[Event], verbose: bool) -> [(&'static str, String); 3] {
+    let dir = tempfile::tempdir().unwrap();
+    let buf = SharedBuf::default();
+    let options = TerminalOptions {
+        color: false,
+        verbose,
+        progress: false,
+    };
+    let (junit_path, json_path) = (dir.path().join("junit.xml"), dir.path().join("report.json"));
+    let reporters: Vec<Box<dyn Reporter>> = vec![
+        Box::new(TerminalReporter::new(options, Box::new(buf.clone()))),
+        Box::new(JunitReporter::new(junit_path.clone())),
+        Box::new(JsonReporter::new(json_path.clone())),
+    ];
+    let mut fanout = FanOut::new(Redactor::new([CANARY]), reporters);
+    for event in events {
+        fanout.handle(event);
+    }
+    assert!(fanout.finish().is_empty());
+    [
+        ("terminal", buf.text()),
+        ("JUnit", std::fs::read_to_string(&junit_path).unwrap()),
+        ("JSON", std::fs::read_to_string(&json_path).unwrap()),
+    ]
+}
+
 #[test]
 fn no_reporter_writes_a_secret() {
     let events = leaky_events();
-    let redactor = Redactor::new([CANARY]);
-    let dir = tempfile::tempdir().unwrap();
-
     for verbose in [false, true] {
-        let buf = SharedBuf::default();
-        let options = TerminalOptions {
-            color: false,
-            verbose,
-            progress: false,
-        };
-        let mut terminal = TerminalReporter::new(options, redactor.clone(), Box::new(buf.clone()));
-        fixtures::feed(&mut terminal, &events);
-        assert_clean("terminal", &buf.text());
+        let outputs = fan_out(&events, verbose);
+        for (kind, text) in &outputs {
+            assert_clean(kind, text);
+        }
+        // The masks are where the secrets were, so a reader knows something was removed.
+        assert!(outputs[2].1.contains("[REDACTED]"));
     }
-
-    let junit_path = dir.path().join("junit.xml");
-    let mut junit = JunitReporter::new(junit_path.clone(), redactor.clone());
-    fixtures::feed(&mut junit, &events);
-    assert_clean("JUnit", &std::fs::read_to_string(&junit_path).unwrap());
-
-    let json_path = dir.path().join("report.json");
-    let mut json = JsonReporter::new(json_path.clone(), redactor.clone());
-    fixtures::feed(&mut json, &events);
-    let text = std::fs::read_to_string(&json_path).unwrap();
-    assert_clean("JSON", &text);
-    // The masks are where the secrets were, so a reader knows something was removed.
-    assert!(text.contains("[REDACTED]"));
 }
 
 #[test]
 fn an_agui_run_error_message_that_repeats_a_secret_is_redacted_everywhere() {
     let events = fixtures::agui_events(CANARY);
-    let redactor = Redactor::new([CANARY]);
-    let dir = tempfile::tempdir().unwrap();
-    let buf = SharedBuf::default();
-    let options = TerminalOptions {
-        color: false,
-        verbose: true,
-        progress: false,
-    };
-    let mut terminal = TerminalReporter::new(options, redactor.clone(), Box::new(buf.clone()));
-    fixtures::feed(&mut terminal, &events);
-    assert_clean("terminal", &buf.text());
-    let junit_path = dir.path().join("junit.xml");
-    let mut junit = JunitReporter::new(junit_path.clone(), redactor.clone());
-    fixtures::feed(&mut junit, &events);
-    assert_clean("JUnit", &std::fs::read_to_string(&junit_path).unwrap());
-    let json_path = dir.path().join("report.json");
-    let mut json = JsonReporter::new(json_path.clone(), redactor);
-    fixtures::feed(&mut json, &events);
-    assert_clean("JSON", &std::fs::read_to_string(&json_path).unwrap());
-}
-
-#[test]
-fn reporters_are_send_so_the_runner_can_drive_them_from_a_task() {
-    fn is_send<T: Send>() {}
-    is_send::<TerminalReporter>();
-    is_send::<JunitReporter>();
-    is_send::<JsonReporter>();
-    let _: Box<dyn Reporter> = Box::new(JsonReporter::new("x".into(), Redactor::default()));
+    for (kind, text) in &fan_out(&events, true) {
+        assert_clean(kind, text);
+    }
 }

@@ -1,21 +1,19 @@
-//! Passing everything a reporter writes through the [`Redactor`] once more.
+//! Passing every event through the [`Redactor`] once, on its way to the reporters
+//! ([`scrub_event`], called by [`super::fanout`]).
 //!
-//! The runner already redacts transcripts before they reach a `CaseResult`. Reporters
-//! do it again because a report is the last place a leaked token could be stopped, and
-//! because some strings (reasons, notes, discovery documents) come from the host and
-//! may echo a secret back.
+//! The runner already redacts transcripts before they reach a `CaseResult`. The
+//! fan-out does it again because it is the last place a leaked token could be
+//! stopped, and because some strings (reasons, notes, discovery documents) come from
+//! the host and may echo a secret back.
 //!
 //! The copies are built with struct literals without `..`, so a field added to a shared
 //! type fails to compile here until someone decides how to redact it.
 
-use crate::event::{BaselineInfo, DiscoverySnapshot, RunInfo};
+use crate::event::{BaselineInfo, DiscoverySnapshot, Event, RunInfo, RunSummary};
 use crate::outcome::{
-    AssertionResult, CaseResult, Exchange, ExpectedFailure, RecordedRequest, RecordedResponse,
-    Requirement,
+    AssertionResult, CaseResult, EvidenceView, Exchange, ExpectedFailure, ProtocolEvidence,
+    RecordedRequest, RecordedResponse, Requirement,
 };
-use crate::profile::agui::Declaration;
-use crate::profile::agui::StreamEvidence;
-use crate::profile::agui::classify::TerminalEvent;
 use crate::redact::Redactor;
 
 /// A copy of `case` with every string redacted and sensitive header values masked.
@@ -57,34 +55,57 @@ pub fn scrub_case(redactor: &Redactor, case: &CaseResult) -> CaseResult {
             reason: r(&x.reason),
             expires: x.expires.as_deref().map(r),
         }),
-        stream: case.stream.as_ref().map(|s| scrub_stream(redactor, s)),
+        stream: case.stream.as_ref().map(|s| scrub_evidence(redactor, s)),
     }
 }
 
-/// A copy of an AG-UI answer's evidence with every host-supplied string redacted (a
-/// RUN_ERROR message or an echo may repeat a secret the agent was sent).
-pub fn scrub_stream(redactor: &Redactor, stream: &StreamEvidence) -> StreamEvidence {
+/// A copy of protocol evidence with every string redacted (a RUN_ERROR message or an
+/// echo may repeat a secret the agent was sent).
+pub fn scrub_evidence(redactor: &Redactor, evidence: &ProtocolEvidence) -> ProtocolEvidence {
+    let mut record = evidence.record.clone();
+    scrub_value(redactor, &mut record);
+    ProtocolEvidence {
+        record,
+        view: scrub_view(redactor, &evidence.view),
+    }
+}
+
+fn scrub_view(redactor: &Redactor, view: &EvidenceView) -> EvidenceView {
+    EvidenceView {
+        summary: redactor.redact(&view.summary),
+        properties: pairs(redactor, &view.properties),
+        lines: view.lines.iter().map(|l| redactor.redact(l)).collect(),
+    }
+}
+
+/// A copy of `event` with everything a reporter could write redacted: the one place
+/// redaction happens on the way out (see [`super::fanout`]).
+pub fn scrub_event(redactor: &Redactor, event: &Event) -> Event {
+    match event {
+        Event::RunStarted(run) => Event::RunStarted(Box::new(scrub_run(redactor, run))),
+        Event::Discovery(d) => Event::Discovery(scrub_discovery(redactor, d)),
+        Event::Planned { total } => Event::Planned { total: *total },
+        Event::CaseFinished { index, result } => Event::CaseFinished {
+            index: *index,
+            result: Box::new(scrub_case(redactor, result)),
+        },
+        Event::RunFinished(summary) => Event::RunFinished(scrub_summary(redactor, summary)),
+    }
+}
+
+fn scrub_summary(redactor: &Redactor, summary: &RunSummary) -> RunSummary {
     let r = |s: &str| redactor.redact(s);
-    StreamEvidence {
-        classification: stream.classification,
-        status: stream.status,
-        content_type: stream.content_type.as_deref().map(r),
-        event_stream: stream.event_stream,
-        events: stream.events.iter().map(|e| r(e)).collect(),
-        events_total: stream.events_total,
-        terminal: stream.terminal.as_ref().map(|t| TerminalEvent {
-            event_type: r(&t.event_type),
-            message: t.message.as_deref().map(r),
-            code: t.code.as_deref().map(r),
-        }),
-        problems: stream.problems.iter().map(|p| r(p)).collect(),
-        ended_by: stream.ended_by,
-        bytes: stream.bytes,
-        echo: stream.echo.as_ref().map(|v| {
-            let mut v = v.clone();
-            scrub_value(redactor, &mut v);
-            v
-        }),
+    RunSummary {
+        counts: summary.counts.clone(),
+        exit_code: summary.exit_code,
+        verdict: r(&summary.verdict),
+        explanation: r(&summary.explanation),
+        duration_ms: summary.duration_ms,
+        finished_at: r(&summary.finished_at),
+        incomplete: summary.incomplete,
+        baseline_drift: summary.baseline_drift.iter().map(|d| r(d)).collect(),
+        flaky: summary.flaky,
+        deadline_reached: summary.deadline_reached,
     }
 }
 
@@ -120,8 +141,14 @@ pub fn scrub_run(redactor: &Redactor, run: &RunInfo) -> RunInfo {
         tool_version: r(&run.tool_version),
         profile: r(&run.profile),
         target: r(&run.target),
-        dialect: r(&run.dialect),
-        openwop_major: run.openwop_major,
+        protocol_options: {
+            let mut options = serde_json::Value::Object(run.protocol_options.clone());
+            scrub_value(redactor, &mut options);
+            match options {
+                serde_json::Value::Object(map) => map,
+                _ => serde_json::Map::new(),
+            }
+        },
         strict: run.strict,
         require: run.require,
         opted_out_profiles: all(&run.opted_out_profiles),
@@ -136,16 +163,10 @@ pub fn scrub_run(redactor: &Redactor, run: &RunInfo) -> RunInfo {
             sha256: r(&b.sha256),
             entries: b.entries,
         }),
-        declared: run.declared.as_ref().map(|d| Declaration {
-            accepts: all(&d.accepts),
-            sources: all(&d.sources),
-            echo: d.echo,
-            kinds: all(&d.kinds),
-            undeclared_kinds: all(&d.undeclared_kinds),
-            declared_by: r(&d.declared_by),
-        }),
+        declared: run.declared.as_ref().map(|d| scrub_evidence(redactor, d)),
         warnings: all(&run.warnings),
         insecure_tls: run.insecure_tls,
+        protocol_view: scrub_view(redactor, &run.protocol_view),
     }
 }
 

@@ -4,11 +4,9 @@
 //! the same host print the same text and a snapshot of the output is meaningful.
 
 use super::evidence::{self, TERMINAL_BODY_LIMIT};
-use super::scrub::{scrub_case, scrub_discovery, scrub_run};
 use super::{ReportError, Reporter, mode_label};
 use crate::event::{DiscoverySnapshot, Event, RunInfo, RunSummary};
 use crate::outcome::{CaseResult, Outcome};
-use crate::redact::Redactor;
 use colored::Colorize;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::BTreeMap;
@@ -34,7 +32,6 @@ const INDENT: &str = "        ";
 
 pub struct TerminalReporter {
     options: TerminalOptions,
-    redactor: Redactor,
     out: Box<dyn Write + Send>,
     /// Hidden until a plan arrives with `progress` on; a hidden bar still runs
     /// `suspend` closures, so printing goes through the bar either way.
@@ -58,10 +55,9 @@ enum Paint {
 }
 
 impl TerminalReporter {
-    pub fn new(options: TerminalOptions, redactor: Redactor, out: Box<dyn Write + Send>) -> Self {
+    pub fn new(options: TerminalOptions, out: Box<dyn Write + Send>) -> Self {
         TerminalReporter {
             options,
-            redactor,
             out,
             bar: ProgressBar::hidden(),
             pending: BTreeMap::new(),
@@ -89,9 +85,8 @@ impl TerminalReporter {
         styled.to_string()
     }
 
-    /// Write a block of text: redacted once more, printed around the progress bar.
+    /// Write a block of text (events arrive redacted), printed around the progress bar.
     fn emit(&mut self, text: &str) -> Result<(), ReportError> {
-        let text = self.redactor.redact(text);
         let out = &mut self.out;
         self.bar
             .suspend(|| {
@@ -106,15 +101,14 @@ impl TerminalReporter {
     }
 
     fn run_started(&mut self, run: &RunInfo) -> Result<(), ReportError> {
-        let run = scrub_run(&self.redactor, run);
-        // The part-spelling dialect is openwop's; an agui run has none to show.
-        let dialect = if run.declared.is_none() {
-            format!(", dialect {}", printable(&run.dialect))
-        } else {
+        // The protocol's own options (openwop: the part-spelling dialect), if any.
+        let options = if run.protocol_view.summary.is_empty() {
             String::new()
+        } else {
+            format!(", {}", printable(&run.protocol_view.summary))
         };
         let line = format!(
-            "mmconform {} testing {} (profile {}{dialect}, mode {})\n",
+            "mmconform {} testing {} (profile {}{options}, mode {})\n",
             printable(&run.tool_version),
             printable(&run.target),
             printable(&run.profile),
@@ -122,12 +116,8 @@ impl TerminalReporter {
         );
         let mut text = line;
         if let Some(declared) = &run.declared {
-            // AG-UI has no discovery: the declaration is what this run was planned on.
-            text.push_str(&format!(
-                "declared ({}): {}\n",
-                printable(&declared.declared_by),
-                printable(&declared.summary())
-            ));
+            // No discovery: the declaration is what this run was planned on.
+            text.push_str(&format!("{}\n", printable(&declared.view.summary)));
         }
         for warning in &run.warnings {
             let warning = format!("warning: {}", printable(warning));
@@ -137,7 +127,6 @@ impl TerminalReporter {
     }
 
     fn discovery(&mut self, snapshot: &DiscoverySnapshot) -> Result<(), ReportError> {
-        let snapshot = scrub_discovery(&self.redactor, snapshot);
         let status = match snapshot.status {
             Some(code) => code.to_string(),
             None => "no response".to_string(),
@@ -190,8 +179,7 @@ impl TerminalReporter {
         if case.outcome == Outcome::Excluded {
             return Ok(());
         }
-        let case = scrub_case(&self.redactor, case);
-        let text = self.render_case(&case);
+        let text = self.render_case(case);
         self.emit(&text)
     }
 
@@ -219,12 +207,12 @@ impl TerminalReporter {
         if reason_in_line && let Some(reason) = &case.reason {
             text.push_str(&format!(" ({})", printable(reason)));
         }
-        // An AG-UI answer's bucket, for every case that got one: what the agent did is
-        // worth seeing on passing lines too (rejected or converted, 422 or RUN_ERROR).
-        if let Some(stream) = &case.stream
-            && case.reason.as_deref() != Some(stream.summary().as_str())
+        // How the protocol classified the answer, for every case that got one: what
+        // the target did is worth seeing on passing lines too (rejected or converted).
+        if let Some(evidence) = &case.stream
+            && case.reason.as_deref() != Some(evidence.view.summary.as_str())
         {
-            text.push_str(&format!(" -> {}", printable(&stream.summary())));
+            text.push_str(&format!(" -> {}", printable(&evidence.view.summary)));
         }
         if executed(case.outcome) {
             let duration = format!("[{}]", format_duration(case.duration_ms));
@@ -240,9 +228,9 @@ impl TerminalReporter {
                     let facts = case.decided_on.join("; ");
                     push_indented(&mut text, &format!("decided on: {}", printable(&facts)));
                 }
-                if let Some(stream) = &case.stream {
-                    for line in evidence::stream_lines(stream) {
-                        push_indented(&mut text, &printable(&line));
+                if let Some(evidence) = &case.stream {
+                    for line in &evidence.view.lines {
+                        push_indented(&mut text, &printable(line));
                     }
                 }
                 for exchange in &case.exchanges {

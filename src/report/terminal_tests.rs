@@ -3,7 +3,7 @@ use crate::report::fixtures::{self, SharedBuf};
 
 fn render(options: TerminalOptions, events: &[Event]) -> String {
     let buf = SharedBuf::default();
-    let mut reporter = TerminalReporter::new(options, Redactor::default(), Box::new(buf.clone()));
+    let mut reporter = TerminalReporter::new(options, Box::new(buf.clone()));
     fixtures::feed(&mut reporter, events);
     buf.text()
 }

@@ -2,8 +2,8 @@
 
 use super::document;
 use super::http::{HttpClient, HttpRequest, HttpResponse};
-use super::judge;
-use super::schemas::SchemaCatalog;
+use crate::judge::catalog::SchemaCatalog;
+use crate::judge::{self, Answer, verdict};
 use crate::outcome::{CaseResult, Exchange, Outcome};
 use crate::plan::PlannedCase;
 use crate::profile::openwop::{
@@ -104,24 +104,21 @@ pub fn judge_response(
     let mut result = result_without_exchange(planned, case, Outcome::Blocked, None);
     let exchange_notes = exchange.notes.clone();
     result.exchanges.push(exchange);
-    match judge::judge(&case.spec.expect, response, &resolve, env.catalog) {
+    let answer = Answer {
+        status: response.status,
+        content_type: response.content_type.as_deref(),
+        body: &response.body,
+        truncated: response.truncated,
+    };
+    match judge::judge_answer(&case.spec.expect, &answer, &resolve, env.catalog) {
         Err(e) => {
             result.outcome = Outcome::Error;
             result.reason = Some(format!("scenario defect while judging: {e}"));
         }
         Ok(j) => {
-            result.outcome = judge::outcome(&j.assertions, case.spec.requirement.level, env.strict);
-            result.reason = match result.outcome {
-                Outcome::Blocked => Some("the case executed no assertion".to_string()),
-                Outcome::Pass => None,
-                _ => j
-                    .assertions
-                    .iter()
-                    .find(|a| !a.passed)
-                    .map(|a| format!("expected {}; got {}", a.expected, a.actual)),
-            };
             result.assertions = j.assertions;
             result.notes = j.notes;
+            verdict::decide(&mut result, env.strict);
             if let Some(why) = j.cannot_judge {
                 // What did run still counts: a failed assertion stays a failure.
                 if matches!(result.outcome, Outcome::Pass | Outcome::Blocked) {

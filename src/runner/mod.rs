@@ -6,10 +6,10 @@ pub mod case;
 pub mod discovery;
 pub mod document;
 pub mod http;
-pub mod judge;
+
 pub mod ledger;
 pub mod offline;
-pub mod schemas;
+
 pub mod sse;
 pub mod stop;
 pub mod target;
@@ -17,6 +17,7 @@ pub mod target;
 use crate::config::{Profile, RunConfig, Target};
 use crate::event::{BaselineInfo, DiscoverySnapshot, Event, RunInfo, RunSummary};
 use crate::exit::{self, RunFacts};
+use crate::judge::catalog::SchemaCatalog;
 use crate::outcome::Outcome;
 use crate::plan::{self, Disposition};
 use crate::profile::openwop::{self, part::PartInputs};
@@ -24,7 +25,6 @@ use crate::scenario::suite::Suite;
 use case::{CaseEnv, result_without_exchange};
 use http::{HttpClient, HttpSettings};
 use ledger::{Ledger, Tally};
-use schemas::SchemaCatalog;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 use std::time::Instant;
@@ -95,12 +95,15 @@ impl Shared {
 }
 
 fn run_info(config: &RunConfig, suite: &Suite, target: &ResolvedTarget, nonce: &str) -> RunInfo {
+    let (protocol_options, protocol_view) = match config.profile.declaration() {
+        Some(_) => Default::default(),
+        None => openwop::evidence::run_options(config.dialect, config.openwop_major),
+    };
     RunInfo {
         tool_version: env!("CARGO_PKG_VERSION").to_string(),
         profile: config.profile.name().into(),
         target: target.label.clone(),
-        dialect: config.dialect.as_str().into(),
-        openwop_major: config.openwop_major,
+        protocol_options,
         strict: config.strict,
         require: config.require,
         opted_out_profiles: config.opted_out_profiles.clone(),
@@ -115,9 +118,13 @@ fn run_info(config: &RunConfig, suite: &Suite, target: &ResolvedTarget, nonce: &
             sha256: b.sha256.clone(),
             entries: b.entries.len(),
         }),
-        declared: config.profile.declaration().cloned(),
+        declared: config
+            .profile
+            .declaration()
+            .map(crate::profile::agui::evidence::of_declaration),
         warnings: config.warnings.clone(),
         insecure_tls: config.tls.insecure,
+        protocol_view,
     }
 }
 

@@ -135,7 +135,8 @@ pub fn run_validate_case(planned: &PlannedCase, case: &SuiteCase, env: &CaseEnv)
             ));
         }
     }
-    result.outcome = super::judge::outcome(&assertions, case.spec.requirement.level, env.strict);
+    result.outcome =
+        crate::judge::verdict::outcome(&assertions, case.spec.requirement.level, env.strict);
     result.reason = match result.outcome {
         Outcome::Pass => None,
         Outcome::Blocked => Some("the case executed no assertion".into()),

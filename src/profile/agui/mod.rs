@@ -10,6 +10,7 @@
 pub mod classify;
 pub mod declaration;
 pub mod echo;
+pub mod evidence;
 pub mod part;
 pub mod run_input;
 

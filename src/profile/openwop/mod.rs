@@ -1,7 +1,7 @@
 //! The openwop profile (WIRE.md §1): discovery at `/.well-known/openwop`, the callAI
 //! conformance seam, RFC 0091 content parts.
 
-pub mod error_body;
+pub mod evidence;
 pub mod facts;
 pub mod part;
 

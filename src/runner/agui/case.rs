@@ -2,16 +2,16 @@
 //! read the stream, judge.
 
 use super::judge::{self, StreamJudgement};
+use crate::judge::catalog::SchemaCatalog;
+use crate::judge::{self as answer_judge, Answer, verdict};
 use crate::outcome::{CaseResult, Outcome};
 use crate::plan::PlannedCase;
 use crate::profile::agui::echo;
 use crate::profile::agui::part::{self as agui_part, PartInputs};
 use crate::profile::agui::run_input::run_input;
-use crate::profile::agui::{Declaration, StreamClass, StreamEvidence};
+use crate::profile::agui::{Declaration, StreamClass};
 use crate::runner::case::{render_body, result_without_exchange};
-use crate::runner::http::{HttpClient, HttpResponse};
-use crate::runner::judge as http_judge;
-use crate::runner::schemas::SchemaCatalog;
+use crate::runner::http::HttpClient;
 use crate::runner::sse;
 use crate::scenario::suite::SuiteCase;
 use serde_json::{Value, json};
@@ -28,16 +28,6 @@ pub struct AguiEnv<'a> {
     pub strict: bool,
     pub declaration: &'a Declaration,
     pub part_inputs: PartInputs<'a>,
-}
-
-/// The answer as the generic judge reads it (`status`, `json_body`, `body`, ...).
-fn as_http_response(evidence: &StreamEvidence, shown_body: &str) -> HttpResponse {
-    HttpResponse {
-        status: evidence.status,
-        content_type: evidence.content_type.clone(),
-        body: shown_body.as_bytes().to_vec(),
-        truncated: false,
-    }
 }
 
 /// Sends the case's run and judges the answer.
@@ -78,18 +68,19 @@ pub async fn run_case(planned: &PlannedCase, case: &SuiteCase, env: &AguiEnv<'_>
         .as_ref()
         .map(|r| r.body.clone())
         .unwrap_or_default();
-    let generic = http_judge::judge(
-        &case.spec.expect,
-        &as_http_response(&evidence, &shown),
-        &resolve,
-        env.catalog,
-    );
+    let answer = Answer {
+        status: evidence.status,
+        content_type: evidence.content_type.as_deref(),
+        body: shown.as_bytes(),
+        truncated: false,
+    };
+    let generic = answer_judge::judge_answer(&case.spec.expect, &answer, &resolve, env.catalog);
     let generic = match generic {
         Ok(j) => j,
         Err(e) => {
             result.outcome = Outcome::Error;
             result.reason = Some(format!("scenario defect while judging: {e}"));
-            result.stream = Some(evidence);
+            result.stream = Some(crate::profile::agui::evidence::of_stream(&evidence));
             return result;
         }
     };
@@ -112,18 +103,8 @@ pub async fn run_case(planned: &PlannedCase, case: &SuiteCase, env: &AguiEnv<'_>
         result.outcome = Outcome::Blocked;
         result.reason = Some(evidence.summary());
     } else {
-        result.outcome =
-            http_judge::outcome(&result.assertions, case.spec.requirement.level, env.strict);
-        result.reason = match result.outcome {
-            Outcome::Blocked => Some("the case executed no assertion".to_string()),
-            Outcome::Pass => None,
-            _ => result
-                .assertions
-                .iter()
-                .find(|a| !a.passed)
-                .map(|a| format!("expected {}; got {}", a.expected, a.actual)),
-        };
+        verdict::decide(&mut result, env.strict);
     }
-    result.stream = Some(evidence);
+    result.stream = Some(crate::profile::agui::evidence::of_stream(&evidence));
     result
 }

@@ -8,13 +8,13 @@ pub mod judge;
 
 use super::http::{HttpClient, HttpSettings};
 use super::ledger::{Ledger, Tally};
-use super::schemas::SchemaCatalog;
 use super::sse;
 use super::stop::Stop;
 use super::{EventSink, ResolvedTarget, RunOutput, finish, new_nonce, run_info};
 use crate::config::{RunConfig, Target};
 use crate::event::Event;
 use crate::exit::RunFacts;
+use crate::judge::catalog::SchemaCatalog;
 use crate::outcome::Outcome;
 use crate::plan::{self, Disposition};
 use crate::profile::agui::part::PartInputs;

@@ -1,4 +1,4 @@
-//! Reading an openwop error body (WIRE.md §1.4): the code is taken from `code`, then
+//! Reading an error body (docs/wire.md, "Error bodies"): the code is taken from `code`, then
 //! `error` (string), then `error.code`; the shape is recorded because only the flat
 //! envelope `{error, message, details?}` conforms.
 
