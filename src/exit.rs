@@ -2,6 +2,7 @@
 //! The contract (README, "Exit codes") is stable: scripts rely on it.
 
 use crate::outcome::Outcome;
+use crate::scenario::diagnostic::Diagnostic;
 use std::collections::BTreeMap;
 
 pub const PASSED: i32 = 0;
@@ -12,6 +13,44 @@ pub const UNREACHABLE: i32 = 4;
 pub const BASELINE_DRIFT: i32 = 5;
 pub const INTERNAL: i32 = 70;
 pub const INTERRUPTED: i32 = 130;
+
+/// Every way a command ends. `main` gets exactly one of these and exits with its
+/// [`Ending::code`]; nothing else in the program picks an exit status.
+#[derive(Debug)]
+pub enum Ending {
+    /// A run that was decided: the code [`decide`] gave it.
+    Run(i32),
+    /// A run whose reports could not all be written (each named).
+    ReportsUnwritten(Vec<String>),
+    /// `calibrate`: whether every case can fail and every fault is caught.
+    Calibrated(bool),
+    /// `verify`: whether every check of the report holds.
+    Verified(bool),
+    /// A command that did what it was asked (`list`, `lint`, `baseline`, `serve-reference`).
+    Done,
+    /// Ctrl-C before a verdict, or twice.
+    Interrupted,
+    /// Bad arguments or configuration, found before any request.
+    Usage(String),
+    /// Scenario (or baseline, criteria) files with problems, found before any request.
+    Scenarios(Vec<Diagnostic>),
+    /// A defect in mmconform, or something outside the target that broke.
+    Internal(String),
+}
+
+impl Ending {
+    pub fn code(&self) -> i32 {
+        match self {
+            Ending::Run(code) => *code,
+            Ending::ReportsUnwritten(_) | Ending::Internal(_) => INTERNAL,
+            Ending::Calibrated(calibrated) => calibration(*calibrated),
+            Ending::Verified(intact) => verification(*intact),
+            Ending::Done => PASSED,
+            Ending::Interrupted => INTERRUPTED,
+            Ending::Usage(_) | Ending::Scenarios(_) => USAGE,
+        }
+    }
+}
 
 /// What the run as a whole amounted to.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -33,7 +72,7 @@ pub struct RunFacts {
 
 /// `mmconform calibrate`: 0 when every case can fail and every host fault is caught,
 /// 1 otherwise (usage and internal errors keep their codes).
-pub fn calibration(calibrated: bool) -> i32 {
+fn calibration(calibrated: bool) -> i32 {
     if calibrated {
         PASSED
     } else {
@@ -42,7 +81,7 @@ pub fn calibration(calibrated: bool) -> i32 {
 }
 
 /// `mmconform verify`: 0 when every check holds, 1 when the report was tampered with.
-pub fn verification(intact: bool) -> i32 {
+fn verification(intact: bool) -> i32 {
     if intact { PASSED } else { CONFORMANCE_FAILURE }
 }
 

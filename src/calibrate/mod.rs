@@ -89,6 +89,7 @@ async fn observe(
 pub async fn calibrate(
     suite: Arc<Suite>,
     options: &CalibrationOptions,
+    stop: Stop,
     on_run: &(dyn Fn() + Sync),
 ) -> Result<Option<Matrix>, String> {
     let setups = Arc::new(setup::setups());
@@ -105,8 +106,7 @@ pub async fn calibrate(
         })
         .collect();
     let semaphore = Arc::new(Semaphore::new(options.parallel_runs.max(1)));
-    // One watcher for the whole calibration: Ctrl-C stops every run at once.
-    let stop = Stop::watch(None);
+    // One signal for the whole calibration: Ctrl-C stops every run at once.
     let mut tasks = tokio::task::JoinSet::new();
     for (s, v) in jobs {
         let (setups, variants, suite, semaphore, options, stop) = (

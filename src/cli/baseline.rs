@@ -4,9 +4,10 @@ use super::CliError;
 use super::args::BaselineArgs;
 use crate::baseline::tracker::today_utc;
 use crate::baseline::write::{EntryDefaults, from_report, to_yaml};
+use crate::exit::Ending;
 use crate::report::write_atomically;
 
-pub fn baseline(args: &BaselineArgs) -> Result<i32, CliError> {
+pub fn baseline(args: &BaselineArgs) -> Result<Ending, CliError> {
     let name = args.from.display().to_string();
     let text = std::fs::read_to_string(&args.from)
         .map_err(|e| CliError::Usage(format!("--from {name}: {e}")))?;
@@ -41,5 +42,5 @@ pub fn baseline(args: &BaselineArgs) -> Result<i32, CliError> {
         }
         None => print!("{yaml}"),
     }
-    Ok(0)
+    Ok(Ending::Done)
 }

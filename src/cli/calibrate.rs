@@ -4,16 +4,17 @@
 use super::args::{CalibrateArgs, FormatArg};
 use super::{CliError, runtime};
 use crate::calibrate::{self, CalibrationOptions, render, setup};
-use crate::exit;
+use crate::exit::Ending;
 use crate::plan::filter::FilterTerm;
 use crate::report::write_atomically;
+use crate::runner::stop::Stop;
 use crate::scenario::checks::CheckOptions;
 use crate::scenario::suite::{SuiteOptions, load_suite};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 use std::sync::Arc;
 
-pub fn calibrate(args: &CalibrateArgs) -> Result<i32, CliError> {
+pub fn calibrate(args: &CalibrateArgs) -> Result<Ending, CliError> {
     let filters = args
         .filters
         .iter()
@@ -48,15 +49,21 @@ pub fn calibrate(args: &CalibrateArgs) -> Result<i32, CliError> {
     } else {
         ProgressBar::hidden()
     };
-    let matrix = runtime()?
-        .block_on(calibrate::calibrate(Arc::new(suite), &options, &|| {
-            bar.inc(1)
-        }))
-        .map_err(CliError::Internal)?;
+    let matrix = runtime()?.block_on(async {
+        let stop = Stop::watch(None);
+        let on_run = || bar.inc(1);
+        tokio::select! {
+            matrix = calibrate::calibrate(Arc::new(suite), &options, stop.clone(), &on_run) => {
+                matrix.map_err(CliError::Internal)
+            }
+            // A second Ctrl-C: out now.
+            () = stop.abandoned() => Ok(None),
+        }
+    })?;
     bar.finish_and_clear();
     let Some(matrix) = matrix else {
         eprintln!("calibration interrupted: no verdict");
-        return Ok(exit::INTERRUPTED);
+        return Ok(Ending::Interrupted);
     };
     let setups = setup::setups();
     let json = render::json(&matrix, &setups);
@@ -72,5 +79,5 @@ pub fn calibrate(args: &CalibrateArgs) -> Result<i32, CliError> {
         FormatArg::Human => print!("{}", render::human(&matrix, &setups, args.verbose)),
         FormatArg::Json => println!("{}", pretty(&json)?),
     }
-    Ok(exit::calibration(matrix.calibrated()))
+    Ok(Ending::Calibrated(matrix.calibrated()))
 }

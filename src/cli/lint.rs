@@ -2,10 +2,11 @@
 
 use super::CliError;
 use super::args::LintArgs;
+use crate::exit::Ending;
 use crate::scenario::checks::CheckOptions;
 use crate::scenario::suite::{builtin_sources, load_sources, read_sources};
 
-pub fn lint(args: &LintArgs) -> Result<i32, CliError> {
+pub fn lint(args: &LintArgs) -> Result<Ending, CliError> {
     let sources = if args.paths.is_empty() {
         builtin_sources()
     } else {
@@ -26,5 +27,5 @@ pub fn lint(args: &LintArgs) -> Result<i32, CliError> {
         "ok: {} file(s), {cases} case(s), no problems",
         loaded.len()
     ));
-    Ok(0)
+    Ok(Ending::Done)
 }

@@ -4,6 +4,7 @@ use super::args::{FormatArg, ListArgs, ProfileArg};
 use super::resolve::{self, process_env};
 use super::{CliError, runtime};
 use crate::config::Target;
+use crate::exit::Ending;
 use crate::plan::{self, Disposition};
 use crate::profile::agui;
 use crate::runner::agui as agui_run;
@@ -72,7 +73,7 @@ fn agui_context(args: &ListArgs) -> Result<(Option<Value>, String), CliError> {
     })
 }
 
-pub fn list(args: &ListArgs) -> Result<i32, CliError> {
+pub fn list(args: &ListArgs) -> Result<Ending, CliError> {
     let suite = load_suite(&resolve::suite_options(&args.target)).map_err(CliError::Scenarios)?;
     let agui = args.target.profile == ProfileArg::Agui;
     let profile = if agui { agui::PROFILE } else { "openwop" };
@@ -177,6 +178,6 @@ pub fn list(args: &ListArgs) -> Result<i32, CliError> {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
             Err(CliError::Internal(format!("cannot write the listing: {e}")))
         }
-        _ => Ok(0),
+        _ => Ok(Ending::Done),
     }
 }

@@ -13,47 +13,38 @@ mod run;
 mod serve;
 mod verify;
 
-use crate::exit;
-use crate::scenario::diagnostic::Diagnostic;
+use crate::exit::Ending;
 use args::{Cli, Command};
 use clap::Parser;
 
-/// A failure that ends the command with a specific exit code.
-#[derive(Debug)]
-pub enum CliError {
-    /// Bad arguments or configuration (exit 2).
-    Usage(String),
-    /// Scenario files with problems (exit 2).
-    Scenarios(Vec<Diagnostic>),
-    /// Something outside the target broke (exit 70).
-    Internal(String),
-}
+/// How a command ends when it cannot go on: an [`Ending`] like any other, so that
+/// `?` carries usage, scenario and internal errors to [`main`].
+pub type CliError = Ending;
 
-impl CliError {
-    pub fn exit_code(&self) -> i32 {
-        match self {
-            CliError::Usage(_) | CliError::Scenarios(_) => exit::USAGE,
-            CliError::Internal(_) => exit::INTERNAL,
-        }
-    }
-
-    fn print(&self) {
-        match self {
-            CliError::Usage(m) => out::error_line(format_args!("error: {m}")),
-            CliError::Internal(m) => out::error_line(format_args!("internal error: {m}")),
-            CliError::Scenarios(diagnostics) => {
-                for d in diagnostics {
-                    out::error_line(format_args!("{d}\n"));
-                }
-                let files: std::collections::BTreeSet<&str> =
-                    diagnostics.iter().map(|d| d.file.as_str()).collect();
-                out::error_line(format_args!(
-                    "error: {} problem(s) in {} scenario file(s); nothing was sent",
-                    diagnostics.len(),
-                    files.len()
-                ));
+/// What the user is told about how the command ended (a run's own output says the rest).
+fn tell(ending: &Ending) {
+    match ending {
+        Ending::Usage(m) => out::error_line(format_args!("error: {m}")),
+        Ending::Internal(m) => out::error_line(format_args!("internal error: {m}")),
+        Ending::ReportsUnwritten(failures) => {
+            for failure in failures {
+                out::error_line(format_args!("error: {failure}"));
             }
         }
+        Ending::Interrupted => out::error_line(format_args!("mmconform: interrupted")),
+        Ending::Scenarios(diagnostics) => {
+            for d in diagnostics {
+                out::error_line(format_args!("{d}\n"));
+            }
+            let files: std::collections::BTreeSet<&str> =
+                diagnostics.iter().map(|d| d.file.as_str()).collect();
+            out::error_line(format_args!(
+                "error: {} problem(s) in {} scenario file(s); nothing was sent",
+                diagnostics.len(),
+                files.len()
+            ));
+        }
+        Ending::Run(_) | Ending::Calibrated(_) | Ending::Verified(_) | Ending::Done => {}
     }
 }
 
@@ -85,11 +76,7 @@ pub fn main() -> i32 {
         Command::Baseline(args) => baseline::baseline(&args),
         Command::Verify(args) => verify::verify(&args),
     };
-    match result {
-        Ok(code) => code,
-        Err(e) => {
-            e.print();
-            e.exit_code()
-        }
-    }
+    let ending = result.unwrap_or_else(|e| e);
+    tell(&ending);
+    ending.code()
 }

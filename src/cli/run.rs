@@ -6,7 +6,7 @@ use super::resolve::{self, process_env};
 use super::{CliError, runtime};
 use crate::baseline;
 use crate::event::Event;
-use crate::exit;
+use crate::exit::Ending;
 use crate::report::fanout::FanOut;
 use crate::report::{JsonReporter, JunitReporter, Reporter, TerminalOptions, TerminalReporter};
 use crate::runner::{
@@ -18,7 +18,7 @@ use crate::scenario::suite::load_suite;
 use std::sync::Arc;
 use tokio::sync::mpsc;
 
-pub fn run(args: &RunArgs, color: bool) -> Result<i32, CliError> {
+pub fn run(args: &RunArgs, color: bool) -> Result<Ending, CliError> {
     let mut config = resolve::resolve_run(args, color, &process_env).map_err(CliError::Usage)?;
     if let Some(path) = &args.baseline {
         config.baseline = Some(baseline::load(path).map_err(|e| match e {
@@ -55,9 +55,22 @@ pub fn run(args: &RunArgs, color: bool) -> Result<i32, CliError> {
         let stop = Stop::watch(config.deadline.map(|d| tokio::time::Instant::now() + d));
         let (reference, target) = start_target(&config).await.map_err(CliError::Internal)?;
         let (tx, mut rx) = mpsc::unbounded_channel::<Event>();
-        let execution = tokio::spawn(runner::execute(config.clone(), suite, target, tx, stop));
-        while let Some(event) = rx.recv().await {
-            fanout.handle(&event);
+        let execution = tokio::spawn(runner::execute(
+            config.clone(),
+            suite,
+            target,
+            tx,
+            stop.clone(),
+        ));
+        loop {
+            tokio::select! {
+                event = rx.recv() => match event {
+                    Some(event) => fanout.handle(&event),
+                    None => break,
+                },
+                // A second Ctrl-C: out now, without waiting for reports.
+                () = stop.abandoned() => return Ok(Ending::Interrupted),
+            }
         }
         let output = execution
             .await
@@ -66,13 +79,10 @@ pub fn run(args: &RunArgs, color: bool) -> Result<i32, CliError> {
             reference.shutdown().await;
         }
         let failures = fanout.finish();
-        for failure in &failures {
-            super::out::error_line(format_args!("error: {failure}"));
-        }
         Ok(if failures.is_empty() {
-            output.summary.exit_code
+            Ending::Run(output.summary.exit_code)
         } else {
-            exit::INTERNAL
+            Ending::ReportsUnwritten(failures.iter().map(|f| f.to_string()).collect())
         })
     })
 }

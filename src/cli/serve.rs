@@ -3,19 +3,20 @@
 use super::args::{ProfileArg, ServeArgs};
 use super::resolve::parse_modalities;
 use super::{CliError, runtime};
+use crate::exit::Ending;
 use crate::reference::agui::{AgentConfig, AguiFault, DEFAULT_ACCEPTS};
 use crate::reference::{self, Fault, ReferenceConfig, RunningReference};
 
 /// Prints `name description` lines; a closed stdout (`| head`) ends the listing quietly.
-fn list_faults<'a>(faults: impl Iterator<Item = (&'a str, &'a str)>) -> Result<i32, CliError> {
+fn list_faults<'a>(faults: impl Iterator<Item = (&'a str, &'a str)>) -> Result<Ending, CliError> {
     for (name, description) in faults {
         super::out::line(format_args!("{name:32} {description}"));
     }
-    Ok(0)
+    Ok(Ending::Done)
 }
 
 /// `serve-reference --profile agui`: the AG-UI reference agent.
-fn serve_agui(args: &ServeArgs) -> Result<i32, CliError> {
+fn serve_agui(args: &ServeArgs) -> Result<Ending, CliError> {
     if args.list_faults {
         return list_faults(AguiFault::all().iter().map(|f| (f.name(), f.description())));
     }
@@ -55,15 +56,15 @@ async fn serve_until_interrupted(
     running: std::io::Result<RunningReference>,
     addr: std::net::SocketAddr,
     banner: impl FnOnce(&RunningReference) -> String,
-) -> Result<i32, CliError> {
+) -> Result<Ending, CliError> {
     let running = running.map_err(|e| CliError::Usage(format!("cannot listen on {addr}: {e}")))?;
     super::out::line(format_args!("{}", banner(&running)));
     let _ = tokio::signal::ctrl_c().await;
     running.shutdown().await;
-    Ok(0)
+    Ok(Ending::Done)
 }
 
-pub fn serve(args: &ServeArgs) -> Result<i32, CliError> {
+pub fn serve(args: &ServeArgs) -> Result<Ending, CliError> {
     if args.profile == ProfileArg::Agui {
         return serve_agui(args);
     }

@@ -2,10 +2,10 @@
 
 use super::CliError;
 use super::args::VerifyArgs;
-use crate::exit;
+use crate::exit::Ending;
 use crate::report::verify::verify as run_checks;
 
-pub fn verify(args: &VerifyArgs) -> Result<i32, CliError> {
+pub fn verify(args: &VerifyArgs) -> Result<Ending, CliError> {
     let bytes = std::fs::read(&args.report)
         .map_err(|e| CliError::Usage(format!("{}: {e}", args.report.display())))?;
     let checks = run_checks(&bytes);
@@ -22,5 +22,5 @@ pub fn verify(args: &VerifyArgs) -> Result<i32, CliError> {
             args.report.display()
         );
     }
-    Ok(exit::verification(failed == 0))
+    Ok(Ending::Verified(failed == 0))
 }

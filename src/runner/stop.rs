@@ -5,7 +5,6 @@
 //! the same moment instead of each holding on to its own timeout.
 
 use std::fmt;
-use std::io::Write;
 use tokio::sync::watch;
 use tokio::time::Instant;
 
@@ -30,6 +29,8 @@ impl fmt::Display for StopReason {
 #[derive(Debug, Clone)]
 pub struct Stop {
     rx: watch::Receiver<Option<StopReason>>,
+    /// True after a second Ctrl-C: the user wants out now, reports or not.
+    abandoned: watch::Receiver<bool>,
     deadline: Option<Instant>,
 }
 
@@ -37,18 +38,25 @@ impl Stop {
     /// A signal that never fires (tests, `list`).
     pub fn never() -> Stop {
         let (tx, rx) = watch::channel(None);
-        // Keep the channel open for the life of the program: a closed channel would
+        let (abandon, abandoned) = watch::channel(false);
+        // Keep the channels open for the life of the program: a closed channel would
         // read as "no signal will ever come", which is also what `wait` assumes.
         std::mem::forget(tx);
-        Stop { rx, deadline: None }
+        std::mem::forget(abandon);
+        Stop {
+            rx,
+            abandoned,
+            deadline: None,
+        }
     }
 
     /// Starts watching SIGINT and `deadline`. Must be called inside the runtime.
     ///
-    /// A second Ctrl-C after the first ends the process at once with exit 130: the
-    /// first one asks for reports, the second means "now".
+    /// A second Ctrl-C after the first is reported by [`Stop::abandoned`]: the first
+    /// one asks for reports, the second means "now" (the CLI ends the process).
     pub fn watch(deadline: Option<Instant>) -> Stop {
         let (tx, rx) = watch::channel(None);
+        let (abandon, abandoned) = watch::channel(false);
         tokio::spawn(async move {
             let until_deadline = async {
                 match deadline {
@@ -67,14 +75,24 @@ impl Stop {
             }
             let _ = tx.send(Some(StopReason::Interrupted));
             if tokio::signal::ctrl_c().await.is_ok() {
-                let _ = writeln!(
-                    std::io::stderr(),
-                    "mmconform: interrupted twice; exiting without waiting for reports"
-                );
-                std::process::exit(crate::exit::INTERRUPTED);
+                let _ = abandon.send(true);
+                // Nobody may be left to receive it: keep the value readable anyway.
+                std::mem::forget(abandon);
             }
         });
-        Stop { rx, deadline }
+        Stop {
+            rx,
+            abandoned,
+            deadline,
+        }
+    }
+
+    /// Resolves after a second Ctrl-C (never, if none can come).
+    pub async fn abandoned(&self) {
+        let mut rx = self.abandoned.clone();
+        if rx.wait_for(|abandoned| *abandoned).await.is_err() {
+            std::future::pending::<()>().await;
+        }
     }
 
     pub fn deadline(&self) -> Option<Instant> {
