@@ -3,8 +3,7 @@
 
 use crate::baseline::Baseline;
 use crate::plan::filter::FilterTerm;
-use crate::profile::agui::Declaration;
-use crate::profile::openwop::Dialect;
+use crate::protocol::openwop::Dialect;
 use crate::redact::Redactor;
 use crate::reference::ReferenceConfig;
 use crate::reference::agui::AgentConfig;
@@ -57,36 +56,43 @@ pub struct Output {
     pub verbose: bool,
 }
 
-/// The wire protocol a run speaks; it plans only the scenario cases of that profile.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Profile {
-    /// Discovery, seams and envelopes (WIRE.md §1).
-    Openwop,
-    /// An AG-UI agent endpoint, judged against what it is declared to accept (WIRE.md §2).
-    Agui(Declaration),
+/// What the target is declared to accept, for a protocol without discovery (AG-UI).
+/// The CLI collects it; the protocol reads it when the run opens.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Claims {
+    /// `--accepts`: MIME prefixes.
+    pub accepts: Vec<String>,
+    /// `--claims FILE`.
+    pub file: Option<PathBuf>,
+    /// Declared by whoever started an embedded target (it knows what it accepts).
+    pub embedded: Option<EmbeddedClaims>,
 }
 
-impl Profile {
-    /// The name scenario files use in `profile:`.
-    pub fn name(&self) -> &'static str {
-        match self {
-            Profile::Openwop => "openwop",
-            Profile::Agui(_) => crate::profile::agui::PROFILE,
-        }
-    }
+/// An embedded target's own declaration.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EmbeddedClaims {
+    pub accepts: Vec<String>,
+    pub sources: Vec<String>,
+    pub echo: bool,
+    /// Shown in reports as who declared it (`reference agent`).
+    pub by: String,
+}
 
-    pub fn declaration(&self) -> Option<&Declaration> {
-        match self {
-            Profile::Agui(d) => Some(d),
-            Profile::Openwop => None,
-        }
+impl Claims {
+    pub fn is_empty(&self) -> bool {
+        self.accepts.is_empty() && self.file.is_none() && self.embedded.is_none()
     }
 }
 
 #[derive(Debug, Clone)]
 pub struct RunConfig {
     pub target: Target,
-    pub profile: Profile,
+    /// The protocol's name, as registered in `protocol::PROTOCOLS`.
+    pub protocol: &'static str,
+    /// What the target is declared to accept (protocols without discovery).
+    pub claims: Claims,
+    /// How reports show the target, when not by its URL (`reference (http://...)`).
+    pub target_label: Option<String>,
     pub token: Option<Token>,
     /// Extra headers sent with every request.
     pub headers: Vec<(String, String)>,
@@ -144,7 +150,9 @@ impl RunConfig {
     pub fn new(target: Target) -> RunConfig {
         RunConfig {
             target,
-            profile: Profile::Openwop,
+            protocol: crate::protocol::PROTOCOLS[0].name(),
+            claims: Claims::default(),
+            target_label: None,
             token: None,
             headers: Vec::new(),
             timeout: Duration::from_secs(30),

@@ -17,7 +17,7 @@ pub mod judge;
 pub mod media;
 pub mod outcome;
 pub mod plan;
-pub mod profile;
+pub mod protocol;
 pub mod redact;
 pub mod reference;
 pub mod report;

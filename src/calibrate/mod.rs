@@ -17,7 +17,7 @@ pub mod variant;
 
 use crate::event::Event;
 use crate::plan::filter::FilterTerm;
-use crate::runner::{self, stop::Stop, target::start_target};
+use crate::runner::{self, session::Session, stop::Stop, target::start_target};
 use crate::scenario::suite::Suite;
 use matrix::{Matrix, RunObservation, VariantInfo, VariantRun};
 use setup::Setup;
@@ -62,10 +62,11 @@ async fn observe(
         options.case_concurrency,
     )?;
     config.filters = options.filters.clone();
-    let config = Arc::new(config);
-    let (reference, target) = start_target(&config).await?;
+    let started = start_target(&mut config).await?;
+    let session = Session::open(Arc::new(config), &suite, started.url.as_ref())?;
+    let reference = started.reference;
     let (tx, mut rx) = mpsc::unbounded_channel::<Event>();
-    let execution = tokio::spawn(runner::execute(config, suite, target, tx, stop));
+    let execution = tokio::spawn(runner::execute(session, tx, stop));
     let mut observation = RunObservation::default();
     while let Some(event) = rx.recv().await {
         if let Event::CaseFinished { result, .. } = event {

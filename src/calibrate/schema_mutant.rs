@@ -301,7 +301,7 @@ mod tests {
             include_builtin: true,
             paths: Vec::new(),
             checks: crate::scenario::checks::CheckOptions {
-                context_roots: crate::profile::context_vocabulary(),
+                context_roots: crate::protocol::context_vocabulary(),
                 allow_external_probe_urls: false,
             },
         })

@@ -3,8 +3,8 @@
 //! catalogue holds several per profile, and every case must run in at least one of them.
 
 use super::variant::Variant;
-use crate::config::{Profile, RunConfig, Target, Token};
-use crate::profile::openwop::Dialect;
+use crate::config::{RunConfig, Target, Token};
+use crate::protocol::openwop::Dialect;
 use crate::reference::agui::AgentConfig;
 use crate::reference::{Fault, ReferenceConfig};
 use crate::runner::target::align_reference;
@@ -156,11 +156,11 @@ pub fn setups() -> Vec<Setup> {
 }
 
 impl Setup {
-    /// The scenario profile whose cases this shape runs.
+    /// The protocol whose cases this shape runs.
     pub fn profile(&self) -> &'static str {
         match self.shape {
-            Shape::Openwop(_) => "openwop",
-            Shape::Agui(_) => crate::profile::agui::PROFILE,
+            Shape::Openwop(_) => crate::protocol::openwop::PROFILE,
+            Shape::Agui(_) => crate::protocol::agui::PROFILE,
         }
     }
 
@@ -187,9 +187,8 @@ impl Setup {
                 };
                 let accepts: Vec<String> = accepts.iter().map(|a| a.to_string()).collect();
                 let agent = AgentConfig::new(&accepts, fault)?;
-                let profile = Profile::Agui(agent.declaration.clone());
                 let mut config = RunConfig::new(Target::AguiReference(agent));
-                config.profile = profile;
+                config.protocol = crate::protocol::agui::PROFILE;
                 config
             }
         };
@@ -262,10 +261,10 @@ mod tests {
                 2,
             )
             .unwrap();
-        match (&config.target, &config.profile) {
-            (Target::AguiReference(agent), Profile::Agui(declared)) => {
+        match (&config.target, config.protocol) {
+            (Target::AguiReference(agent), "agui") => {
                 assert_eq!(agent.fault, Some(AguiFault::IgnoresMimePrefix));
-                assert_eq!(declared.accepts, vec!["image/webp".to_string()]);
+                assert_eq!(agent.declaration.accepts, vec!["image/webp".to_string()]);
             }
             other => panic!("not an agui reference run: {other:?}"),
         }

@@ -69,7 +69,7 @@ impl Variant {
     pub fn runs_in(&self, setup: &Setup) -> bool {
         match self {
             Variant::Host(_) => setup.profile() == "openwop",
-            Variant::AguiHost(_) => setup.profile() == crate::profile::agui::PROFILE,
+            Variant::AguiHost(_) => setup.profile() == crate::protocol::agui::PROFILE,
             Variant::Schema(_) => SCHEMA_MUTANT_SETUPS.contains(&setup.name),
         }
     }

@@ -25,7 +25,7 @@ pub fn calibrate(args: &CalibrateArgs) -> Result<Ending, CliError> {
         include_builtin: !args.no_builtin,
         paths: args.scenarios.clone(),
         checks: CheckOptions {
-            context_roots: crate::profile::context_vocabulary(),
+            context_roots: crate::protocol::context_vocabulary(),
             allow_external_probe_urls: args.allow_external_probe_urls,
         },
     })

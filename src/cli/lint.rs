@@ -18,7 +18,7 @@ pub fn lint(args: &LintArgs) -> Result<Ending, CliError> {
         ));
     }
     let options = CheckOptions {
-        context_roots: crate::profile::context_vocabulary(),
+        context_roots: crate::protocol::context_vocabulary(),
         allow_external_probe_urls: args.allow_external_probe_urls,
     };
     let loaded = load_sources(&sources, &options).map_err(CliError::Scenarios)?;

@@ -2,11 +2,11 @@
 //! pattern). Every bad value is a usage error (exit 2) before any request is sent.
 
 use super::args::{ColorArg, DialectArg, ProfileArg, ReferenceArgs, RunArgs, TargetArgs};
-use crate::config::{Output, Profile, RunConfig, Target, Token};
+use crate::config::{Claims, Output, RunConfig, Target, Token};
 use crate::plan::filter::FilterTerm;
-use crate::profile::agui::{self, Declaration};
-use crate::profile::openwop::Dialect;
-use crate::profile::openwop::facts::NON_TEXT_MODALITIES;
+use crate::protocol::agui;
+use crate::protocol::openwop::Dialect;
+use crate::protocol::openwop::facts::NON_TEXT_MODALITIES;
 use crate::reference::agui::{AgentConfig, AguiFault, DEFAULT_ACCEPTS};
 use crate::reference::{Fault, ReferenceConfig};
 use crate::scenario::checks::CheckOptions;
@@ -195,40 +195,36 @@ fn parse_header(raw: &str) -> Result<(String, String), String> {
     Ok((name.to_string(), value.trim().to_string()))
 }
 
-/// The run's profile; for agui, the declaration that plans it: the reference agent's
-/// own, or the user's (`--accepts` or `--claims`, exactly one).
-pub fn resolve_profile(args: &TargetArgs, target: &Target) -> Result<Profile, String> {
-    let declared = !args.accepts.is_empty() || args.claims.is_some();
-    if args.profile == ProfileArg::Openwop {
-        if declared {
-            return Err("--accepts/--claims declare an AG-UI agent: add --profile agui".into());
-        }
-        return Ok(Profile::Openwop);
+/// The registered protocol `--profile` names.
+pub fn protocol_name(profile: ProfileArg) -> &'static str {
+    match profile {
+        ProfileArg::Openwop => crate::protocol::openwop::PROFILE,
+        ProfileArg::Agui => crate::protocol::agui::PROFILE,
     }
-    let declaration = match (target, &args.claims) {
-        (Target::AguiReference(agent), _) => {
-            if declared {
-                return Err(
-                    "the reference agent declares itself: use --reference-accepts, \
-                            not --accepts/--claims"
-                        .into(),
-                );
-            }
-            agent.declaration.clone()
-        }
-        (_, Some(path)) => Declaration::from_claims_file(path)?,
-        (_, None) if !args.accepts.is_empty() => {
-            Declaration::from_flag(&args.accepts).map_err(|e| format!("--accepts: {e}"))?
-        }
-        (_, None) => {
-            return Err(
-                "AG-UI has no discovery endpoint: declare what the agent accepts with \
-                        --accepts image/,audio/wav (MIME prefixes) or --claims FILE"
-                    .into(),
-            );
-        }
+}
+
+/// The run's protocol, and what the user declares the target accepts (`--accepts` or
+/// `--claims`, exactly one, and only for a protocol without discovery; the protocol
+/// reads the declaration when the run opens).
+pub fn resolve_protocol(
+    args: &TargetArgs,
+    target: &Target,
+) -> Result<(&'static str, Claims), String> {
+    let name = protocol_name(args.profile);
+    let declared = !args.accepts.is_empty() || args.claims.is_some();
+    if matches!(target, Target::AguiReference(_)) && declared {
+        return Err(
+            "the reference agent declares itself: use --reference-accepts, \
+                    not --accepts/--claims"
+                .into(),
+        );
+    }
+    let claims = Claims {
+        accepts: args.accepts.clone(),
+        file: args.claims.clone(),
+        embedded: None,
     };
-    Ok(Profile::Agui(declaration))
+    Ok((name, claims))
 }
 
 fn parse_media_ref(raw: &str, agui: bool) -> Result<(String, String), String> {
@@ -274,7 +270,7 @@ pub fn suite_options(args: &TargetArgs) -> SuiteOptions {
         include_builtin: !args.no_builtin,
         paths: args.scenarios.clone(),
         checks: CheckOptions {
-            context_roots: crate::profile::context_vocabulary(),
+            context_roots: crate::protocol::context_vocabulary(),
             allow_external_probe_urls: args.allow_external_probe_urls,
         },
     }
@@ -318,7 +314,7 @@ pub fn resolve_common_with(
         url::Url::parse(base).map_err(|e| format!("--media-base-url `{base}`: {e}"))?;
     }
     let mut config = RunConfig::new(target);
-    config.profile = resolve_profile(args, &config.target)?;
+    (config.protocol, config.claims) = resolve_protocol(args, &config.target)?;
     config.token = resolve_token(args, env)?;
     config.headers = headers;
     config.timeout = Duration::from_secs_f64(args.timeout);

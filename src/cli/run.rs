@@ -11,6 +11,7 @@ use crate::report::fanout::FanOut;
 use crate::report::{JsonReporter, JunitReporter, Reporter, TerminalOptions, TerminalReporter};
 use crate::runner::{
     self,
+    session::Session,
     stop::Stop,
     target::{align_reference, start_target},
 };
@@ -26,7 +27,7 @@ pub fn run(args: &RunArgs, color: bool) -> Result<Ending, CliError> {
             baseline::LoadError::Invalid(d) => CliError::Scenarios(d),
         })?);
     }
-    let config = Arc::new(align_reference(config));
+    let mut config = align_reference(config);
     let suite =
         Arc::new(load_suite(&resolve::suite_options(&args.target)).map_err(CliError::Scenarios)?);
     for id in &suite.replaced {
@@ -53,15 +54,13 @@ pub fn run(args: &RunArgs, color: bool) -> Result<Ending, CliError> {
     runtime()?.block_on(async move {
         // The deadline bounds the whole run, starting the embedded host included.
         let stop = Stop::watch(config.deadline.map(|d| tokio::time::Instant::now() + d));
-        let (reference, target) = start_target(&config).await.map_err(CliError::Internal)?;
+        let started = start_target(&mut config)
+            .await
+            .map_err(CliError::Internal)?;
+        let session = Session::open(Arc::new(config), &suite, started.url.as_ref())
+            .map_err(CliError::Usage)?;
         let (tx, mut rx) = mpsc::unbounded_channel::<Event>();
-        let execution = tokio::spawn(runner::execute(
-            config.clone(),
-            suite,
-            target,
-            tx,
-            stop.clone(),
-        ));
+        let execution = tokio::spawn(runner::execute(session, tx, stop.clone()));
         loop {
             tokio::select! {
                 event = rx.recv() => match event {
@@ -75,7 +74,7 @@ pub fn run(args: &RunArgs, color: bool) -> Result<Ending, CliError> {
         let output = execution
             .await
             .map_err(|e| CliError::Internal(format!("the run stopped unexpectedly: {e}")))?;
-        if let Some(reference) = reference {
+        if let Some(reference) = started.reference {
             reference.shutdown().await;
         }
         let failures = fanout.finish();

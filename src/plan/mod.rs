@@ -3,6 +3,8 @@
 
 pub mod filter;
 pub mod predicate;
+pub mod run_facts;
+pub mod settle;
 
 use crate::scenario::suite::{Suite, SuiteCase};
 use crate::scenario::{path, template};

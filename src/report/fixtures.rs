@@ -37,7 +37,7 @@ impl Write for SharedBuf {
 
 pub fn run_info() -> RunInfo {
     let (protocol_options, protocol_view) =
-        crate::profile::openwop::evidence::run_options(crate::profile::openwop::Dialect::Spec, 1);
+        crate::protocol::openwop::evidence::run_options(crate::protocol::openwop::Dialect::Spec, 1);
     RunInfo {
         tool_version: "0.1.0".into(),
         profile: "openwop".into(),
@@ -334,9 +334,9 @@ pub fn feed(reporter: &mut dyn super::Reporter, events: &[Event]) {
 /// An agui run: a declaration instead of discovery, and stream evidence on each case.
 /// The RUN_ERROR message repeats `secret`, which every reporter must redact.
 pub fn agui_events(secret: &str) -> Vec<Event> {
-    use crate::profile::agui::classify::{ReadEnd, TerminalEvent};
-    use crate::profile::agui::evidence::{of_declaration, of_stream};
-    use crate::profile::agui::{Declaration, StreamClass, StreamEvidence};
+    use crate::protocol::agui::classify::{ReadEnd, TerminalEvent};
+    use crate::protocol::agui::evidence::{of_declaration, of_stream};
+    use crate::protocol::agui::{Declaration, StreamClass, StreamEvidence};
     let mut run = run_info();
     run.profile = "agui".into();
     run.protocol_options = Default::default();

@@ -1,10 +1,10 @@
 //! Where every decided case goes, whatever the profile: `--require` is applied, the
 //! baseline turns known failures into `xfail`, the outcome (and any retry, a flake) is
 //! counted and the case is emitted. Also the loop that collects case tasks until they
-//! finish or the run is stopped (`--deadline`, Ctrl-C). Both executors use these, so a
+//! finish or the run is stopped (`--deadline`, Ctrl-C). The executor uses these, so a
 //! run decides cases the same way everywhere.
 
-use super::case::result_without_exchange;
+use super::result::result_without_exchange;
 use super::stop::{Stop, StopReason};
 use super::{EventSink, RunOutput, finish};
 use crate::baseline::tracker::{BaselineTracker, today_utc};

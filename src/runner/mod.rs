@@ -1,31 +1,27 @@
-//! Executing a run: discovery, planning, the seam probes, the cases (concurrently,
-//! bounded by `-j`), and the summary. Everything observable leaves as [`Event`]s.
+//! Executing a run, for every protocol: the session learns the context and plans
+//! ([`session`]), the protocol probes its endpoints, every planned case is settled
+//! (`plan::settle`), and the cases that send run concurrently (bounded by `-j`)
+//! through the [`ledger`]. Everything observable leaves as [`Event`]s.
 
-pub mod agui;
-pub mod case;
-pub mod discovery;
+pub mod body;
 pub mod document;
 pub mod http;
-
 pub mod ledger;
 pub mod offline;
-
-pub mod sse;
+pub mod result;
+pub mod session;
 pub mod stop;
 pub mod target;
 
-use crate::config::{Profile, RunConfig, Target};
 use crate::event::{BaselineInfo, DiscoverySnapshot, Event, RunInfo, RunSummary};
 use crate::exit::{self, RunFacts};
 use crate::judge::catalog::SchemaCatalog;
-use crate::outcome::Outcome;
-use crate::plan::{self, Disposition};
-use crate::profile::openwop::{self, part::PartInputs};
-use crate::scenario::suite::Suite;
-use case::{CaseEnv, result_without_exchange};
-use http::{HttpClient, HttpSettings};
+use crate::plan::settle::{self, Settled, Situation};
+use crate::protocol::{CaseInput, Probed, ProtocolRun};
+use http::HttpClient;
 use ledger::{Ledger, Tally};
-use std::collections::{BTreeMap, BTreeSet};
+use result::result_without_exchange;
+use session::Session;
 use std::sync::Arc;
 use std::time::Instant;
 use stop::{Stop, StopReason};
@@ -39,6 +35,16 @@ pub type EventSink = mpsc::UnboundedSender<Event>;
 pub struct ResolvedTarget {
     pub base_url: String,
     pub label: String,
+}
+
+impl ResolvedTarget {
+    /// No target: only offline cases run. Nothing is ever sent to the URL.
+    pub fn offline() -> ResolvedTarget {
+        ResolvedTarget {
+            base_url: "http://127.0.0.1:9".into(),
+            label: "offline (no target: only offline cases run)".into(),
+        }
+    }
 }
 
 pub fn now_rfc3339() -> String {
@@ -62,47 +68,13 @@ pub struct RunOutput {
     pub summary: RunSummary,
 }
 
-/// Everything a case task needs, owned so tasks can be `'static`.
-struct Shared {
-    client: Arc<HttpClient>,
-    catalog: SchemaCatalog,
-    context: serde_json::Value,
-    nonce: String,
-    config: Arc<RunConfig>,
-}
-
-impl Shared {
-    fn part_inputs(&self) -> PartInputs<'_> {
-        PartInputs {
-            dialect: self.config.dialect,
-            nonce: &self.nonce,
-            media_base_url: self.config.media_base_url.as_deref(),
-            media_refs: &self.config.media_refs,
-        }
-    }
-
-    fn env(&self) -> CaseEnv<'_> {
-        CaseEnv {
-            client: &self.client,
-            catalog: &self.catalog,
-            major: self.config.openwop_major,
-            context: &self.context,
-            nonce: &self.nonce,
-            strict: self.config.strict,
-            part_inputs: self.part_inputs(),
-        }
-    }
-}
-
-fn run_info(config: &RunConfig, suite: &Suite, target: &ResolvedTarget, nonce: &str) -> RunInfo {
-    let (protocol_options, protocol_view) = match config.profile.declaration() {
-        Some(_) => Default::default(),
-        None => openwop::evidence::run_options(config.dialect, config.openwop_major),
-    };
+fn run_info(session: &Session, nonce: &str) -> RunInfo {
+    let config = &session.config;
+    let (protocol_options, protocol_view) = session.protocol.options();
     RunInfo {
         tool_version: env!("CARGO_PKG_VERSION").to_string(),
-        profile: config.profile.name().into(),
-        target: target.label.clone(),
+        profile: config.protocol.into(),
+        target: session.target.label.clone(),
         protocol_options,
         strict: config.strict,
         require: config.require,
@@ -111,181 +83,130 @@ fn run_info(config: &RunConfig, suite: &Suite, target: &ResolvedTarget, nonce: &
         concurrency: config.concurrency,
         started_at: now_rfc3339(),
         nonce: nonce.to_string(),
-        scenario_set_sha256: suite.set_sha256.clone(),
-        scenario_files: suite.files.clone(),
+        scenario_set_sha256: session.suite.set_sha256.clone(),
+        scenario_files: session.suite.files.clone(),
         baseline: config.baseline.as_ref().map(|b| BaselineInfo {
             file: b.file.clone(),
             sha256: b.sha256.clone(),
             entries: b.entries.len(),
         }),
-        declared: config
-            .profile
-            .declaration()
-            .map(crate::profile::agui::evidence::of_declaration),
+        declared: session.protocol.declared(),
         warnings: config.warnings.clone(),
         insecure_tls: config.tls.insecure,
         protocol_view,
     }
 }
 
-/// Why a planned case cannot run now, if it cannot: unusable discovery, missing seam.
-fn not_runnable(
-    endpoint: Option<&str>,
-    discovery_problem: Option<&String>,
-    seams: &BTreeMap<String, Option<String>>,
-) -> Option<(Outcome, String)> {
-    let endpoint = endpoint?;
-    if endpoint == "discovery" {
-        return None;
-    }
-    if let Some(problem) = discovery_problem {
-        return Some((Outcome::Blocked, format!("discovery unusable: {problem}")));
-    }
-    seams
-        .get(endpoint)
-        .cloned()
-        .flatten()
-        .map(|reason| (Outcome::Blocked, reason))
+/// Everything a case task needs, owned so tasks can be `'static`.
+struct Shared {
+    protocol: Box<dyn ProtocolRun>,
+    client: HttpClient,
+    catalog: SchemaCatalog,
+    context: serde_json::Value,
+    nonce: String,
+    strict: bool,
 }
 
-/// Runs the whole suite against the target and emits events to `sink`. `stop` ends
-/// the run early (`--deadline`, Ctrl-C): see [`stop`].
-pub async fn execute(
-    config: Arc<RunConfig>,
-    suite: Arc<Suite>,
-    target: ResolvedTarget,
-    sink: EventSink,
-    stop: Stop,
-) -> RunOutput {
-    if let Profile::Agui(_) = config.profile {
-        return agui::execute(config, suite, target, sink, stop).await;
+impl Shared {
+    fn input<'a>(
+        &'a self,
+        planned: &'a crate::plan::PlannedCase,
+        suite: &'a crate::scenario::suite::Suite,
+    ) -> CaseInput<'a> {
+        CaseInput {
+            planned,
+            case: &suite.cases[planned.case],
+            client: &self.client,
+            catalog: &self.catalog,
+            context: &self.context,
+            nonce: &self.nonce,
+            strict: self.strict,
+        }
     }
-    // A run plans only the cases of its own profile.
-    let suite = Arc::new(suite.for_profile(config.profile.name()));
+}
+
+/// Runs the session's plan against its target and emits events to `sink`. `stop` ends
+/// the run early (`--deadline`, Ctrl-C): see [`stop`].
+pub async fn execute(mut session: Session, sink: EventSink, stop: Stop) -> RunOutput {
     let started = Instant::now();
     let nonce = new_nonce();
     let emit = |e: Event| {
         let _ = sink.send(e);
     };
-    emit(Event::RunStarted(Box::new(run_info(
-        &config, &suite, &target, &nonce,
-    ))));
-    let offline = matches!(config.target, Target::Offline);
-
-    let settings = HttpSettings::for_run(&config, &target.base_url);
-    let client = match HttpClient::new(settings, config.redactor(), stop.clone()) {
-        Ok(c) => Arc::new(c),
-        Err(e) => return no_client(&sink, &target, e, started),
+    emit(Event::RunStarted(Box::new(run_info(&session, &nonce))));
+    let client = match session.client(stop.clone()) {
+        Ok(c) => c,
+        Err(e) => return no_client(&sink, &session.target, e, started),
     };
-
-    let disc = if offline {
-        None
-    } else {
-        Some(discovery::fetch(&client, &config).await)
-    };
+    let offline = session.offline();
+    let planned = session.plan((!offline).then_some(&client), &nonce).await;
     if let Some(output) = interrupted_early(&sink, &stop, started) {
         return output;
     }
-    if let Some(d) = &disc {
-        emit(Event::Discovery(d.snapshot.clone()));
+    if let Some(snapshot) = &planned.snapshot {
+        emit(Event::Discovery(snapshot.clone()));
     }
-    let context = match &disc {
-        Some(d) => d.context.clone(),
-        None => discovery::context(None, &config),
-    };
-    let discovery_problem = disc.as_ref().and_then(|d| d.problem.clone());
-    let planned = plan::plan(&suite, &context, &config.filters, &nonce);
     emit(Event::Planned {
-        total: planned.len(),
+        total: planned.cases.len(),
     });
-
-    // Probe each seam the runnable cases need, once.
-    let endpoints: BTreeSet<&str> = planned
-        .iter()
-        .filter(|p| p.disposition == Disposition::Run)
-        .filter_map(|p| suite.cases[p.case].spec.endpoint())
-        .filter(|e| *e != "discovery")
-        .collect();
-    let mut seams: BTreeMap<String, Option<String>> = BTreeMap::new();
-    if !offline && discovery_problem.is_none() {
-        for endpoint in endpoints {
-            let blocked = match openwop::seam(endpoint, config.openwop_major) {
-                Some(seam) => discovery::probe_seam(&client, &seam).await,
-                None => Some(format!("unknown endpoint `{endpoint}`")),
-            };
-            seams.insert(endpoint.to_string(), blocked);
-        }
-    }
+    let endpoints = settle::endpoints(&planned.cases, &session.suite);
+    let probed = if offline || endpoints.is_empty() {
+        Probed::default()
+    } else {
+        session.protocol.probe(&client, &endpoints, &nonce).await
+    };
     if let Some(output) = interrupted_early(&sink, &stop, started) {
         return output;
     }
+    let problem = planned.problem.clone().or(probed.problem.clone());
+    let situation = Situation {
+        offline,
+        probed: &probed,
+    };
+    let settled: Vec<Settled> = planned
+        .cases
+        .iter()
+        .map(|p| settle::settle(p, &session.suite, &situation))
+        .collect();
 
+    let Session {
+        config,
+        suite,
+        protocol,
+        ..
+    } = session;
     let shared = Arc::new(Shared {
+        protocol,
         client,
         catalog: SchemaCatalog::new(config.schemas_dir.clone()),
-        context,
+        context: planned.context,
         nonce,
-        config: config.clone(),
+        strict: config.strict,
     });
     let mut ledger = Ledger::new(&config, &suite, &sink);
-
-    for p in planned.iter().cloned() {
+    for (p, settled) in planned.cases.into_iter().zip(settled) {
         let case = &suite.cases[p.case];
-        let endpoint = case.spec.endpoint();
-        // Offline, a case that needs a target is not evaluated at all: its applicability
-        // would be judged against a discovery document that does not exist.
-        let disposition = match (&p.disposition, offline && endpoint.is_some()) {
-            (Disposition::Excluded(_), _) | (_, false) => p.disposition.clone(),
-            (_, true) => Disposition::Excluded("needs a target: this is an --offline run".into()),
-        };
-        let immediate = match &disposition {
-            Disposition::Excluded(r) => Some(result_without_exchange(
-                &p,
-                case,
-                Outcome::Excluded,
-                Some(r.clone()),
-            )),
-            Disposition::Skip(r) => Some(result_without_exchange(
-                &p,
-                case,
-                Outcome::Skip,
-                Some(r.clone()),
-            )),
-            Disposition::Error(r) => Some(result_without_exchange(
-                &p,
-                case,
-                Outcome::Error,
-                Some(r.clone()),
-            )),
-            Disposition::Run => match not_runnable(endpoint, discovery_problem.as_ref(), &seams) {
-                Some((outcome, reason)) => {
-                    Some(result_without_exchange(&p, case, outcome, Some(reason)))
-                }
-                None if endpoint.is_none() => {
-                    Some(offline::run_validate_case(&p, case, &shared.env()))
-                }
-                None if endpoint == Some("discovery") => match &disc {
-                    Some(d) => Some(discovery::judge_cached(&p, case, &shared.env(), d)),
-                    None => Some(result_without_exchange(
-                        &p,
-                        case,
-                        Outcome::Blocked,
-                        Some("no discovery".into()),
-                    )),
-                },
-                None => None,
-            },
-        };
-        if let Some(result) = immediate {
-            ledger.decide(result, p.index, p.case);
-            continue;
+        match settled {
+            Settled::Decided(outcome, reason) => {
+                let result = result_without_exchange(&p, case, outcome, Some(reason));
+                ledger.decide(result, p.index, p.case);
+            }
+            Settled::Validate => {
+                let result = offline::run_validate_case(&shared.input(&p, &suite));
+                ledger.decide(result, p.index, p.case);
+            }
+            Settled::Send => {
+                let (shared, suite, planned) = (shared.clone(), suite.clone(), p.clone());
+                ledger.spawn(p, async move {
+                    shared
+                        .protocol
+                        .run_case(shared.input(&planned, &suite))
+                        .await
+                });
+            }
         }
-        let (shared, suite, planned) = (shared.clone(), suite.clone(), p.clone());
-        ledger.spawn(p, async move {
-            case::run_seam_case(&planned, &suite.cases[planned.case], &shared.env()).await
-        });
     }
-    ledger.conclude(discovery_problem, &stop, started).await
+    ledger.conclude(problem, &stop, started).await
 }
 
 /// The HTTP client could not be built (a bad `--cacert`, say): nothing can run. The
@@ -323,7 +244,7 @@ fn interrupted_early(sink: &EventSink, stop: &Stop, started: Instant) -> Option<
     })
 }
 
-fn finish(
+pub(crate) fn finish(
     sink: &EventSink,
     tally: Tally,
     facts: &RunFacts,

@@ -2,11 +2,10 @@
 //! needed. They run in `run --offline` and in every run. The failing keywords and
 //! instance paths go into the assertions, so the report shows exactly what failed.
 
-use super::case::{CaseEnv, result_without_exchange};
 use super::document;
+use super::result::result_without_exchange;
 use crate::outcome::{AssertionResult, CaseResult, Outcome};
-use crate::plan::PlannedCase;
-use crate::scenario::suite::SuiteCase;
+use crate::protocol::CaseInput;
 use crate::scenario::template;
 use std::time::Instant;
 
@@ -25,7 +24,8 @@ fn show(findings: &[Finding]) -> String {
     format!("invalid: {}", shown.join("; "))
 }
 
-pub fn run_validate_case(planned: &PlannedCase, case: &SuiteCase, env: &CaseEnv) -> CaseResult {
+pub fn run_validate_case(env: &CaseInput) -> CaseResult {
+    let (planned, case) = (env.planned, env.case);
     let started = Instant::now();
     let Some(spec) = &case.spec.validate else {
         return result_without_exchange(

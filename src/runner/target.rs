@@ -1,60 +1,80 @@
-//! Reaching the target: starting the embedded reference host when asked for, and how
-//! the target is shown (userinfo stripped). Shared by `run`, `list` and `calibrate`.
+//! Reaching the target: starting the embedded reference host when asked for, and the
+//! URL the run shows (userinfo stripped). Shared by `run`, `list` and `calibrate`.
+//! Starting an embedded host turns it into plain configuration: its URL, how reports
+//! show it, the token it requires, its media base URL, media references and claims.
 
-use super::ResolvedTarget;
-use crate::config::{Profile, RunConfig, Target};
+use crate::config::{EmbeddedClaims, RunConfig, Target};
 use crate::reference::{self, RunningReference};
 
-/// Starts the embedded host when asked for, and says how to reach and show the target.
-/// `Err` is a tool problem (the embedded host could not bind), never a verdict.
-pub async fn start_target(
-    config: &RunConfig,
-) -> Result<(Option<RunningReference>, ResolvedTarget), String> {
-    match &config.target {
+/// A started target: the embedded host to shut down afterwards (if any), and the URL
+/// to test (`None` offline).
+pub struct Started {
+    pub reference: Option<RunningReference>,
+    pub url: Option<url::Url>,
+}
+
+fn parse(url: &str) -> Result<url::Url, String> {
+    url::Url::parse(url).map_err(|e| format!("the embedded host's URL {url}: {e}"))
+}
+
+/// Starts the embedded host when asked for, and records in `config` what a run needs
+/// to know about it. `Err` is a tool problem (the embedded host could not bind).
+pub async fn start_target(config: &mut RunConfig) -> Result<Started, String> {
+    let addr = std::net::SocketAddr::from(([127, 0, 0, 1], 0));
+    match config.target.clone() {
         Target::Reference(reference_config) => {
-            let addr = std::net::SocketAddr::from(([127, 0, 0, 1], 0));
-            let running = reference::spawn(reference_config.clone(), addr)
+            let running = reference::spawn(reference_config, addr)
                 .await
                 .map_err(|e| format!("cannot start the reference host: {e}"))?;
             let base_url = running.base_url();
-            let label = format!("reference ({base_url})");
-            Ok((Some(running), ResolvedTarget { base_url, label }))
+            config.target_label = Some(format!("reference ({base_url})"));
+            Ok(Started {
+                url: Some(parse(&base_url)?),
+                reference: Some(running),
+            })
         }
         Target::AguiReference(agent_config) => {
-            let addr = std::net::SocketAddr::from(([127, 0, 0, 1], 0));
-            let running = reference::agui::spawn(agent_config.clone(), addr)
+            let declared = agent_config.declaration.clone();
+            let running = reference::agui::spawn(agent_config, addr)
                 .await
                 .map_err(|e| format!("cannot start the AG-UI reference agent: {e}"))?;
-            let base_url = reference::agui::endpoint_url(&running);
-            let label = format!("reference agent ({base_url})");
-            Ok((Some(running), ResolvedTarget { base_url, label }))
+            let endpoint = reference::agui::endpoint_url(&running);
+            config.target_label = Some(format!("reference agent ({endpoint})"));
+            // The agent serves its own media and holds its own file ids, so url and
+            // file positives run without flags.
+            if config.media_base_url.is_none() {
+                config.media_base_url = Some(reference::agui::media_base_url(&endpoint));
+            }
+            for kind in &declared.kinds {
+                if let Some(id) = reference::agui::known_file_id(kind) {
+                    config.media_refs.entry(kind.clone()).or_insert(id);
+                }
+            }
+            config.claims.embedded = Some(EmbeddedClaims {
+                accepts: declared.accepts.clone(),
+                sources: declared.sources.clone(),
+                echo: declared.echo,
+                by: declared.declared_by.clone(),
+            });
+            Ok(Started {
+                url: Some(parse(&endpoint)?),
+                reference: Some(running),
+            })
         }
-        Target::Offline => Ok((
-            None,
-            ResolvedTarget {
-                base_url: "http://127.0.0.1:9".into(),
-                label: "offline (no target: only offline cases run)".into(),
-            },
-        )),
+        Target::Offline => Ok(Started {
+            reference: None,
+            url: None,
+        }),
         Target::Url(url) => {
             // Credentials in the URL are never sent nor shown; resolution put a warning
             // about them in the run's warnings.
             let mut shown = url.clone();
             let _ = shown.set_username("");
             let _ = shown.set_password(None);
-            // An AG-UI target is the run endpoint itself, so it is used exactly as given
-            // (`/agent/` and `/agent` may be different routes); openwop paths are appended.
-            let base_url = match config.profile {
-                Profile::Agui(_) => shown.as_str().to_string(),
-                Profile::Openwop => shown.as_str().trim_end_matches('/').to_string(),
-            };
-            Ok((
-                None,
-                ResolvedTarget {
-                    label: base_url.clone(),
-                    base_url,
-                },
-            ))
+            Ok(Started {
+                reference: None,
+                url: Some(shown),
+            })
         }
     }
 }

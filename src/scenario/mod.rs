@@ -4,6 +4,7 @@ pub mod builtin;
 pub mod checks;
 pub mod diagnostic;
 pub mod load;
+pub mod media_size;
 pub mod model;
 pub mod path;
 pub mod position;

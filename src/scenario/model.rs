@@ -2,8 +2,8 @@
 //! `schemas/scenario.schema.json`. The README documents every field.
 
 use crate::outcome::Requirement;
-use crate::profile::agui::StreamClass;
-use crate::profile::agui::echo::EchoAspect;
+use crate::protocol::agui::StreamClass;
+use crate::protocol::agui::echo::EchoAspect;
 use serde::Deserialize;
 use serde_json::Value;
 

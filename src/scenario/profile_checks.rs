@@ -1,12 +1,32 @@
-//! Checks that a case speaks its file's profile: openwop endpoints and part spellings in
-//! `profile: openwop` files, the AG-UI run endpoint, `file` sources and stream/echo
-//! expectations in `profile: agui` files. A mix would be planned into a run that cannot
-//! send it, so `lint` refuses it with the position of the offending key.
+//! Checks that a case speaks its file's protocol (`profile:`): each protocol says what
+//! is foreign to it ([`Protocol::lint_case`](crate::protocol::Protocol::lint_case)),
+//! since a case mixing two would be planned into a run that cannot send it. `lint`
+//! refuses it with the position of the offending key.
 
 use super::checks::Finding;
 use super::model::CaseSpec;
-use crate::profile::agui;
+use crate::protocol;
 use serde_json::Value;
+
+/// Findings for one case of a file whose `profile:` is `profile`.
+pub fn check(case: &CaseSpec, raw: &Value, base: &str, profile: &str, out: &mut Vec<Finding>) {
+    let Some(protocol) = protocol::by_name(profile) else {
+        // The scenario schema names the protocols; an unknown one is reported there.
+        return;
+    };
+    for finding in protocol.lint_case(case, raw, base) {
+        out.push((finding.pointer, finding.key, finding.message));
+    }
+}
+
+/// Every `$media` object in the case's request body, with its JSON pointer.
+pub fn media_in_body<'a>(raw: &'a Value, base: &str) -> Vec<(String, &'a Value)> {
+    let mut media = Vec::new();
+    if let Some(body) = raw.pointer("/request/body") {
+        media_objects(body, format!("{base}/request/body"), &mut media);
+    }
+    media
+}
 
 /// Every `$media` object under `value`, with its JSON pointer.
 fn media_objects<'a>(value: &'a Value, pointer: String, out: &mut Vec<(String, &'a Value)>) {
@@ -32,87 +52,11 @@ fn media_objects<'a>(value: &'a Value, pointer: String, out: &mut Vec<(String, &
     }
 }
 
-fn sources(media: &Value) -> Vec<&str> {
+/// The source kinds a `$media` object names.
+pub fn sources(media: &Value) -> Vec<&str> {
     match media.get("source") {
         Some(Value::String(s)) => vec![s.as_str()],
         Some(Value::Array(items)) => items.iter().filter_map(Value::as_str).collect(),
         _ => Vec::new(),
-    }
-}
-
-fn check_agui_media(pointer: &str, media: &Value, out: &mut Vec<Finding>) {
-    if sources(media).contains(&"mediaRef") || media.get("mediaRef").is_some() {
-        out.push((
-            pointer.to_string(),
-            false,
-            "`mediaRef` is openwop's; an AG-UI part takes a `file` source".into(),
-        ));
-    }
-    if matches!(media.get("source"), Some(Value::Array(items)) if items.len() > 1) {
-        out.push((
-            format!("{pointer}/source"),
-            false,
-            "an AG-UI part has exactly one source object (write `source: []` for none)".into(),
-        ));
-    }
-}
-
-fn check_openwop_media(pointer: &str, media: &Value, out: &mut Vec<Finding>) {
-    for key in ["file", "legacy"] {
-        if media.get(key).is_some() {
-            out.push((
-                format!("{pointer}/{key}"),
-                true,
-                format!("`$media.{key}` is for AG-UI parts (profile: agui)"),
-            ));
-        }
-    }
-    if sources(media).contains(&"file") {
-        out.push((
-            format!("{pointer}/source"),
-            false,
-            "a `file` source is AG-UI's; openwop parts use mediaRef".into(),
-        ));
-    }
-}
-
-/// Findings for one case of a file whose `profile:` is `profile`.
-pub fn check(case: &CaseSpec, raw: &Value, base: &str, profile: &str, out: &mut Vec<Finding>) {
-    let agui_file = profile == agui::PROFILE;
-    if let Some(endpoint) = case.endpoint() {
-        let agui_endpoint = endpoint == agui::ENDPOINT;
-        if agui_file != agui_endpoint {
-            let message = if agui_file {
-                format!(
-                    "an agui case sends to `{}`, not `{endpoint}`",
-                    agui::ENDPOINT
-                )
-            } else {
-                format!("`{endpoint}` is the AG-UI endpoint; this file's profile is {profile}")
-            };
-            out.push((format!("{base}/request/endpoint"), false, message));
-        }
-    }
-    if !agui_file {
-        for key in ["stream", "echo"] {
-            if raw.pointer(&format!("/expect/{key}")).is_some() {
-                out.push((
-                    format!("{base}/expect/{key}"),
-                    true,
-                    format!("`expect.{key}` judges AG-UI event streams (profile: agui)"),
-                ));
-            }
-        }
-    }
-    let mut media = Vec::new();
-    if let Some(body) = raw.pointer("/request/body") {
-        media_objects(body, format!("{base}/request/body"), &mut media);
-    }
-    for (pointer, value) in media {
-        if agui_file {
-            check_agui_media(&pointer, value, out);
-        } else {
-            check_openwop_media(&pointer, value, out);
-        }
     }
 }

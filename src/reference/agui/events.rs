@@ -3,8 +3,8 @@
 
 use super::AguiFault;
 use super::model::Verdict;
-use crate::profile::agui::classify::ECHO_EVENT_NAME;
-use crate::profile::agui::echo::EchoPart;
+use crate::protocol::agui::classify::ECHO_EVENT_NAME;
+use crate::protocol::agui::echo::EchoPart;
 use serde_json::{Value, json};
 
 fn describe(parts: &[EchoPart]) -> String {
@@ -76,7 +76,7 @@ pub fn sse_body(events: &[Value]) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::profile::agui::classify::{Classifier, ReadEnd, StreamClass};
+    use crate::protocol::agui::classify::{Classifier, ReadEnd, StreamClass};
 
     fn classify(events: &[Value]) -> StreamClass {
         let mut c = Classifier::default();

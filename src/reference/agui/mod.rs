@@ -15,7 +15,7 @@ mod model;
 mod routes;
 
 use super::RunningReference;
-use crate::profile::agui::Declaration;
+use crate::protocol::agui::Declaration;
 use std::net::SocketAddr;
 
 pub use fault::{AguiFault, UnknownAguiFault};
@@ -42,7 +42,7 @@ pub struct AgentConfig {
 impl AgentConfig {
     /// The agent accepting `accepts` (MIME prefixes); every source kind, echo claimed.
     pub fn new(accepts: &[String], fault: Option<AguiFault>) -> Result<AgentConfig, String> {
-        let sources: Vec<String> = crate::profile::agui::SOURCE_KINDS
+        let sources: Vec<String> = crate::protocol::agui::SOURCE_KINDS
             .iter()
             .map(|s| s.to_string())
             .collect();

@@ -5,7 +5,7 @@
 
 use super::input::{Part, Source};
 use super::{AgentConfig, AguiFault};
-use crate::profile::agui::echo::EchoPart;
+use crate::protocol::agui::echo::EchoPart;
 use base64::Engine as _;
 
 /// What became of a run's input.
@@ -24,7 +24,7 @@ const TRUNCATED_BYTES: usize = 64;
 
 /// The file id the reference agent resolves for a part kind (`--media-ref KIND=ID`).
 pub fn known_file_id(kind: &str) -> Option<String> {
-    crate::profile::agui::PART_KINDS
+    crate::protocol::agui::PART_KINDS
         .contains(&kind)
         .then(|| format!("mmconform-file-{kind}"))
 }

@@ -93,8 +93,8 @@ async fn media(Path(name): Path<String>) -> Response {
         return detail(StatusCode::NOT_FOUND, "no such media");
     };
     let mime = crate::media::supported_mimes().iter().find(|m| {
-        crate::profile::agui::kind_of_mime(m) == kind
-            && crate::profile::openwop::part::extension(m) == ext
+        crate::protocol::agui::kind_of_mime(m) == kind
+            && crate::protocol::openwop::part::extension(m) == ext
     });
     match mime {
         Some(mime) => (
@@ -126,7 +126,7 @@ mod tests {
     }
 
     fn input(content: Value) -> Value {
-        crate::profile::agui::run_input::run_input(
+        crate::protocol::agui::run_input::run_input(
             json!({"messages": [{"role": "user", "content": content}]}),
             "t",
         )
@@ -181,7 +181,7 @@ mod tests {
 #[cfg(test)]
 mod echo_schema_tests {
     use super::*;
-    use crate::profile::agui::echo;
+    use crate::protocol::agui::echo;
 
     /// The reference agent's echo is what `schemas/agui-echo.schema.json` documents for
     /// third parties, and what mmconform's parser reads.
@@ -198,7 +198,7 @@ mod echo_schema_tests {
             &base64::engine::general_purpose::STANDARD,
             crate::media::generate("image/png", "0123456789abcdef"),
         );
-        let input = crate::profile::agui::run_input::run_input(
+        let input = crate::protocol::agui::run_input::run_input(
             json!({"messages": [{"role": "user", "content": [
                 {"type": "text", "text": "x"},
                 {"type": "image", "source": {"type": "data", "value": png, "mimeType": "image/png"}},

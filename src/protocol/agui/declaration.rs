@@ -7,6 +7,7 @@
 //! type; a full type (`audio/wav`) accepts exactly that type, parameters ignored.
 
 use super::{PART_KINDS, SOURCE_KINDS, kind_of_mime};
+use crate::config::Claims;
 use crate::media;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -138,6 +139,23 @@ impl Declaration {
             undeclared_kinds,
             declared_by: declared_by.to_string(),
         })
+    }
+
+    /// The declaration a run's claims make: an embedded agent's own, `--claims FILE` or
+    /// `--accepts` (exactly one; the CLI refuses two).
+    pub fn from_claims(claims: &Claims) -> Result<Declaration, String> {
+        match (&claims.embedded, &claims.file) {
+            (Some(e), _) => Declaration::new(&e.accepts, &e.sources, e.echo, &e.by),
+            (None, Some(path)) => Declaration::from_claims_file(path),
+            (None, None) if !claims.accepts.is_empty() => {
+                Declaration::from_flag(&claims.accepts).map_err(|e| format!("--accepts: {e}"))
+            }
+            (None, None) => Err(
+                "AG-UI has no discovery endpoint: declare what the agent accepts with \
+                 --accepts image/,audio/wav (MIME prefixes) or --claims FILE"
+                    .into(),
+            ),
+        }
     }
 
     /// `--accepts image/,audio/wav`: data sources only, no echo claimed.

@@ -2,7 +2,7 @@
 //! the deadline and the read cap, and is classified, never a hang.
 
 use super::*;
-use crate::profile::agui::StreamClass;
+use crate::protocol::agui::StreamClass;
 use axum::Router;
 use axum::body::Body;
 use axum::http::header;
@@ -130,7 +130,7 @@ async fn an_endless_stream_stops_at_the_read_cap() {
     // Its first event is not RUN_STARTED: a definite violation, so a verdict.
     assert_eq!(e.classification, StreamClass::Broken);
     assert!(
-        e.events_total > 1000 && e.events.len() == crate::profile::agui::classify::MAX_EVENTS_KEPT
+        e.events_total > 1000 && e.events.len() == crate::protocol::agui::classify::MAX_EVENTS_KEPT
     );
 }
 

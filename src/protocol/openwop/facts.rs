@@ -21,15 +21,6 @@ pub const FACT_NAMES: [&str; 12] = [
     "limitProbeFits",
 ];
 
-/// Names available under `run.`.
-pub const RUN_FACT_NAMES: [&str; 5] = [
-    "tokenConfigured",
-    "mediaBaseUrl",
-    "mediaRefs",
-    "dialect",
-    "openwopMajor",
-];
-
 /// The non-text modalities RFC 0091 defines (a closed enum).
 pub const NON_TEXT_MODALITIES: [&str; 3] = ["image", "audio", "document"];
 

@@ -47,7 +47,7 @@ pub fn render(
         Some(m) => text(m)?,
         None => media::default_mime(&part_type).to_string(),
     };
-    let bytes = match crate::profile::media_size(spec, resolve)? {
+    let bytes = match crate::scenario::media_size::media_size(spec, resolve)? {
         Some(n) => media::generate_sized(&mime, inputs.nonce, n).map_err(|e| e.to_string())?,
         None => media::generate(&mime, inputs.nonce),
     };

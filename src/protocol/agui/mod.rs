@@ -1,4 +1,4 @@
-//! The AG-UI 1.0 profile (WIRE.md §2): a `RunAgentInput` POSTed to the agent's own
+//! The AG-UI 1.0 protocol (docs/wire.md, "AG-UI"): a `RunAgentInput` POSTed to the agent's own
 //! endpoint, answered with an SSE event stream.
 //!
 //! AG-UI has no discovery document, so what the agent accepts is declared by the user
@@ -7,21 +7,62 @@
 //! into a complete `RunAgentInput`, [`classify`] turns an answer into one outcome bucket,
 //! and [`echo`] compares what an echoing agent says reached its model with what was sent.
 
+pub mod case;
 pub mod classify;
 pub mod declaration;
 pub mod echo;
 pub mod evidence;
+pub mod judge;
+pub mod lint;
 pub mod part;
+pub mod run;
 pub mod run_input;
+pub mod sse;
 
 pub use classify::{StreamClass, StreamEvidence};
 pub use declaration::Declaration;
 
+use crate::config::RunConfig;
+use crate::protocol::{LintFinding, Protocol, ProtocolRun};
+use crate::scenario::model::CaseSpec;
+use serde_json::Value;
+use std::sync::Arc;
+
 /// The scenario endpoint name of an AG-UI run (`request.endpoint: agui-run`).
 pub const ENDPOINT: &str = "agui-run";
 
-/// The profile name scenario files use (`profile: agui`).
+/// The protocol name scenario files use (`profile: agui`).
 pub const PROFILE: &str = "agui";
+
+/// The AG-UI protocol, as registered in [`crate::protocol::PROTOCOLS`].
+pub struct Agui;
+
+impl Protocol for Agui {
+    fn name(&self) -> &'static str {
+        PROFILE
+    }
+
+    fn vocabulary(&self) -> Vec<(String, Option<Vec<String>>)> {
+        vec![(
+            PROFILE.to_string(),
+            Some(
+                declaration::FACT_NAMES
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect(),
+            ),
+        )]
+    }
+
+    fn lint_case(&self, case: &CaseSpec, raw: &Value, base: &str) -> Vec<LintFinding> {
+        lint::lint_case(case, raw, base)
+    }
+
+    fn open(&self, config: &Arc<RunConfig>) -> Result<Box<dyn ProtocolRun>, String> {
+        let declaration = Declaration::from_claims(&config.claims)?;
+        Ok(Box::new(run::AguiRun::new(config.clone(), declaration)))
+    }
+}
 
 /// The non-text content-part kinds AG-UI 1.0 defines.
 pub const PART_KINDS: [&str; 4] = ["image", "audio", "video", "document"];

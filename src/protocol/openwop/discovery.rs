@@ -2,14 +2,16 @@
 //! evaluation context (`discovery`, `openwop`, `run`) that plans every other case.
 //! Also the one-off seam probe.
 
-use super::case::{CaseEnv, judge_response, result_without_exchange};
-use super::http::{HttpClient, HttpRequest, HttpResponse};
+use super::seam_case::{CaseEnv, judge_response};
+use super::{Seam, facts};
 use crate::canonical::canonical_sha256;
 use crate::config::RunConfig;
 use crate::event::DiscoverySnapshot;
 use crate::outcome::{CaseResult, Exchange, Outcome};
 use crate::plan::PlannedCase;
-use crate::profile::openwop::{self, Seam, facts};
+use crate::protocol::openwop;
+use crate::runner::http::{HttpClient, HttpRequest, HttpResponse};
+use crate::runner::result::result_without_exchange;
 use crate::scenario::suite::SuiteCase;
 use serde_json::{Value, json};
 use std::time::Instant;
@@ -28,13 +30,7 @@ pub fn context(usable: Option<&Value>, config: &RunConfig) -> Value {
     json!({
         "discovery": usable.cloned().unwrap_or(Value::Null),
         "openwop": facts::derive(usable, config.max_probe_bytes),
-        "run": {
-            "tokenConfigured": config.token.is_some(),
-            "mediaBaseUrl": config.media_base_url,
-            "mediaRefs": config.media_refs,
-            "dialect": config.dialect.as_str(),
-            "openwopMajor": config.openwop_major,
-        },
+        "run": crate::plan::run_facts::of(config),
     })
 }
 

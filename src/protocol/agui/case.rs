@@ -2,17 +2,18 @@
 //! read the stream, judge.
 
 use super::judge::{self, StreamJudgement};
+use super::sse;
 use crate::judge::catalog::SchemaCatalog;
 use crate::judge::{self as answer_judge, Answer, verdict};
 use crate::outcome::{CaseResult, Outcome};
 use crate::plan::PlannedCase;
-use crate::profile::agui::echo;
-use crate::profile::agui::part::{self as agui_part, PartInputs};
-use crate::profile::agui::run_input::run_input;
-use crate::profile::agui::{Declaration, StreamClass};
-use crate::runner::case::{render_body, result_without_exchange};
+use crate::protocol::agui::echo;
+use crate::protocol::agui::part::{self as agui_part, PartInputs};
+use crate::protocol::agui::run_input::run_input;
+use crate::protocol::agui::{Declaration, StreamClass};
+use crate::runner::body::render_body;
 use crate::runner::http::HttpClient;
-use crate::runner::sse;
+use crate::runner::result::result_without_exchange;
 use crate::scenario::suite::SuiteCase;
 use serde_json::{Value, json};
 use std::time::Instant;
@@ -80,7 +81,7 @@ pub async fn run_case(planned: &PlannedCase, case: &SuiteCase, env: &AguiEnv<'_>
         Err(e) => {
             result.outcome = Outcome::Error;
             result.reason = Some(format!("scenario defect while judging: {e}"));
-            result.stream = Some(crate::profile::agui::evidence::of_stream(&evidence));
+            result.stream = Some(crate::protocol::agui::evidence::of_stream(&evidence));
             return result;
         }
     };
@@ -105,6 +106,6 @@ pub async fn run_case(planned: &PlannedCase, case: &SuiteCase, env: &AguiEnv<'_>
     } else {
         verdict::decide(&mut result, env.strict);
     }
-    result.stream = Some(crate::profile::agui::evidence::of_stream(&evidence));
+    result.stream = Some(crate::protocol::agui::evidence::of_stream(&evidence));
     result
 }

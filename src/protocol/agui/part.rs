@@ -4,7 +4,7 @@
 //! (removed in 1.0; sent only by the legacy case).
 
 use crate::media;
-use crate::profile::openwop::part::extension;
+use crate::protocol::openwop::part::extension;
 use crate::scenario::model::{MediaSource, MediaSpec};
 use crate::scenario::template;
 use base64::Engine as _;
@@ -89,7 +89,7 @@ pub fn render(
     let mime = explicit_mime
         .clone()
         .unwrap_or_else(|| media::default_mime(&part_type).to_string());
-    let bytes = match crate::profile::media_size(spec, resolve)? {
+    let bytes = match crate::scenario::media_size::media_size(spec, resolve)? {
         Some(n) => media::generate_sized(&mime, inputs.nonce, n).map_err(|e| e.to_string())?,
         None => media::generate(&mime, inputs.nonce),
     };

@@ -2,8 +2,8 @@
 //! stream and echo expectations, each present field one assertion.
 
 use crate::outcome::AssertionResult;
-use crate::profile::agui::echo::{self, EchoPart};
-use crate::profile::agui::{Declaration, StreamClass, StreamEvidence};
+use crate::protocol::agui::echo::{self, EchoPart};
+use crate::protocol::agui::{Declaration, StreamClass, StreamEvidence};
 use crate::scenario::model::{EchoExpectation, StreamExpectation};
 
 /// Assertions and notes from the stream and echo expectations.
@@ -118,7 +118,7 @@ pub fn judge_echo(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::profile::agui::classify::{Classifier, ReadEnd};
+    use crate::protocol::agui::classify::{Classifier, ReadEnd};
     use serde_json::{Value, json};
 
     fn evidence(events: &[Value]) -> StreamEvidence {

@@ -73,7 +73,7 @@ pub fn of_declaration(declared: &Declaration) -> ProtocolEvidence {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::profile::agui::classify::{Classifier, ReadEnd};
+    use crate::protocol::agui::classify::{Classifier, ReadEnd};
     use serde_json::json;
 
     #[test]

@@ -1,19 +1,15 @@
-//! Running one planned case: render the request, send it, judge the answer.
+//! Running one openwop case: render the request, send it to its seam, judge the answer.
 
-use super::document;
-use super::http::{HttpClient, HttpRequest, HttpResponse};
+use super::part::{self, PartInputs};
 use crate::judge::catalog::SchemaCatalog;
 use crate::judge::{self, Answer, verdict};
 use crate::outcome::{CaseResult, Exchange, Outcome};
 use crate::plan::PlannedCase;
-use crate::profile::openwop::{
-    self,
-    part::{self, PartInputs},
-};
-use crate::scenario::model::{DocumentSpec, MediaSpec};
+use crate::runner::body::render_body;
+use crate::runner::http::{HttpClient, HttpRequest, HttpResponse};
+use crate::runner::result::result_without_exchange;
 use crate::scenario::suite::SuiteCase;
-use crate::scenario::template;
-use serde_json::{Map, Value};
+use serde_json::Value;
 use std::time::Instant;
 
 /// Everything a case needs from the run, shared by all cases.
@@ -25,70 +21,6 @@ pub struct CaseEnv<'a> {
     pub nonce: &'a str,
     pub strict: bool,
     pub part_inputs: PartInputs<'a>,
-}
-
-/// A result with no exchange yet, for cases decided without sending anything.
-pub fn result_without_exchange(
-    planned: &PlannedCase,
-    case: &SuiteCase,
-    outcome: Outcome,
-    reason: Option<String>,
-) -> CaseResult {
-    CaseResult {
-        id: planned.id.clone(),
-        case_id: case.spec.id.clone(),
-        title: planned.title.clone(),
-        requirement: case.spec.requirement.clone(),
-        scenario_file: case.file.clone(),
-        bindings: planned.bindings.clone(),
-        outcome,
-        reason,
-        notes: Vec::new(),
-        assertions: Vec::new(),
-        decided_on: planned.decided_on.clone(),
-        duration_ms: 0,
-        exchanges: Vec::new(),
-        expected_failure: None,
-        stream: None,
-    }
-}
-
-/// Turns a `$media` spec into a content part in the profile's spelling.
-pub type RenderMedia<'a> = &'a dyn Fn(&MediaSpec) -> Result<Value, String>;
-
-/// Renders a body template: placeholders in strings, `$media` objects into parts (by
-/// the profile's `media`), `$fixture` objects into (patched) fixture documents.
-pub fn render_body(
-    template_value: &Value,
-    resolve: &dyn Fn(&str) -> Option<Value>,
-    media: RenderMedia,
-) -> Result<Value, String> {
-    match template_value {
-        Value::String(s) => template::render(s, resolve),
-        Value::Array(items) => items
-            .iter()
-            .map(|i| render_body(i, resolve, media))
-            .collect::<Result<_, _>>()
-            .map(Value::Array),
-        Value::Object(map) => {
-            if let Some(spec) = map.get("$media") {
-                let spec: MediaSpec =
-                    serde_json::from_value(spec.clone()).map_err(|e| format!("bad $media: {e}"))?;
-                return media(&spec);
-            }
-            if let Some(fixture) = map.get("$fixture") {
-                let spec: DocumentSpec = serde_json::from_value(fixture.clone())
-                    .map_err(|e| format!("bad $fixture: {e}"))?;
-                return document::build(&spec, resolve);
-            }
-            let mut out = Map::new();
-            for (k, v) in map {
-                out.insert(k.clone(), render_body(v, resolve, media)?);
-            }
-            Ok(Value::Object(out))
-        }
-        other => Ok(other.clone()),
-    }
 }
 
 /// Judges `response` (already obtained) for a planned case.
@@ -155,7 +87,7 @@ pub async fn run_seam_case(
             Some("not a request case".into()),
         );
     };
-    let Some(seam) = openwop::seam(&request_spec.endpoint, env.major) else {
+    let Some(seam) = super::seam(&request_spec.endpoint, env.major) else {
         let reason = format!("unknown endpoint `{}`", request_spec.endpoint);
         return result_without_exchange(planned, case, Outcome::Error, Some(reason));
     };
@@ -190,7 +122,7 @@ pub async fn run_seam_case(
     match response {
         Ok(response) => judge_response(planned, case, env, &response, exchange, started),
         Err(no_answer) => {
-            // A transport failure is never a verdict on the host (WIRE.md §1.6), nor is
+            // A transport failure is never a verdict on the host (docs/wire.md), nor is
             // a deadline, an interruption or a host that keeps asking to retry later.
             let mut result = result_without_exchange(
                 planned,

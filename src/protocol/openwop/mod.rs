@@ -1,9 +1,60 @@
-//! The openwop profile (WIRE.md §1): discovery at `/.well-known/openwop`, the callAI
-//! conformance seam, RFC 0091 content parts.
+//! The openwop protocol (docs/wire.md, "openwop"): discovery at `/.well-known/openwop`,
+//! the callAI and envelope-accept conformance seams, RFC 0091 content parts.
+//!
+//! [`discovery`] fetches the document once and derives the planning facts ([`facts`]);
+//! [`run`] probes the seams and sends each case ([`seam_case`]) with its parts spelled
+//! by [`part`]; [`lint`] keeps other protocols' spellings out of openwop files.
 
+pub mod discovery;
 pub mod evidence;
 pub mod facts;
+pub mod lint;
 pub mod part;
+pub mod run;
+pub mod seam_case;
+
+use crate::config::RunConfig;
+use crate::protocol::{LintFinding, Protocol, ProtocolRun};
+use crate::scenario::model::CaseSpec;
+use serde_json::Value;
+use std::sync::Arc;
+
+/// The scenario endpoints an openwop case may send to (`discovery` is judged on the
+/// document fetched once per run).
+pub const ENDPOINTS: [&str; 3] = ["ai-call", "envelope-accept", "discovery"];
+
+/// The protocol name scenario files use (`profile: openwop`).
+pub const PROFILE: &str = "openwop";
+
+/// The openwop protocol, as registered in [`crate::protocol::PROTOCOLS`].
+pub struct Openwop;
+
+impl Protocol for Openwop {
+    fn name(&self) -> &'static str {
+        PROFILE
+    }
+
+    fn vocabulary(&self) -> Vec<(String, Option<Vec<String>>)> {
+        vec![
+            ("discovery".to_string(), None),
+            (
+                "openwop".to_string(),
+                Some(facts::FACT_NAMES.iter().map(|s| s.to_string()).collect()),
+            ),
+        ]
+    }
+
+    fn lint_case(&self, case: &CaseSpec, raw: &Value, base: &str) -> Vec<LintFinding> {
+        lint::lint_case(case, raw, base)
+    }
+
+    fn open(&self, config: &Arc<RunConfig>) -> Result<Box<dyn ProtocolRun>, String> {
+        if !config.claims.is_empty() {
+            return Err("--accepts/--claims declare an AG-UI agent: add --profile agui".into());
+        }
+        Ok(Box::new(run::OpenwopRun::new(config.clone())))
+    }
+}
 
 /// How request bodies spell parts: the spec's, or the official suite's
 /// (`file` + `dataBase64` for documents, WIRE.md §1.5).

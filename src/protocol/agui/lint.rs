@@ -1,0 +1,50 @@
+//! What `lint` refuses in a `profile: agui` file: another protocol's endpoint, and
+//! openwop's `mediaRef` or several sources on an AG-UI part.
+
+use super::ENDPOINT;
+use crate::protocol::LintFinding;
+use crate::scenario::model::CaseSpec;
+use crate::scenario::profile_checks::{media_in_body, sources};
+use serde_json::Value;
+
+fn finding(pointer: String, key: bool, message: String) -> LintFinding {
+    LintFinding {
+        pointer,
+        key,
+        message,
+    }
+}
+
+pub fn lint_case(case: &CaseSpec, raw: &Value, base: &str) -> Vec<LintFinding> {
+    let mut out = Vec::new();
+    if let Some(endpoint) = case.endpoint()
+        && endpoint != ENDPOINT
+    {
+        out.push(finding(
+            format!("{base}/request/endpoint"),
+            false,
+            format!("an agui case sends to `{ENDPOINT}`, not `{endpoint}`"),
+        ));
+    }
+    for (pointer, media) in media_in_body(raw, base) {
+        check_media(&pointer, media, &mut out);
+    }
+    out
+}
+
+fn check_media(pointer: &str, media: &Value, out: &mut Vec<LintFinding>) {
+    if sources(media).contains(&"mediaRef") || media.get("mediaRef").is_some() {
+        out.push(finding(
+            pointer.to_string(),
+            false,
+            "`mediaRef` is openwop's; an AG-UI part takes a `file` source".into(),
+        ));
+    }
+    if matches!(media.get("source"), Some(Value::Array(items)) if items.len() > 1) {
+        out.push(finding(
+            format!("{pointer}/source"),
+            false,
+            "an AG-UI part has exactly one source object (write `source: []` for none)".into(),
+        ));
+    }
+}

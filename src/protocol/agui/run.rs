@@ -1,0 +1,131 @@
+//! One AG-UI run. There is no discovery: the declaration (`--accepts`, `--claims`, or
+//! the embedded agent's own) is the planning context (`agui.*`). The endpoint is probed
+//! once with a plain-text run; then every case is POSTed as its own run, its stream
+//! read within bounds, and judged.
+
+use super::case::{self, AguiEnv};
+use super::part::PartInputs;
+use super::run_input::run_input;
+use super::{Declaration, sse};
+use crate::config::RunConfig;
+use crate::outcome::{CaseResult, Outcome, ProtocolEvidence};
+use crate::protocol::{CaseInput, Discovered, Probed, ProtocolRun};
+use crate::runner::http::HttpClient;
+use futures_util::FutureExt as _;
+use futures_util::future::BoxFuture;
+use serde_json::{Map, json};
+use std::collections::BTreeSet;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// How long to wait after the terminal event for events that would break the stream.
+const AFTER_TERMINAL_GRACE: Duration = Duration::from_millis(500);
+
+pub struct AguiRun {
+    config: Arc<RunConfig>,
+    declaration: Declaration,
+    grace: Duration,
+}
+
+impl AguiRun {
+    pub fn new(config: Arc<RunConfig>, declaration: Declaration) -> AguiRun {
+        AguiRun {
+            grace: AFTER_TERMINAL_GRACE.min(config.timeout),
+            config,
+            declaration,
+        }
+    }
+}
+
+/// What the one plain-text probe run says about the endpoint.
+async fn probe(client: &HttpClient, grace: Duration, nonce: &str) -> Probed {
+    let body = json!({"messages": [{"role": "user", "content": "mmconform endpoint probe"}]});
+    let input = run_input(body, &format!("{nonce}-probe"));
+    let answer = sse::post_run(client, &input, true, grace).await;
+    let url = client.url("");
+    let mut probed = Probed::default();
+    let reason = match answer.evidence {
+        Err(e) => {
+            let reason = format!("POST {url} got no answer: {e}");
+            probed.problem = Some(reason.clone());
+            reason
+        }
+        Ok(e) if matches!(e.status, 404 | 405) => format!(
+            "POST {url} answered {}: is --target the agent's run endpoint?",
+            e.status
+        ),
+        Ok(_) => return probed,
+    };
+    probed
+        .unusable
+        .insert(super::ENDPOINT.to_string(), (Outcome::Blocked, reason));
+    probed
+}
+
+impl ProtocolRun for AguiRun {
+    fn declared(&self) -> Option<ProtocolEvidence> {
+        Some(super::evidence::of_declaration(&self.declaration))
+    }
+
+    /// An AG-UI target is the run endpoint itself, used exactly as given (`/agent/` and
+    /// `/agent` may be different routes).
+    fn base_url(&self, shown: &url::Url) -> String {
+        shown.as_str().to_string()
+    }
+
+    fn discover<'a>(&'a mut self, _client: Option<&'a HttpClient>) -> BoxFuture<'a, Discovered> {
+        // Nothing to fetch: the declaration is what the run is planned on.
+        let mut context = Map::new();
+        context.insert("agui".into(), self.declaration.facts());
+        std::future::ready(Discovered {
+            context,
+            snapshot: None,
+            problem: None,
+        })
+        .boxed()
+    }
+
+    fn probe<'a>(
+        &'a self,
+        client: &'a HttpClient,
+        endpoints: &'a BTreeSet<String>,
+        nonce: &'a str,
+    ) -> BoxFuture<'a, Probed> {
+        async move {
+            let mut probed = if endpoints.contains(super::ENDPOINT) {
+                probe(client, self.grace, nonce).await
+            } else {
+                Probed::default()
+            };
+            for other in endpoints.iter().filter(|e| *e != super::ENDPOINT) {
+                let reason = format!("an agui run cannot send to `{other}`");
+                probed
+                    .unusable
+                    .insert(other.clone(), (Outcome::Error, reason));
+            }
+            probed
+        }
+        .boxed()
+    }
+
+    fn run_case<'a>(&'a self, input: CaseInput<'a>) -> BoxFuture<'a, CaseResult> {
+        async move {
+            let env = AguiEnv {
+                client: input.client,
+                grace: self.grace,
+                catalog: input.catalog,
+                context: input.context,
+                nonce: input.nonce,
+                strict: input.strict,
+                declaration: &self.declaration,
+                part_inputs: PartInputs {
+                    nonce: input.nonce,
+                    media_base_url: self.config.media_base_url.as_deref(),
+                    file_ids: &self.config.media_refs,
+                },
+            };
+            case::run_case(input.planned, input.case, &env).await
+        }
+        .boxed()
+    }
+}

@@ -1,0 +1,139 @@
+//! Protocols: each wire mmconform speaks is one folder here, and one line in
+//! [`PROTOCOLS`]. Everything outside these folders is protocol-neutral: the planner
+//! plans against whatever context a protocol provides, the executor runs whatever case
+//! a protocol sends, the judges in `crate::judge` read any [`Answer`](crate::judge::Answer),
+//! and the reporters show [`ProtocolEvidence`](crate::outcome::ProtocolEvidence) without
+//! knowing what it holds. `docs/architecture.md` says what a new folder must provide.
+
+pub mod agui;
+
+pub mod openwop;
+
+use crate::config::RunConfig;
+use crate::event::DiscoverySnapshot;
+use crate::judge::catalog::SchemaCatalog;
+use crate::outcome::{CaseResult, EvidenceView, Outcome, ProtocolEvidence};
+use crate::plan::PlannedCase;
+use crate::runner::http::HttpClient;
+use crate::scenario::model::CaseSpec;
+use crate::scenario::suite::SuiteCase;
+use futures_util::future::BoxFuture;
+use serde_json::{Map, Value};
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+/// Every protocol mmconform speaks; the first is the default. Registering one is one line.
+pub const PROTOCOLS: &[&dyn Protocol] = &[&openwop::Openwop, &agui::Agui];
+
+/// The protocol scenario files and `--profile` call `name`.
+pub fn by_name(name: &str) -> Option<&'static dyn Protocol> {
+    PROTOCOLS.iter().copied().find(|p| p.name() == name)
+}
+
+/// A problem `lint` reports in a case of a protocol's file.
+pub struct LintFinding {
+    /// JSON pointer into the scenario file.
+    pub pointer: String,
+    /// The pointer names a key (the diagnostic points at the key, not its value).
+    pub key: bool,
+    pub message: String,
+}
+
+/// A protocol as the registry knows it: its name, what scenario files may say in it,
+/// and how a run of it starts.
+pub trait Protocol: Sync {
+    /// The name scenario files use in `profile:` and `--profile` takes.
+    fn name(&self) -> &'static str;
+
+    /// The context roots (`openwop`, `agui`) and fact names its planning context holds,
+    /// for `lint` to check placeholders and predicate paths against.
+    fn vocabulary(&self) -> Vec<(String, Option<Vec<String>>)>;
+
+    /// Problems with a case of a file of this protocol: endpoints, part spellings and
+    /// expectations that belong to another protocol. `raw` is the case as written.
+    fn lint_case(&self, case: &CaseSpec, raw: &Value, base: &str) -> Vec<LintFinding>;
+
+    /// Starts a run from the resolved configuration. `Err` is a usage error (exit 2),
+    /// found before any request: a declaration that is missing or does not parse.
+    fn open(&self, config: &Arc<RunConfig>) -> Result<Box<dyn ProtocolRun>, String>;
+}
+
+/// What a protocol learned about the target before planning.
+pub struct Discovered {
+    /// The planning context (`discovery.*`, `openwop.*`, `agui.*`; `run.*` is added by
+    /// the session).
+    pub context: Map<String, Value>,
+    /// What discovery returned, when the protocol has discovery and it was fetched.
+    pub snapshot: Option<DiscoverySnapshot>,
+    /// Why the target's own description is unusable (exit 4), when it is.
+    pub problem: Option<String>,
+}
+
+/// What probing a run's endpoints found.
+#[derive(Default)]
+pub struct Probed {
+    /// Endpoints whose cases cannot run, with the outcome and reason they get.
+    pub unusable: BTreeMap<String, (Outcome, String)>,
+    /// The target cannot be reached at all (exit 4).
+    pub problem: Option<String>,
+}
+
+/// Everything one case needs from the run.
+pub struct CaseInput<'a> {
+    pub planned: &'a PlannedCase,
+    pub case: &'a SuiteCase,
+    pub client: &'a HttpClient,
+    pub catalog: &'a SchemaCatalog,
+    pub context: &'a Value,
+    pub nonce: &'a str,
+    pub strict: bool,
+}
+
+/// One run of a protocol: the state it keeps between discovery and the cases.
+pub trait ProtocolRun: Send + Sync {
+    /// The options the run was started with (JSON report) and how reporters show them.
+    fn options(&self) -> (Map<String, Value>, EvidenceView) {
+        (Map::new(), EvidenceView::default())
+    }
+
+    /// What the target is declared to accept, for a protocol without discovery.
+    fn declared(&self) -> Option<ProtocolEvidence> {
+        None
+    }
+
+    /// The base URL requests go to, from the target URL as given (userinfo removed).
+    fn base_url(&self, shown: &url::Url) -> String {
+        shown.as_str().trim_end_matches('/').to_string()
+    }
+
+    /// Learns what the target offers, without sending anything when `client` is
+    /// `None` (`--offline`, or `list` without a target).
+    fn discover<'a>(&'a mut self, client: Option<&'a HttpClient>) -> BoxFuture<'a, Discovered>;
+
+    /// Checks, once each, that the endpoints the runnable cases send to exist.
+    fn probe<'a>(
+        &'a self,
+        client: &'a HttpClient,
+        endpoints: &'a BTreeSet<String>,
+        nonce: &'a str,
+    ) -> BoxFuture<'a, Probed>;
+
+    /// Sends one case's request and judges the answer.
+    fn run_case<'a>(&'a self, input: CaseInput<'a>) -> BoxFuture<'a, CaseResult>;
+}
+
+/// Every protocol's lint vocabulary, plus the roots every run has.
+pub fn context_vocabulary() -> Vec<(String, Option<Vec<String>>)> {
+    let mut roots: Vec<(String, Option<Vec<String>>)> =
+        PROTOCOLS.iter().flat_map(|p| p.vocabulary()).collect();
+    roots.push((
+        "run".to_string(),
+        Some(
+            crate::plan::run_facts::NAMES
+                .iter()
+                .map(|s| s.to_string())
+                .collect(),
+        ),
+    ));
+    roots
+}

@@ -1,0 +1,92 @@
+//! One session, shared by `run`, `list` and `calibrate`: open the protocol on a
+//! resolved target, learn its context once, plan; then either hand the plan to a
+//! renderer (`list`) or execute it ([`super::execute`]).
+
+use super::ResolvedTarget;
+use super::http::{HttpClient, HttpSettings};
+use super::stop::Stop;
+use crate::config::{RunConfig, Target};
+use crate::event::DiscoverySnapshot;
+use crate::plan::{self, PlannedCase};
+use crate::protocol::{self, ProtocolRun};
+use crate::scenario::suite::Suite;
+use serde_json::Value;
+use std::sync::Arc;
+
+/// A protocol opened on a target, with the suite of that protocol's cases.
+pub struct Session {
+    pub config: Arc<RunConfig>,
+    /// Only the cases of the session's protocol: a run plans nothing else.
+    pub suite: Arc<Suite>,
+    pub target: ResolvedTarget,
+    pub protocol: Box<dyn ProtocolRun>,
+}
+
+/// What a session learned before planning, and the plan.
+pub struct Planned {
+    pub context: Value,
+    pub snapshot: Option<DiscoverySnapshot>,
+    /// Why the target's own description is unusable (exit 4).
+    pub problem: Option<String>,
+    pub cases: Vec<PlannedCase>,
+}
+
+impl Session {
+    /// Opens the configured protocol. `Err` is a usage error (exit 2): an unknown
+    /// protocol, or a declaration it cannot read.
+    /// `shown` is the target's URL without userinfo (`None` offline).
+    pub fn open(
+        config: Arc<RunConfig>,
+        suite: &Suite,
+        shown: Option<&url::Url>,
+    ) -> Result<Session, String> {
+        let registered = protocol::by_name(config.protocol)
+            .ok_or_else(|| format!("unknown protocol `{}`", config.protocol))?;
+        let protocol = registered.open(&config)?;
+        let target = match shown {
+            Some(url) => {
+                let base_url = protocol.base_url(url);
+                ResolvedTarget {
+                    label: config
+                        .target_label
+                        .clone()
+                        .unwrap_or_else(|| base_url.clone()),
+                    base_url,
+                }
+            }
+            None => ResolvedTarget::offline(),
+        };
+        Ok(Session {
+            suite: Arc::new(suite.for_profile(config.protocol)),
+            config,
+            target,
+            protocol,
+        })
+    }
+
+    pub fn offline(&self) -> bool {
+        matches!(self.config.target, Target::Offline)
+    }
+
+    /// The HTTP client every request of the session goes through.
+    pub fn client(&self, stop: Stop) -> Result<HttpClient, String> {
+        let settings = HttpSettings::for_run(&self.config, &self.target.base_url);
+        HttpClient::new(settings, self.config.redactor(), stop)
+    }
+
+    /// Learns the protocol's context (sending nothing when `client` is `None`) and
+    /// plans every case of the suite against it, with `nonce` stamped in.
+    pub async fn plan(&mut self, client: Option<&HttpClient>, nonce: &str) -> Planned {
+        let discovered = self.protocol.discover(client).await;
+        let mut context = discovered.context;
+        context.insert("run".into(), plan::run_facts::of(&self.config));
+        let context = Value::Object(context);
+        let cases = plan::plan(&self.suite, &context, &self.config.filters, nonce);
+        Planned {
+            context,
+            snapshot: discovered.snapshot,
+            problem: discovered.problem,
+            cases,
+        }
+    }
+}
