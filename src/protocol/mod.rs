@@ -118,6 +118,12 @@ pub trait ProtocolRun: Send + Sync {
         nonce: &'a str,
     ) -> BoxFuture<'a, Probed>;
 
+    /// Decides a case on what the run already holds, without a request (openwop's
+    /// discovery cases judge the document fetched once); `None` when it must send.
+    fn decide_on_hand(&self, _input: &CaseInput) -> Option<CaseResult> {
+        None
+    }
+
     /// Sends one case's request and judges the answer.
     fn run_case<'a>(&'a self, input: CaseInput<'a>) -> BoxFuture<'a, CaseResult>;
 }

@@ -196,6 +196,10 @@ pub async fn execute(mut session: Session, sink: EventSink, stop: Stop) -> RunOu
                 ledger.decide(result, p.index, p.case);
             }
             Settled::Send => {
+                if let Some(result) = shared.protocol.decide_on_hand(&shared.input(&p, &suite)) {
+                    ledger.decide(result, p.index, p.case);
+                    continue;
+                }
                 let (shared, suite, planned) = (shared.clone(), suite.clone(), p.clone());
                 ledger.spawn(p, async move {
                     shared

@@ -107,21 +107,26 @@ impl ProtocolRun for OpenwopRun {
         .boxed()
     }
 
+    fn decide_on_hand(&self, input: &CaseInput) -> Option<CaseResult> {
+        if input.case.spec.endpoint() != Some("discovery") {
+            return None;
+        }
+        let env = self.env(input);
+        Some(match &self.discovery {
+            Some(d) => discovery::judge_cached(input.planned, input.case, &env, d),
+            None => result_without_exchange(
+                input.planned,
+                input.case,
+                Outcome::Blocked,
+                Some("no discovery".into()),
+            ),
+        })
+    }
+
     fn run_case<'a>(&'a self, input: CaseInput<'a>) -> BoxFuture<'a, CaseResult> {
         async move {
             let env = self.env(&input);
-            if input.case.spec.endpoint() != Some("discovery") {
-                return seam_case::run_seam_case(input.planned, input.case, &env).await;
-            }
-            match &self.discovery {
-                Some(d) => discovery::judge_cached(input.planned, input.case, &env, d),
-                None => result_without_exchange(
-                    input.planned,
-                    input.case,
-                    Outcome::Blocked,
-                    Some("no discovery".into()),
-                ),
-            }
+            seam_case::run_seam_case(input.planned, input.case, &env).await
         }
         .boxed()
     }
