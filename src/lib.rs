@@ -13,7 +13,6 @@ pub mod cli;
 pub mod config;
 pub mod event;
 pub mod exit;
-pub mod media;
 pub mod outcome;
 pub mod plan;
 pub mod profile;

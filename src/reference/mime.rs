@@ -10,7 +10,7 @@ use super::{Fault, ReferenceConfig};
 /// The lowercase `type/subtype` of a MIME string, parameters dropped; None when it is
 /// not of that form (MIME types are case-insensitive, RFC 2045 §5.1).
 fn essence(mime: &str) -> Option<String> {
-    let essence = crate::media::mime_essence(mime);
+    let essence = mmconform_media::mime_essence(mime);
     let (top, sub) = essence.split_once('/')?;
     let token = |s: &str| !s.is_empty() && !s.contains(|c: char| c.is_whitespace() || c == '/');
     (token(top) && token(sub)).then_some(essence)

@@ -7,7 +7,7 @@
 //! type; a full type (`audio/wav`) accepts exactly that type, parameters ignored.
 
 use super::{PART_KINDS, SOURCE_KINDS, kind_of_mime};
-use crate::media;
+use mmconform_media as media;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use std::path::Path;
@@ -79,7 +79,7 @@ pub fn parse_prefix(raw: &str) -> Result<String, String> {
 
 /// Whether `mime` is accepted by `prefix` (see the module comment).
 pub fn prefix_accepts(prefix: &str, mime: &str) -> bool {
-    let essence = crate::media::mime_essence(mime);
+    let essence = media::mime_essence(mime);
     if prefix.ends_with('/') {
         essence.starts_with(prefix)
     } else {

@@ -116,7 +116,7 @@ fn source(
                 // The lenient variant sniffs the bytes instead of refusing, as lenient
                 // servers do.
                 (None, Some(AguiFault::AcceptsMissingMimeType)) => sniff(&value)
-                    .unwrap_or_else(|| crate::media::default_mime(part_kind))
+                    .unwrap_or_else(|| mmconform_media::default_mime(part_kind))
                     .to_string(),
                 (None, _) => {
                     return Err(SchemaError(format!(
@@ -322,10 +322,10 @@ mod tests {
                 .len(),
             1
         );
-        for mime in crate::media::supported_mimes() {
+        for mime in mmconform_media::supported_mimes() {
             let b64 = base64::Engine::encode(
                 &base64::engine::general_purpose::STANDARD,
-                crate::media::generate(mime, "0123456789abcdef"),
+                mmconform_media::generate(mime, "0123456789abcdef"),
             );
             assert_eq!(sniff(&b64), Some(*mime), "{mime}");
         }

@@ -80,8 +80,8 @@ fn read_bytes(
             )),
         },
         Source::File { value, .. } => match known_file_id(kind) {
-            Some(id) if *value == id => Ok(Some(crate::media::generate(
-                crate::media::default_mime(kind),
+            Some(id) if *value == id => Ok(Some(mmconform_media::generate(
+                mmconform_media::default_mime(kind),
                 "reference-file",
             ))),
             _ => Err(run_error(
@@ -176,7 +176,8 @@ mod tests {
     const NONCE: &str = "0123456789abcdef";
 
     fn png(nonce: &str) -> String {
-        base64::engine::general_purpose::STANDARD.encode(crate::media::generate("image/png", nonce))
+        base64::engine::general_purpose::STANDARD
+            .encode(mmconform_media::generate("image/png", nonce))
     }
 
     fn data(kind: &str, mime: &str, value: String) -> Part {
@@ -213,7 +214,7 @@ mod tests {
         assert_eq!(echo[1].nonce.as_deref(), Some(NONCE));
         assert_eq!(
             echo[1].bytes,
-            Some(crate::media::generate("image/png", NONCE).len() as u64)
+            Some(mmconform_media::generate("image/png", NONCE).len() as u64)
         );
     }
 

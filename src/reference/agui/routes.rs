@@ -92,14 +92,14 @@ async fn media(Path(name): Path<String>) -> Response {
     let Some((kind, ext)) = name.split_once('.') else {
         return detail(StatusCode::NOT_FOUND, "no such media");
     };
-    let mime = crate::media::supported_mimes().iter().find(|m| {
+    let mime = mmconform_media::supported_mimes().iter().find(|m| {
         crate::profile::agui::kind_of_mime(m) == kind
             && crate::profile::openwop::part::extension(m) == ext
     });
     match mime {
         Some(mime) => (
             [(header::CONTENT_TYPE, *mime)],
-            crate::media::generate(mime, "reference-media"),
+            mmconform_media::generate(mime, "reference-media"),
         )
             .into_response(),
         None => detail(StatusCode::NOT_FOUND, "no such media"),
@@ -196,7 +196,7 @@ mod echo_schema_tests {
                 .unwrap();
         let png = base64::Engine::encode(
             &base64::engine::general_purpose::STANDARD,
-            crate::media::generate("image/png", "0123456789abcdef"),
+            mmconform_media::generate("image/png", "0123456789abcdef"),
         );
         let input = crate::profile::agui::run_input::run_input(
             json!({"messages": [{"role": "user", "content": [

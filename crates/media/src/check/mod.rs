@@ -1,6 +1,6 @@
 //! Test-only structural checkers: small parsers that walk each format the way a
 //! decoder would, so a size sweep proves the padding never breaks framing.
-//! Real decoders were run on sample output by hand (see fixtures/media/README.md).
+//! Real decoders were run on sample output by hand (see crates/media/fixtures/README.md).
 
 mod av;
 mod image;

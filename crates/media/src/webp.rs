@@ -8,7 +8,7 @@
 
 use super::{riff, stamp};
 
-const BASE: &[u8] = include_bytes!("../../fixtures/media/base.webp");
+const BASE: &[u8] = include_bytes!("../fixtures/base.webp");
 /// Offset of the fixture's image chunk, right after `RIFF <size> WEBP`.
 const IMAGE_AT: usize = 12;
 const VP8X_DATA: usize = 10;

@@ -6,7 +6,7 @@
 
 use super::{FILLER, fill, split_even, stamp};
 
-const BASE: &[u8] = include_bytes!("../../fixtures/media/base.jpg");
+const BASE: &[u8] = include_bytes!("../fixtures/base.jpg");
 /// Marker (2) + length field (2); the length field counts itself, not the marker.
 const SEGMENT_OVERHEAD: usize = 4;
 /// The 16-bit length field includes its own two bytes.

@@ -10,7 +10,7 @@
 //! Base files that are impractical to encode here (PNG, JPEG, WEBP, MP3, MP4)
 //! are tiny fixtures made once with real encoders and embedded with
 //! `include_bytes!`, so building and testing need no tools (see
-//! `fixtures/media/README.md`). WAV and PDF are simple enough to write directly.
+//! `fixtures/README.md`). WAV and PDF are simple enough to write directly.
 //!
 //! Nonces are expected to be short ASCII (e.g. 16 hex digits); the generators
 //! escape them where a format requires it, but do not split them, so a nonce of
@@ -100,8 +100,6 @@ impl Kind {
     }
 }
 
-/// Default MIME type for a content-part type: image -> image/png, audio -> audio/wav,
-/// document -> application/pdf, video -> video/mp4, anything else -> application/octet-stream.
 /// The lowercase `type/subtype` part of a MIME string, parameters dropped (MIME types
 /// are case-insensitive, RFC 2045 §5.1). Not checked to be well formed.
 pub fn mime_essence(mime: &str) -> String {
@@ -112,6 +110,8 @@ pub fn mime_essence(mime: &str) -> String {
         .to_ascii_lowercase()
 }
 
+/// Default MIME type for a content-part type: image -> image/png, audio -> audio/wav,
+/// document -> application/pdf, video -> video/mp4, anything else -> application/octet-stream.
 pub fn default_mime(part_type: &str) -> &'static str {
     match part_type {
         "image" => "image/png",

@@ -11,7 +11,7 @@
 
 use super::{split_even, stamp};
 
-const AUDIO: &[u8] = include_bytes!("../../fixtures/media/base.mp3");
+const AUDIO: &[u8] = include_bytes!("../fixtures/base.mp3");
 const TAG_HEADER: usize = 10;
 const FRAME_HEADER: usize = 10;
 /// Text encoding byte (ISO-8859-1), language, and an empty NUL-terminated description.

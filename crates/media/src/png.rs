@@ -6,7 +6,7 @@
 
 use super::{FILLER, fill, split_even, stamp};
 
-const BASE: &[u8] = include_bytes!("../../fixtures/media/base.png");
+const BASE: &[u8] = include_bytes!("../fixtures/base.png");
 /// `IEND` is always the last chunk, an empty one: length, type, CRC.
 const IEND_LEN: usize = 12;
 /// `Comment` is a registered keyword, so viewers show the stamp as a comment.

@@ -8,7 +8,7 @@
 
 use super::{FILLER, fill, stamp};
 
-const BASE: &[u8] = include_bytes!("../../fixtures/media/base.mp4");
+const BASE: &[u8] = include_bytes!("../fixtures/base.mp4");
 const HEADER: usize = 8;
 /// Size 1 + type + 64-bit largesize.
 const LARGE_HEADER: usize = 16;
