@@ -6,8 +6,6 @@ use crate::plan::filter::FilterTerm;
 use crate::profile::agui::Declaration;
 use crate::profile::openwop::Dialect;
 use crate::redact::Redactor;
-use crate::reference::ReferenceConfig;
-use crate::reference::agui::AgentConfig;
 use crate::runner::http::TlsSettings;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -16,13 +14,9 @@ use std::time::Duration;
 /// What to test.
 #[derive(Debug, Clone)]
 pub enum Target {
-    /// A host's base URL (no trailing slash).
+    /// A host's base URL, or an AG-UI agent's run endpoint. An embedded reference host
+    /// (`--target reference`) is started by the CLI and reached this way too.
     Url(url::Url),
-    /// The embedded reference host, started in-process on 127.0.0.1:0.
-    Reference(ReferenceConfig),
-    /// The embedded AG-UI reference agent (`--profile agui --target reference`), started
-    /// in-process on 127.0.0.1:0; the run's target is its endpoint `/agui`.
-    AguiReference(AgentConfig),
     /// No target: only offline (schema validation) cases run.
     Offline,
 }
@@ -86,6 +80,12 @@ impl Profile {
 #[derive(Debug, Clone)]
 pub struct RunConfig {
     pub target: Target,
+    /// How the target is shown (terminal, reports), e.g. `reference (http://127.0.0.1:PORT)`;
+    /// unset, the URL itself is shown (userinfo stripped).
+    pub target_label: Option<String>,
+    /// Whether requests may go through the proxy the environment names (`HTTP_PROXY`,
+    /// ...). Off for a host started in this process on loopback: a proxy can only break it.
+    pub env_proxy: bool,
     pub profile: Profile,
     pub token: Option<Token>,
     /// Extra headers sent with every request.
@@ -144,6 +144,8 @@ impl RunConfig {
     pub fn new(target: Target) -> RunConfig {
         RunConfig {
             target,
+            target_label: None,
+            env_proxy: true,
             profile: Profile::Openwop,
             token: None,
             headers: Vec::new(),
@@ -178,5 +180,13 @@ impl RunConfig {
             tls: TlsSettings::default(),
             warnings: Vec::new(),
         }
+    }
+
+    /// Points the run at a host started in this process on loopback (`--target
+    /// reference`, calibration): reached at `url`, shown as `label`, never through a proxy.
+    pub fn point_at_embedded(&mut self, url: url::Url, label: String) {
+        self.target = Target::Url(url);
+        self.target_label = Some(label);
+        self.env_proxy = false;
     }
 }

@@ -17,7 +17,7 @@ pub mod variant;
 
 use crate::event::Event;
 use crate::plan::filter::FilterTerm;
-use crate::runner::{self, stop::Stop, target::start_target};
+use crate::runner::{self, stop::Stop, target::resolve_target};
 use crate::scenario::suite::Suite;
 use matrix::{Matrix, RunObservation, VariantInfo, VariantRun};
 use setup::Setup;
@@ -56,14 +56,16 @@ async fn observe(
         }
         _ => None,
     };
-    let mut config = setup.run_config(
-        variant,
-        schemas.as_ref().map(|d| d.path().to_path_buf()),
-        options.case_concurrency,
-    )?;
+    let (reference, mut config) = setup
+        .start(
+            variant,
+            schemas.as_ref().map(|d| d.path().to_path_buf()),
+            options.case_concurrency,
+        )
+        .await?;
     config.filters = options.filters.clone();
     let config = Arc::new(config);
-    let (reference, target) = start_target(&config).await?;
+    let target = resolve_target(&config);
     let (tx, mut rx) = mpsc::unbounded_channel::<Event>();
     let execution = tokio::spawn(runner::execute(config, suite, target, tx, stop));
     let mut observation = RunObservation::default();
@@ -78,9 +80,7 @@ async fn observe(
         .await
         .map_err(|e| format!("a calibration run stopped unexpectedly: {e}"))?;
     observation.exit_code = output.summary.exit_code;
-    if let Some(reference) = reference {
-        reference.shutdown().await;
-    }
+    reference.shutdown().await;
     Ok(observation)
 }
 

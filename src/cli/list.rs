@@ -1,7 +1,7 @@
 //! `mmconform list`: every case with its requirement; with a target, what a run would do.
 
 use super::args::{FormatArg, ListArgs, ProfileArg};
-use super::resolve::{self, process_env};
+use super::resolve::{self, TargetChoice, process_env};
 use super::{CliError, runtime};
 use crate::config::Target;
 use crate::plan::{self, Disposition};
@@ -10,7 +10,7 @@ use crate::runner::agui as agui_run;
 use crate::runner::discovery;
 use crate::runner::http::{HttpClient, HttpSettings};
 use crate::runner::stop::Stop;
-use crate::runner::target::{align_reference, start_target};
+use crate::runner::target::resolve_target;
 use crate::scenario::suite::load_suite;
 use serde_json::{Value, json};
 use std::io::Write as _;
@@ -32,8 +32,13 @@ fn agui_context(args: &ListArgs) -> Result<(Option<Value>, String), CliError> {
                 "no declaration: pass --accepts or --claims (or --target reference) to see which cases would run".into(),
             ));
         }
-        let config = resolve::resolve_common_with(&args.target, Target::Offline, &process_env)
-            .map_err(CliError::Usage)?;
+        let config = resolve::resolve_common_with(
+            &args.target,
+            TargetChoice::Given(Target::Offline),
+            &process_env,
+        )
+        .map_err(CliError::Usage)?
+        .config;
         let declaration =
             config.profile.declaration().cloned().ok_or_else(|| {
                 CliError::Internal("an agui listing without a declaration".into())
@@ -43,20 +48,19 @@ fn agui_context(args: &ListArgs) -> Result<(Option<Value>, String), CliError> {
             declaration.declared_by,
             declaration.summary()
         );
-        let context = agui_run::context(&declaration, &config, config.media_base_url.as_deref());
+        let context = agui_run::context(&declaration, &config);
         return Ok((Some(context), note));
     }
-    let config =
+    let resolved =
         resolve::resolve_common(&args.target, false, &process_env).map_err(CliError::Usage)?;
-    let config = align_reference(config);
-    let declaration = config
+    let declaration = resolved
+        .config
         .profile
         .declaration()
         .cloned()
         .ok_or_else(|| CliError::Internal("an agui listing without a declaration".into()))?;
     runtime()?.block_on(async {
-        let (reference, target) = start_target(&config).await.map_err(CliError::Internal)?;
-        let media = agui_run::media_base_url(&config, &target);
+        let (config, reference) = resolved.start().await.map_err(CliError::Internal)?;
         if let Some(r) = reference {
             r.shutdown().await;
         }
@@ -65,10 +69,7 @@ fn agui_context(args: &ListArgs) -> Result<(Option<Value>, String), CliError> {
             declaration.declared_by,
             declaration.summary()
         );
-        Ok((
-            Some(agui_run::context(&declaration, &config, media.as_deref())),
-            note,
-        ))
+        Ok((Some(agui_run::context(&declaration, &config)), note))
     })
 }
 
@@ -88,11 +89,11 @@ pub fn list(args: &ListArgs) -> Result<i32, CliError> {
     let (context, discovery_note) = if agui {
         agui_context(args)?
     } else if has_target(args) {
-        let config =
+        let resolved =
             resolve::resolve_common(&args.target, false, &process_env).map_err(CliError::Usage)?;
-        let config = align_reference(config);
         runtime()?.block_on(async {
-            let (reference, target) = start_target(&config).await.map_err(CliError::Internal)?;
+            let (config, reference) = resolved.start().await.map_err(CliError::Internal)?;
+            let target = resolve_target(&config);
             let settings = HttpSettings::for_run(&config, &target.base_url);
             let client = HttpClient::new(settings, config.redactor(), Stop::never())
                 .map_err(CliError::Internal)?;

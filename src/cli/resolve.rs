@@ -1,14 +1,12 @@
 //! Arguments + environment -> resolved configuration, once (the ripgrep `Args -> Config`
 //! pattern). Every bad value is a usage error (exit 2) before any request is sent.
 
-use super::args::{ColorArg, DialectArg, ProfileArg, ReferenceArgs, RunArgs, TargetArgs};
+use super::args::{ColorArg, DialectArg, ProfileArg, RunArgs, TargetArgs};
 use crate::config::{Output, Profile, RunConfig, Target, Token};
 use crate::plan::filter::FilterTerm;
 use crate::profile::agui::{self, Declaration};
 use crate::profile::openwop::Dialect;
 use crate::profile::openwop::facts::NON_TEXT_MODALITIES;
-use crate::reference::agui::{AgentConfig, AguiFault, DEFAULT_ACCEPTS};
-use crate::reference::{Fault, ReferenceConfig};
 use crate::scenario::checks::CheckOptions;
 use crate::scenario::suite::SuiteOptions;
 use std::collections::BTreeMap;
@@ -16,6 +14,8 @@ use std::io::IsTerminal;
 use std::time::Duration;
 
 use super::connection::resolve_connection;
+use super::embedded::{self, Embedded, agent_declaration};
+use reference_hosts::RunningReference;
 
 /// Reads an environment variable; injected so resolution is testable.
 pub type Env<'a> = &'a dyn Fn(&str) -> Option<String>;
@@ -56,44 +56,39 @@ pub fn parse_modalities(list: &[String], allowed: &[&str]) -> Result<Vec<String>
     Ok(out)
 }
 
-fn reference_config(args: &ReferenceArgs) -> Result<ReferenceConfig, String> {
-    let fault = args
-        .reference_fault
-        .as_deref()
-        .map(str::parse::<Fault>)
-        .transpose()
-        .map_err(|e| format!("--reference-fault: {e}"))?;
-    Ok(ReferenceConfig {
-        modalities: parse_modalities(
-            &args.reference_modalities,
-            &["text", "image", "audio", "document"],
-        )
-        .map_err(|e| format!("--reference-modalities: {e}"))?,
-        max_bytes_per_part: (args.reference_max_bytes_per_part > 0)
-            .then_some(args.reference_max_bytes_per_part),
-        fault,
-        ..ReferenceConfig::default()
-    })
+/// What `--target` names: a host to reach (or nothing, offline), or the embedded host to
+/// start first.
+#[derive(Debug, Clone)]
+pub enum TargetChoice {
+    Given(Target),
+    Embedded(Embedded),
 }
 
-/// The AG-UI reference agent's shape: `--reference-accepts` (its own declaration) and
-/// `--reference-fault`, read as an AG-UI fault.
-pub fn agui_agent_config(args: &ReferenceArgs) -> Result<AgentConfig, String> {
-    let fault = args
-        .reference_fault
-        .as_deref()
-        .map(str::parse::<AguiFault>)
-        .transpose()
-        .map_err(|e| format!("--reference-fault: {e}"))?;
-    let accepts: Vec<String> = if args.reference_accepts.is_empty() {
-        DEFAULT_ACCEPTS.iter().map(|s| s.to_string()).collect()
-    } else {
-        args.reference_accepts.clone()
-    };
-    AgentConfig::new(&accepts, fault).map_err(|e| format!("--reference-accepts: {e}"))
+/// A resolved run. With an embedded host, `config.target` is `Offline` until
+/// [`Resolved::start`] starts the host and points the run at it.
+#[derive(Debug)]
+pub struct Resolved {
+    pub config: RunConfig,
+    pub embedded: Option<Embedded>,
 }
 
-pub fn resolve_target(args: &TargetArgs, offline: bool, env: Env) -> Result<Target, String> {
+impl Resolved {
+    /// Starts the embedded host, if any, and hands back the configuration pointed at it
+    /// with the host (keep it until the run ends). `Err` is a tool problem.
+    pub async fn start(self) -> Result<(RunConfig, Option<RunningReference>), String> {
+        let Resolved {
+            mut config,
+            embedded,
+        } = self;
+        let running = match embedded {
+            Some(host) => Some(embedded::start(host, &mut config).await?),
+            None => None,
+        };
+        Ok((config, running))
+    }
+}
+
+pub fn resolve_target(args: &TargetArgs, offline: bool, env: Env) -> Result<TargetChoice, String> {
     let agui = args.profile == ProfileArg::Agui;
     if offline {
         if agui {
@@ -101,7 +96,7 @@ pub fn resolve_target(args: &TargetArgs, offline: bool, env: Env) -> Result<Targ
                 "--offline runs openwop's schema checks; an agui run needs a --target".into(),
             );
         }
-        return Ok(Target::Offline);
+        return Ok(TargetChoice::Given(Target::Offline));
     }
     let raw = match (&args.target, env("OPENWOP_BASE_URL")) {
         (Some(t), _) => t.clone(),
@@ -118,11 +113,7 @@ pub fn resolve_target(args: &TargetArgs, offline: bool, env: Env) -> Result<Targ
         }
     };
     if raw.trim() == "reference" {
-        return Ok(if agui {
-            Target::AguiReference(agui_agent_config(&args.reference)?)
-        } else {
-            Target::Reference(reference_config(&args.reference)?)
-        });
+        return Embedded::from_args(&args.reference, agui).map(TargetChoice::Embedded);
     }
     let url =
         url::Url::parse(raw.trim()).map_err(|e| format!("--target `{raw}` is not a URL: {e}"))?;
@@ -138,7 +129,7 @@ pub fn resolve_target(args: &TargetArgs, offline: bool, env: Env) -> Result<Targ
             "--target `{raw}` must not carry a query or fragment"
         ));
     }
-    Ok(Target::Url(url))
+    Ok(TargetChoice::Given(Target::Url(url)))
 }
 
 /// `--token-env` takes a variable's name. A value that is not a name is most likely the
@@ -197,7 +188,7 @@ fn parse_header(raw: &str) -> Result<(String, String), String> {
 
 /// The run's profile; for agui, the declaration that plans it: the reference agent's
 /// own, or the user's (`--accepts` or `--claims`, exactly one).
-pub fn resolve_profile(args: &TargetArgs, target: &Target) -> Result<Profile, String> {
+pub fn resolve_profile(args: &TargetArgs, target: &TargetChoice) -> Result<Profile, String> {
     let declared = !args.accepts.is_empty() || args.claims.is_some();
     if args.profile == ProfileArg::Openwop {
         if declared {
@@ -206,7 +197,7 @@ pub fn resolve_profile(args: &TargetArgs, target: &Target) -> Result<Profile, St
         return Ok(Profile::Openwop);
     }
     let declaration = match (target, &args.claims) {
-        (Target::AguiReference(agent), _) => {
+        (TargetChoice::Embedded(Embedded::Agent(agent)), _) => {
             if declared {
                 return Err(
                     "the reference agent declares itself: use --reference-accepts, \
@@ -214,7 +205,7 @@ pub fn resolve_profile(args: &TargetArgs, target: &Target) -> Result<Profile, St
                         .into(),
                 );
             }
-            agent.declaration.clone()
+            agent_declaration(agent).map_err(|e| format!("--reference-accepts: {e}"))?
         }
         (_, Some(path)) => Declaration::from_claims_file(path)?,
         (_, None) if !args.accepts.is_empty() => {
@@ -281,7 +272,7 @@ pub fn suite_options(args: &TargetArgs) -> SuiteOptions {
 }
 
 /// Resolves the parts `run` and `list` share. `concurrency`, reports and modes are `run`'s.
-pub fn resolve_common(args: &TargetArgs, offline: bool, env: Env) -> Result<RunConfig, String> {
+pub fn resolve_common(args: &TargetArgs, offline: bool, env: Env) -> Result<Resolved, String> {
     let target = resolve_target(args, offline, env)?;
     resolve_common_with(args, target, env)
 }
@@ -290,9 +281,9 @@ pub fn resolve_common(args: &TargetArgs, offline: bool, env: Env) -> Result<RunC
 /// plans against a declaration without any target).
 pub fn resolve_common_with(
     args: &TargetArgs,
-    target: Target,
+    target: TargetChoice,
     env: Env,
-) -> Result<RunConfig, String> {
+) -> Result<Resolved, String> {
     if !(args.timeout.is_finite() && args.timeout > 0.0 && args.timeout <= 3600.0) {
         return Err(format!(
             "--timeout {} must be between 0 and 3600 seconds",
@@ -317,8 +308,12 @@ pub fn resolve_common_with(
     if let Some(base) = &args.media_base_url {
         url::Url::parse(base).map_err(|e| format!("--media-base-url `{base}`: {e}"))?;
     }
-    let mut config = RunConfig::new(target);
-    config.profile = resolve_profile(args, &config.target)?;
+    let profile = resolve_profile(args, &target)?;
+    let (mut config, embedded) = match target {
+        TargetChoice::Given(target) => (RunConfig::new(target), None),
+        TargetChoice::Embedded(host) => (RunConfig::new(Target::Offline), Some(host)),
+    };
+    config.profile = profile;
     config.token = resolve_token(args, env)?;
     config.headers = headers;
     config.timeout = Duration::from_secs_f64(args.timeout);
@@ -333,17 +328,22 @@ pub fn resolve_common_with(
     config.media_refs = media_refs;
     config.max_probe_bytes = args.max_probe_bytes;
     config.schemas_dir = args.schemas_dir.clone();
-    let connection = resolve_connection(args, &config.headers, &config.target, env)?;
+    let remote = match &config.target {
+        Target::Url(url) => Some(url),
+        Target::Offline => None,
+    };
+    let connection = resolve_connection(args, &config.headers, remote, env)?;
     config.secret_headers = connection.secret_headers;
     config.extra_secrets = connection.extra_secrets;
     config.max_redirects = usize::from(args.max_redirects);
     config.tls = connection.tls;
     config.warnings = connection.warnings;
-    Ok(config)
+    Ok(Resolved { config, embedded })
 }
 
-pub fn resolve_run(args: &RunArgs, color: bool, env: Env) -> Result<RunConfig, String> {
-    let mut config = resolve_common(&args.target, args.offline, env)?;
+pub fn resolve_run(args: &RunArgs, color: bool, env: Env) -> Result<Resolved, String> {
+    let mut resolved = resolve_common(&args.target, args.offline, env)?;
+    let config = &mut resolved.config;
     config.concurrency = usize::from(args.concurrency);
     config.strict = args.strict;
     config.require = args.require || env_true(env, "OPENWOP_REQUIRE_BEHAVIOR");
@@ -377,7 +377,7 @@ pub fn resolve_run(args: &RunArgs, color: bool, env: Env) -> Result<RunConfig, S
         progress: std::io::stderr().is_terminal(),
         verbose: args.verbose,
     };
-    Ok(config)
+    Ok(resolved)
 }
 
 #[cfg(test)]

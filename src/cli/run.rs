@@ -8,24 +8,20 @@ use crate::baseline;
 use crate::event::Event;
 use crate::exit;
 use crate::report::{JsonReporter, JunitReporter, Reporter, TerminalOptions, TerminalReporter};
-use crate::runner::{
-    self,
-    stop::Stop,
-    target::{align_reference, start_target},
-};
+use crate::runner::{self, stop::Stop, target::resolve_target};
 use crate::scenario::suite::load_suite;
 use std::sync::Arc;
 use tokio::sync::mpsc;
 
 pub fn run(args: &RunArgs, color: bool) -> Result<i32, CliError> {
-    let mut config = resolve::resolve_run(args, color, &process_env).map_err(CliError::Usage)?;
+    let mut resolved = resolve::resolve_run(args, color, &process_env).map_err(CliError::Usage)?;
     if let Some(path) = &args.baseline {
-        config.baseline = Some(baseline::load(path).map_err(|e| match e {
+        resolved.config.baseline = Some(baseline::load(path).map_err(|e| match e {
             baseline::LoadError::Io(m) => CliError::Usage(m),
             baseline::LoadError::Invalid(d) => CliError::Scenarios(d),
         })?);
     }
-    let config = Arc::new(align_reference(config));
+    let config = &resolved.config;
     let suite =
         Arc::new(load_suite(&resolve::suite_options(&args.target)).map_err(CliError::Scenarios)?);
     for id in &suite.replaced {
@@ -52,8 +48,11 @@ pub fn run(args: &RunArgs, color: bool) -> Result<i32, CliError> {
 
     runtime()?.block_on(async move {
         // The deadline bounds the whole run, starting the embedded host included.
-        let stop = Stop::watch(config.deadline.map(|d| tokio::time::Instant::now() + d));
-        let (reference, target) = start_target(&config).await.map_err(CliError::Internal)?;
+        let deadline = resolved.config.deadline;
+        let stop = Stop::watch(deadline.map(|d| tokio::time::Instant::now() + d));
+        let (config, reference) = resolved.start().await.map_err(CliError::Internal)?;
+        let config = Arc::new(config);
+        let target = resolve_target(&config);
         let (tx, mut rx) = mpsc::unbounded_channel::<Event>();
         let execution = tokio::spawn(runner::execute(config.clone(), suite, target, tx, stop));
         let mut failures = Vec::new();

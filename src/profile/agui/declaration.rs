@@ -140,6 +140,18 @@ impl Declaration {
         })
     }
 
+    /// What an embedded reference agent declares of itself (`--target reference`): the
+    /// prefixes it accepts, its source kinds and whether it echoes, recorded as declared
+    /// by `reference agent`.
+    pub fn of_reference_agent(
+        accepts: &[String],
+        sources: &[&str],
+        echo: bool,
+    ) -> Result<Declaration, String> {
+        let sources: Vec<String> = sources.iter().map(|s| s.to_string()).collect();
+        Declaration::new(accepts, &sources, echo, "reference agent")
+    }
+
     /// `--accepts image/,audio/wav`: data sources only, no echo claimed.
     pub fn from_flag(list: &[String]) -> Result<Declaration, String> {
         Declaration::new(list, &default_sources(), false, "--accepts")
@@ -285,6 +297,23 @@ mod tests {
         for name in FACT_NAMES {
             assert!(facts.get(name).is_some(), "{name}");
         }
+    }
+
+    #[test]
+    fn a_reference_agent_declares_itself() {
+        let d = Declaration::of_reference_agent(
+            &list("image/,audio/wav,application/pdf"),
+            &SOURCE_KINDS,
+            true,
+        )
+        .unwrap();
+        assert_eq!(d.declared_by, "reference agent");
+        assert_eq!(d.sources, SOURCE_KINDS);
+        assert!(d.echo);
+        assert_eq!(
+            d.summary(),
+            "accepts image/, audio/wav, application/pdf; sources data, url, file; echo claimed"
+        );
     }
 
     #[test]

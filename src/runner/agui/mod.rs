@@ -12,7 +12,7 @@ use super::schemas::SchemaCatalog;
 use super::sse;
 use super::stop::Stop;
 use super::{EventSink, ResolvedTarget, RunOutput, finish, new_nonce, run_info};
-use crate::config::{RunConfig, Target};
+use crate::config::RunConfig;
 use crate::event::Event;
 use crate::exit::RunFacts;
 use crate::outcome::Outcome;
@@ -20,52 +20,25 @@ use crate::plan::{self, Disposition};
 use crate::profile::agui::part::PartInputs;
 use crate::profile::agui::run_input::run_input;
 use crate::profile::agui::{self, Declaration};
-use crate::reference;
 use crate::scenario::suite::Suite;
 use case::AguiEnv;
 use serde_json::{Value, json};
-use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// How long to wait after the terminal event for events that would break the stream.
 const AFTER_TERMINAL_GRACE: Duration = Duration::from_millis(500);
 
-/// The media base URL of the run: `--media-base-url`, or the reference agent's own.
-pub fn media_base_url(config: &RunConfig, target: &ResolvedTarget) -> Option<String> {
-    config.media_base_url.clone().or_else(|| {
-        matches!(config.target, Target::AguiReference(_))
-            .then(|| reference::agui::media_base_url(&target.base_url))
-    })
-}
-
-/// The file ids of the run: `--media-ref KIND=ID`, plus, against the reference agent,
-/// the ids it holds for its declared kinds (so `execute` needs no preparation by its
-/// caller for the embedded agent).
-pub fn file_ids(config: &RunConfig) -> BTreeMap<String, String> {
-    let mut ids = config.media_refs.clone();
-    if let Target::AguiReference(agent) = &config.target {
-        for kind in &agent.declaration.kinds {
-            if let Some(id) = reference::agui::known_file_id(kind) {
-                ids.entry(kind.clone()).or_insert(id);
-            }
-        }
-    }
-    ids
-}
-
-/// The planning context of an agui run: the declared facts and the run's own.
-pub fn context(
-    declaration: &Declaration,
-    config: &RunConfig,
-    media_base_url: Option<&str>,
-) -> Value {
+/// The planning context of an agui run: the declared facts and the run's own. The media
+/// base URL and file ids are the run's (`--media-base-url`, `--media-ref KIND=ID`, or
+/// what the embedded agent offers, filled in by whoever started it).
+pub fn context(declaration: &Declaration, config: &RunConfig) -> Value {
     json!({
         "agui": declaration.facts(),
         "run": {
             "tokenConfigured": config.token.is_some(),
-            "mediaBaseUrl": media_base_url,
-            "mediaRefs": file_ids(config),
+            "mediaBaseUrl": config.media_base_url,
+            "mediaRefs": config.media_refs,
             "dialect": config.dialect.as_str(),
             "openwopMajor": config.openwop_major,
         },
@@ -135,8 +108,7 @@ pub async fn execute(
         }
     };
     let grace = AFTER_TERMINAL_GRACE.min(config.timeout);
-    let media_base = media_base_url(&config, &target);
-    let context = context(&declaration, &config, media_base.as_deref());
+    let context = context(&declaration, &config);
     let planned = plan::plan(&suite, &context, &config.filters, &nonce);
     emit(Event::Planned {
         total: planned.len(),
@@ -160,8 +132,6 @@ pub async fn execute(
         context,
         nonce,
         declaration,
-        media_base,
-        file_ids: file_ids(&config),
         config: config.clone(),
     });
     let mut ledger = Ledger::new(&config, &suite, &sink);
@@ -203,8 +173,6 @@ struct Shared {
     context: Value,
     nonce: String,
     declaration: Declaration,
-    media_base: Option<String>,
-    file_ids: BTreeMap<String, String>,
     config: Arc<RunConfig>,
 }
 
@@ -220,8 +188,8 @@ impl Shared {
             declaration: &self.declaration,
             part_inputs: PartInputs {
                 nonce: &self.nonce,
-                media_base_url: self.media_base.as_deref(),
-                file_ids: &self.file_ids,
+                media_base_url: self.config.media_base_url.as_deref(),
+                file_ids: &self.config.media_refs,
             },
         }
     }

@@ -2,9 +2,9 @@
 //!
 //! Each variant breaks exactly ONE requirement of the AG-UI pack and leaves every other
 //! behaviour strict, so calibration can prove that each agui case is able to fail. The
-//! shape follows the openwop host's [`Fault`](crate::reference::Fault) table.
+//! shape follows the openwop host's [`Fault`](crate::Fault) table.
 
-use crate::reference::fault_catalogue::fault_catalogue;
+use crate::fault_catalogue::fault_catalogue;
 
 fault_catalogue! {
     /// One deliberately broken requirement. See [`AguiFault::description`] for which.

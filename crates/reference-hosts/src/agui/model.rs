@@ -4,8 +4,7 @@
 //! `mmconform.echo` event third-party echo agents imitate.
 
 use super::input::{Part, Source};
-use super::{AgentConfig, AguiFault};
-use crate::profile::agui::echo::EchoPart;
+use super::{AgentConfig, AguiFault, EchoPart, PART_KINDS};
 use base64::Engine as _;
 
 /// What became of a run's input.
@@ -24,7 +23,7 @@ const TRUNCATED_BYTES: usize = 64;
 
 /// The file id the reference agent resolves for a part kind (`--media-ref KIND=ID`).
 pub fn known_file_id(kind: &str) -> Option<String> {
-    crate::profile::agui::PART_KINDS
+    PART_KINDS
         .contains(&kind)
         .then(|| format!("mmconform-file-{kind}"))
 }
@@ -93,9 +92,9 @@ fn read_bytes(
 }
 
 fn media(config: &AgentConfig, kind: &str, source: &Source) -> Result<Option<EchoPart>, Verdict> {
-    let declaration = &config.declaration;
+    let accepts = &config.accepts;
     let fault = config.fault;
-    if !declaration.kinds.iter().any(|k| k == kind) {
+    if !accepts.accepts_kind(kind) {
         if fault == Some(AguiFault::CompletesUndeclaredKind) {
             return Ok(None);
         }
@@ -103,27 +102,27 @@ fn media(config: &AgentConfig, kind: &str, source: &Source) -> Result<Option<Ech
             "unsupported_part_kind",
             format!(
                 "this agent does not accept {kind} parts (it accepts {})",
-                declaration.accepts.join(", ")
+                accepts.prefixes().join(", ")
             ),
         ));
     }
     let source_kind = source.kind();
     let inline_only = fault == Some(AguiFault::InlineSourcesOnly) && source_kind != "data";
-    if inline_only || !declaration.sources.iter().any(|s| s == source_kind) {
+    if inline_only || !config.sources().contains(&source_kind) {
         return Err(run_error(
             "unsupported_source",
             format!("this agent does not take {source_kind} sources"),
         ));
     }
     if let Some(mime) = source.mime()
-        && !declaration.accepts_mime(mime)
+        && !accepts.accepts_mime(mime)
         && fault != Some(AguiFault::IgnoresMimePrefix)
     {
         return Err(run_error(
             "unsupported_media_type",
             format!(
                 "{mime} is outside what this agent accepts ({})",
-                declaration.accepts.join(", ")
+                accepts.prefixes().join(", ")
             ),
         ));
     }

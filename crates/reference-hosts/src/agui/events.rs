@@ -1,10 +1,8 @@
 //! The reference agent's answer as AG-UI events, SSE-framed with `sse-stream`'s encoder.
 //! The three stream faults bend the event sequence here and nowhere else.
 
-use super::AguiFault;
 use super::model::Verdict;
-use crate::profile::agui::classify::ECHO_EVENT_NAME;
-use crate::profile::agui::echo::EchoPart;
+use super::{AguiFault, ECHO_EVENT_NAME, EchoPart};
 use serde_json::{Value, json};
 
 fn describe(parts: &[EchoPart]) -> String {
@@ -76,47 +74,56 @@ pub fn sse_body(events: &[Value]) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::profile::agui::classify::{Classifier, ReadEnd, StreamClass};
 
-    fn classify(events: &[Value]) -> StreamClass {
-        let mut c = Classifier::default();
-        for e in events {
-            c.on_data(&e.to_string());
-        }
-        c.finish(200, None, true, ReadEnd::Eof, 0).classification
+    fn types(events: &[Value]) -> Vec<&str> {
+        events.iter().filter_map(|e| e["type"].as_str()).collect()
     }
 
     #[test]
-    fn faithful_streams_classify_as_their_verdict_and_faulty_ones_break() {
-        let done = Verdict::Completed(vec![]);
+    fn faithful_streams_open_with_run_started_and_end_with_one_terminal_event() {
+        let done = Verdict::Completed(vec![EchoPart::text()]);
+        let completed = events("t", "r", &done, None);
+        assert_eq!(
+            types(&completed),
+            [
+                "RUN_STARTED",
+                "TEXT_MESSAGE_START",
+                "TEXT_MESSAGE_CONTENT",
+                "TEXT_MESSAGE_END",
+                "CUSTOM",
+                "RUN_FINISHED"
+            ]
+        );
+        assert_eq!(completed[4]["name"], ECHO_EVENT_NAME);
+        assert_eq!(completed[4]["value"], json!({"parts": [{"type": "text"}]}));
         let failed = Verdict::RunError {
             code: "x",
             message: "m".into(),
         };
         assert_eq!(
-            classify(&events("t", "r", &done, None)),
-            StreamClass::Completed
+            types(&events("t", "r", &failed, None)),
+            ["RUN_STARTED", "RUN_ERROR"]
         );
+    }
+
+    #[test]
+    fn stream_faults_bend_exactly_the_sequence() {
+        let failed = Verdict::RunError {
+            code: "x",
+            message: "m".into(),
+        };
+        let cut = events("t", "r", &failed, Some(AguiFault::NoTerminalEvent));
+        assert_eq!(types(&cut), ["RUN_STARTED"]);
+        let after = events("t", "r", &failed, Some(AguiFault::EventsAfterFinish));
         assert_eq!(
-            classify(&events("t", "r", &failed, None)),
-            StreamClass::RunError
+            types(&after),
+            ["RUN_STARTED", "RUN_ERROR", "TEXT_MESSAGE_CONTENT"]
         );
-        for fault in [
-            AguiFault::NoTerminalEvent,
-            AguiFault::EventsAfterFinish,
-            AguiFault::FirstEventNotRunStarted,
-        ] {
-            assert_eq!(
-                classify(&events("t", "r", &done, Some(fault))),
-                StreamClass::Broken,
-                "{fault}"
-            );
-            assert_eq!(
-                classify(&events("t", "r", &failed, Some(fault))),
-                StreamClass::Broken,
-                "{fault}"
-            );
-        }
+        let first = events("t", "r", &failed, Some(AguiFault::FirstEventNotRunStarted));
+        assert_eq!(
+            types(&first),
+            ["STATE_SNAPSHOT", "RUN_STARTED", "RUN_ERROR"]
+        );
     }
 
     #[test]

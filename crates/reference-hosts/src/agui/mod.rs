@@ -5,9 +5,12 @@
 //! violation is a 422 before any stream), hands the parts to a "model" that refuses
 //! what the agent does not declare with `RUN_ERROR` (`model.rs`), and streams the
 //! answer with an `mmconform.echo` event saying what reached the model (`events.rs`).
-//! Each [`AguiFault`] breaks exactly one requirement (`fault.rs`). The agent never
-//! makes an outbound request: url sources are checked, never fetched.
+//! Each [`AguiFault`] breaks exactly one requirement (`fault.rs`). What it accepts is
+//! read in `accepts.rs`, the echo's shape is `echo.rs`. The agent never makes an
+//! outbound request: url sources are checked, never fetched.
 
+mod accepts;
+mod echo;
 mod events;
 mod fault;
 mod input;
@@ -15,9 +18,10 @@ mod model;
 mod routes;
 
 use super::RunningReference;
-use crate::profile::agui::Declaration;
 use std::net::SocketAddr;
 
+pub use accepts::{Accepts, PART_KINDS, SOURCE_KINDS, kind_of_mime};
+pub use echo::{ECHO_EVENT_NAME, EchoPart};
 pub use fault::{AguiFault, UnknownAguiFault};
 pub use model::{find_nonce, known_file_id};
 pub use routes::router;
@@ -31,25 +35,31 @@ pub const MEDIA_PATH: &str = "/media";
 pub const DEFAULT_ACCEPTS: [&str; 3] = ["image/", "audio/wav", "application/pdf"];
 
 /// How the reference agent behaves: what it accepts (its own declaration) and at most
-/// one deliberate fault.
+/// one deliberate fault. Besides what it accepts, it declares every source kind
+/// ([`AgentConfig::sources`]) and the echo ([`AgentConfig::echoes`]).
 #[derive(Debug, Clone)]
 pub struct AgentConfig {
-    /// Always claims the echo; sources are data, url and file.
-    pub declaration: Declaration,
+    pub accepts: Accepts,
     pub fault: Option<AguiFault>,
 }
 
 impl AgentConfig {
     /// The agent accepting `accepts` (MIME prefixes); every source kind, echo claimed.
     pub fn new(accepts: &[String], fault: Option<AguiFault>) -> Result<AgentConfig, String> {
-        let sources: Vec<String> = crate::profile::agui::SOURCE_KINDS
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
         Ok(AgentConfig {
-            declaration: Declaration::new(accepts, &sources, true, "reference agent")?,
+            accepts: Accepts::parse(accepts)?,
             fault,
         })
+    }
+
+    /// The source kinds the agent takes: all of AG-UI's.
+    pub fn sources(&self) -> &'static [&'static str] {
+        &SOURCE_KINDS
+    }
+
+    /// The agent always emits the `mmconform.echo` event on a completed run.
+    pub fn echoes(&self) -> bool {
+        true
     }
 }
 

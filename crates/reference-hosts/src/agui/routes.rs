@@ -4,8 +4,8 @@
 use super::events::{events, sse_body};
 use super::input::{self, SchemaError};
 use super::model::{self, Verdict};
-use super::{AGENT_PATH, AgentConfig, AguiFault, MEDIA_PATH};
-use crate::reference::body_limit::{BodyError, DEFAULT_CAP, read_capped};
+use super::{AGENT_PATH, AgentConfig, AguiFault, MEDIA_PATH, kind_of_mime};
+use crate::body_limit::{BodyError, DEFAULT_CAP, read_capped};
 use axum::body::Body;
 use axum::extract::{DefaultBodyLimit, Path, State};
 use axum::http::{StatusCode, header};
@@ -86,16 +86,29 @@ async fn run(State(config): State<Shared>, body: Body) -> Response {
         .into_response()
 }
 
+/// The extension of the file served for a generated MIME type (`image.png`).
+fn extension(mime: &str) -> Option<&'static str> {
+    Some(match mime {
+        "image/png" => "png",
+        "image/jpeg" => "jpg",
+        "image/webp" => "webp",
+        "audio/wav" => "wav",
+        "audio/mpeg" => "mp3",
+        "application/pdf" => "pdf",
+        "video/mp4" => "mp4",
+        _ => return None,
+    })
+}
+
 /// `GET /media/<kind>.<ext>`: the files `--media-base-url` points at for the reference
 /// agent, so a url part names something real (the agent itself never fetches).
 async fn media(Path(name): Path<String>) -> Response {
     let Some((kind, ext)) = name.split_once('.') else {
         return detail(StatusCode::NOT_FOUND, "no such media");
     };
-    let mime = mmconform_media::supported_mimes().iter().find(|m| {
-        crate::profile::agui::kind_of_mime(m) == kind
-            && crate::profile::openwop::part::extension(m) == ext
-    });
+    let mime = mmconform_media::supported_mimes()
+        .iter()
+        .find(|m| kind_of_mime(m) == kind && extension(m) == Some(ext));
     match mime {
         Some(mime) => (
             [(header::CONTENT_TYPE, *mime)],
@@ -113,10 +126,10 @@ async fn not_found() -> Response {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::reference::agui::spawn;
+    use crate::agui::spawn;
 
     async fn post(base: &str, body: Value) -> (u16, String) {
-        let r = crate::reference::test_support::client()
+        let r = crate::test_support::client()
             .post(format!("{base}{AGENT_PATH}"))
             .json(&body)
             .send()
@@ -125,11 +138,11 @@ mod tests {
         (r.status().as_u16(), r.text().await.unwrap())
     }
 
+    /// A complete RunAgentInput with one user message.
     fn input(content: Value) -> Value {
-        crate::profile::agui::run_input::run_input(
-            json!({"messages": [{"role": "user", "content": content}]}),
-            "t",
-        )
+        json!({"threadId": "t", "runId": "r", "state": {}, "forwardedProps": {},
+               "tools": [], "context": [],
+               "messages": [{"id": "m", "role": "user", "content": content}]})
     }
 
     #[tokio::test]
@@ -158,10 +171,18 @@ mod tests {
             .unwrap();
         assert_eq!(r.status().as_u16(), 200);
         assert!(r.bytes().await.unwrap().starts_with(b"\x89PNG"));
-        let r = reqwest::get(format!("{base}{MEDIA_PATH}/image.exe"))
-            .await
-            .unwrap();
-        assert_eq!(r.status().as_u16(), 404);
+        for missing in ["image.exe", "image.wav", "video.mp4x", "image"] {
+            let r = reqwest::get(format!("{base}{MEDIA_PATH}/{missing}"))
+                .await
+                .unwrap();
+            assert_eq!(r.status().as_u16(), 404, "{missing}");
+        }
+        for (name, magic) in [("audio.wav", &b"RIFF"[..]), ("document.pdf", b"%PDF")] {
+            let r = reqwest::get(format!("{base}{MEDIA_PATH}/{name}"))
+                .await
+                .unwrap();
+            assert!(r.bytes().await.unwrap().starts_with(magic), "{name}");
+        }
         running.shutdown().await;
     }
 
@@ -174,67 +195,6 @@ mod tests {
         let running = spawn(config, "127.0.0.1:0".parse().unwrap()).await.unwrap();
         let (status, _) = post(&running.base_url(), input(json!(42))).await;
         assert_eq!(status, 500);
-        running.shutdown().await;
-    }
-}
-
-#[cfg(test)]
-mod echo_schema_tests {
-    use super::*;
-    use crate::profile::agui::echo;
-
-    /// The reference agent's echo is what `schemas/agui-echo.schema.json` documents for
-    /// third parties, and what mmconform's parser reads.
-    #[tokio::test]
-    async fn the_reference_echo_validates_against_the_published_schema() {
-        let schema: Value =
-            serde_json::from_str(crate::scenario::builtin::schema("agui-echo").unwrap()).unwrap();
-        let validator = jsonschema::options().build(&schema).unwrap();
-        let running =
-            crate::reference::agui::spawn(AgentConfig::default(), "127.0.0.1:0".parse().unwrap())
-                .await
-                .unwrap();
-        let png = base64::Engine::encode(
-            &base64::engine::general_purpose::STANDARD,
-            mmconform_media::generate("image/png", "0123456789abcdef"),
-        );
-        let input = crate::profile::agui::run_input::run_input(
-            json!({"messages": [{"role": "user", "content": [
-                {"type": "text", "text": "x"},
-                {"type": "image", "source": {"type": "data", "value": png, "mimeType": "image/png"}},
-                {"type": "audio", "source": {"type": "url", "value": "http://127.0.0.1:9/a.wav"}}
-            ]}]}),
-            "echo",
-        );
-        let body = crate::reference::test_support::client()
-            .post(format!("{}{AGENT_PATH}", running.base_url()))
-            .json(&input)
-            .send()
-            .await
-            .unwrap()
-            .text()
-            .await
-            .unwrap();
-        let value: Value = body
-            .lines()
-            .filter_map(|l| l.strip_prefix("data: "))
-            .filter_map(|d| serde_json::from_str::<Value>(d).ok())
-            .find(|e| e["name"] == "mmconform.echo")
-            .map(|e| e["value"].clone())
-            .expect("an echo event");
-        let errors: Vec<String> = validator
-            .iter_errors(&value)
-            .map(|e| e.to_string())
-            .collect();
-        assert!(errors.is_empty(), "{errors:?}\n{value}");
-        let parts = echo::parse(&value).unwrap();
-        assert_eq!(parts.len(), 3);
-        assert_eq!(parts[1].nonce.as_deref(), Some("0123456789abcdef"));
-        assert_eq!(
-            (parts[2].bytes, parts[2].source.as_deref()),
-            (None, Some("url"))
-        );
-        assert!(!validator.is_valid(&json!({"parts": [{"type": "image", "nonce": "XYZ"}]})));
         running.shutdown().await;
     }
 }

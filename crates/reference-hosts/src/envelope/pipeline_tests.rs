@@ -6,8 +6,8 @@ use serde_json::{Value, json};
 
 use super::pipeline::{TS_REASON, check_ts};
 use super::{EnvelopeState, UNIVERSAL_ENVELOPES, accept_envelope};
-use crate::reference::ReferenceConfig;
-use crate::reference::test_support::{envelope, envelope_of as of_kind};
+use crate::ReferenceConfig;
+use crate::test_support::{envelope, envelope_of as of_kind};
 
 fn answer(body: Value) -> (StatusCode, Value) {
     accept_envelope(

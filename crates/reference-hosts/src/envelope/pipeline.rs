@@ -4,11 +4,11 @@
 
 use serde_json::Value;
 
-use super::super::{Fault, ReferenceConfig};
 use super::caps::check_caps;
 use super::kinds::{UNIVERSAL_ENVELOPES, is_namespaced, is_universal, string_list};
 use super::outcome::{Detail, Outcome};
 use super::schemas::{envelope_violations, payload_details, ts_detail};
+use crate::{Fault, ReferenceConfig};
 
 /// The official suite looks for "ISO 8601" in the reason for `meta.ts: "tomorrow"`,
 /// whichever stage catches it.

@@ -3,8 +3,8 @@
 
 use serde_json::Value;
 
-use super::super::{Fault, ReferenceConfig};
 use super::outcome::{CapKind, Outcome};
+use crate::{Fault, ReferenceConfig};
 
 /// The counter `kind` spends and the `capKind` a breach names: clarifications and
 /// schema requests have their own rounds (capabilities §limits), all else shares

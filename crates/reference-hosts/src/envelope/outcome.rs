@@ -4,7 +4,7 @@
 use axum::http::StatusCode;
 use serde_json::{Map, Value, json};
 
-use super::super::{Fault, ReferenceConfig};
+use crate::{Fault, ReferenceConfig};
 
 /// One schema violation, as the invalid outcome lists it. `instance_path` is a JSON
 /// pointer into the envelope (`""` for the envelope itself).

@@ -1,5 +1,6 @@
-//! Our shipped envelope schemas (the same files the offline cases validate against),
-//! compiled once and turned into the `details[]` the invalid outcome lists.
+//! Our shipped envelope schemas (the repository's `schemas/`, the same files the tool's
+//! offline cases validate against), compiled once and turned into the `details[]` the
+//! invalid outcome lists.
 
 use std::sync::OnceLock;
 
@@ -7,9 +8,7 @@ use jsonschema::error::ValidationErrorKind;
 use jsonschema::{ValidationError, Validator};
 use serde_json::{Value, json};
 
-use super::kinds::UNIVERSAL_ENVELOPES;
 use super::outcome::Detail;
-use crate::scenario::builtin;
 
 /// A top-level violation, plus the property a `required` error names, so the pipeline
 /// can recognise "meta is missing" without parsing a human message.
@@ -35,18 +34,41 @@ fn compile(schema: &Value) -> Validator {
         .expect("embedded envelope schema compiles")
 }
 
-fn named(name: &str) -> Validator {
-    let text = builtin::schema(name).expect("envelope schema is embedded");
+/// `schemas/ai-envelope.schema.json`.
+const ENVELOPE_SCHEMA: &str = include_str!("../../../../schemas/ai-envelope.schema.json");
+
+/// `schemas/envelopes/<kind>.schema.json` of every universal kind, in the order of
+/// [`UNIVERSAL_ENVELOPES`](super::kinds::UNIVERSAL_ENVELOPES).
+const PAYLOAD_SCHEMAS: [(&str, &str); 4] = [
+    (
+        "clarification.request",
+        include_str!("../../../../schemas/envelopes/clarification.request.schema.json"),
+    ),
+    (
+        "schema.request",
+        include_str!("../../../../schemas/envelopes/schema.request.schema.json"),
+    ),
+    (
+        "schema.response",
+        include_str!("../../../../schemas/envelopes/schema.response.schema.json"),
+    ),
+    (
+        "error",
+        include_str!("../../../../schemas/envelopes/error.schema.json"),
+    ),
+];
+
+fn parsed(text: &str) -> Validator {
     compile(&serde_json::from_str(text).expect("embedded envelope schema is JSON"))
 }
 
 fn validators() -> &'static Validators {
     static VALIDATORS: OnceLock<Validators> = OnceLock::new();
     VALIDATORS.get_or_init(|| Validators {
-        envelope: named("ai-envelope"),
-        payloads: UNIVERSAL_ENVELOPES
+        envelope: parsed(ENVELOPE_SCHEMA),
+        payloads: PAYLOAD_SCHEMAS
             .iter()
-            .map(|kind| (*kind, named(&format!("envelopes/{kind}"))))
+            .map(|(kind, text)| (*kind, parsed(text)))
             .collect(),
         date_time: compile(&json!({"type": "string", "format": "date-time"})),
     })
@@ -99,12 +121,14 @@ pub fn ts_detail(ts: &Value) -> Option<Detail> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::kinds::UNIVERSAL_ENVELOPES;
     use super::*;
 
     #[test]
     fn every_schema_compiles_once() {
         let all = validators();
-        assert_eq!(all.payloads.len(), UNIVERSAL_ENVELOPES.len());
+        let kinds: Vec<&str> = all.payloads.iter().map(|(kind, _)| *kind).collect();
+        assert_eq!(kinds, UNIVERSAL_ENVELOPES);
         assert!(std::ptr::eq(all, validators()));
     }
 

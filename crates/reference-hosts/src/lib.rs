@@ -1,6 +1,11 @@
-//! An embedded, spec-faithful openwop reference host, plus single-fault variants.
+//! The embedded reference hosts mmconform is calibrated against: a spec-faithful
+//! openwop host (this module) and a strict AG-UI 1.0 agent ([`agui`]), each with
+//! single-fault variants.
 //!
 //! Used by `mmconform run --target reference`, by the test-suite and by calibration.
+//! The hosts are written from the wire description and never use the tool's own
+//! checker (this crate does not depend on `mmconform`): a reference that read the spec
+//! through the checker's code would agree with it by construction.
 //! The faithful host passes every case; each [`Fault`] breaks exactly one requirement
 //! so the suite can prove each case is able to fail. The host never makes an outbound
 //! request: `url` sources are judged, never fetched.
