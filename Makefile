@@ -5,14 +5,14 @@ CARGO ?= cargo
 
 test: lint
 	@if $(CARGO) nextest --version >/dev/null 2>&1; then \
-		$(CARGO) nextest run --no-fail-fast; \
+		$(CARGO) nextest run --workspace --no-fail-fast; \
 	else \
-		$(CARGO) test --no-fail-fast; \
+		$(CARGO) test --workspace --no-fail-fast; \
 	fi
 
 lint:
 	$(CARGO) fmt --all -- --check
-	$(CARGO) clippy --all-targets -- -D warnings
+	$(CARGO) clippy --workspace --all-targets -- -D warnings
 
 fmt:
 	$(CARGO) fmt --all

@@ -5,8 +5,6 @@ use crate::baseline::Baseline;
 use crate::plan::filter::FilterTerm;
 use crate::protocol::openwop::Dialect;
 use crate::redact::Redactor;
-use crate::reference::ReferenceConfig;
-use crate::reference::agui::AgentConfig;
 use crate::runner::http::TlsSettings;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -15,13 +13,9 @@ use std::time::Duration;
 /// What to test.
 #[derive(Debug, Clone)]
 pub enum Target {
-    /// A host's base URL (no trailing slash).
+    /// A host's base URL, or an AG-UI agent's run endpoint. An embedded reference host
+    /// (`--target reference`) is started by the CLI and reached this way too.
     Url(url::Url),
-    /// The embedded reference host, started in-process on 127.0.0.1:0.
-    Reference(ReferenceConfig),
-    /// The embedded AG-UI reference agent (`--profile agui --target reference`), started
-    /// in-process on 127.0.0.1:0; the run's target is its endpoint `/agui`.
-    AguiReference(AgentConfig),
     /// No target: only offline (schema validation) cases run.
     Offline,
 }
@@ -93,6 +87,9 @@ pub struct RunConfig {
     pub claims: Claims,
     /// How reports show the target, when not by its URL (`reference (http://...)`).
     pub target_label: Option<String>,
+    /// Whether requests may go through the proxy the environment names (`HTTP_PROXY`,
+    /// ...). Off for a host started in this process on loopback: a proxy can only break it.
+    pub env_proxy: bool,
     pub token: Option<Token>,
     /// Extra headers sent with every request.
     pub headers: Vec<(String, String)>,
@@ -153,6 +150,7 @@ impl RunConfig {
             protocol: crate::protocol::PROTOCOLS[0].name(),
             claims: Claims::default(),
             target_label: None,
+            env_proxy: true,
             token: None,
             headers: Vec::new(),
             timeout: Duration::from_secs(30),
@@ -186,5 +184,13 @@ impl RunConfig {
             tls: TlsSettings::default(),
             warnings: Vec::new(),
         }
+    }
+
+    /// Points the run at a host started in this process on loopback (`--target
+    /// reference`, calibration): reached at `url`, shown as `label`, never through a proxy.
+    pub fn point_at_embedded(&mut self, url: url::Url, label: String) {
+        self.target = Target::Url(url);
+        self.target_label = Some(label);
+        self.env_proxy = false;
     }
 }

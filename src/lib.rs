@@ -4,6 +4,11 @@
 //! scenario files -> [`scenario`] (load + validate) -> [`plan`] (against discovery)
 //! -> [`runner`] (send, judge) -> [`event`]s -> [`report`]ers. The exit code is
 //! decided once, in [`exit`].
+//!
+//! The embedded reference hosts are a crate of their own (`reference_hosts`, in
+//! `crates/reference-hosts`) that never uses this one; only [`cli`] and [`calibrate`]
+//! start them, and the runner knows nothing but the URL they listen on. The media both
+//! sides generate are the `mmconform_media` crate (`crates/media`).
 
 pub mod baseline;
 pub mod bounded_json;
@@ -14,12 +19,10 @@ pub mod config;
 pub mod event;
 pub mod exit;
 pub mod judge;
-pub mod media;
 pub mod outcome;
 pub mod plan;
 pub mod protocol;
 pub mod redact;
-pub mod reference;
 pub mod report;
 pub mod runner;
 pub mod scenario;

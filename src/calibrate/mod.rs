@@ -17,7 +17,7 @@ pub mod variant;
 
 use crate::event::Event;
 use crate::plan::filter::FilterTerm;
-use crate::runner::{self, session::Session, stop::Stop, target::start_target};
+use crate::runner::{self, session::Session, stop::Stop};
 use crate::scenario::suite::Suite;
 use matrix::{Matrix, RunObservation, VariantInfo, VariantRun};
 use setup::Setup;
@@ -56,15 +56,15 @@ async fn observe(
         }
         _ => None,
     };
-    let mut config = setup.run_config(
-        variant,
-        schemas.as_ref().map(|d| d.path().to_path_buf()),
-        options.case_concurrency,
-    )?;
+    let (reference, mut config) = setup
+        .start(
+            variant,
+            schemas.as_ref().map(|d| d.path().to_path_buf()),
+            options.case_concurrency,
+        )
+        .await?;
     config.filters = options.filters.clone();
-    let started = start_target(&mut config).await?;
-    let session = Session::open(Arc::new(config), &suite, started.url.as_ref())?;
-    let reference = started.reference;
+    let session = Session::open(Arc::new(config), &suite)?;
     let (tx, mut rx) = mpsc::unbounded_channel::<Event>();
     let execution = tokio::spawn(runner::execute(session, tx, stop));
     let mut observation = RunObservation::default();
@@ -79,9 +79,7 @@ async fn observe(
         .await
         .map_err(|e| format!("a calibration run stopped unexpectedly: {e}"))?;
     observation.exit_code = output.summary.exit_code;
-    if let Some(reference) = reference {
-        reference.shutdown().await;
-    }
+    reference.shutdown().await;
     Ok(observation)
 }
 

@@ -3,11 +3,11 @@
 //! catalogue holds several per profile, and every case must run in at least one of them.
 
 use super::variant::Variant;
-use crate::config::{RunConfig, Target, Token};
+use crate::config::{EmbeddedClaims, RunConfig, Target, Token};
 use crate::protocol::openwop::Dialect;
-use crate::reference::agui::AgentConfig;
-use crate::reference::{Fault, ReferenceConfig};
-use crate::runner::target::align_reference;
+use reference_hosts::agui::{self, AgentConfig};
+use reference_hosts::{Fault, ReferenceConfig, RunningReference};
+use std::net::SocketAddr;
 use std::path::PathBuf;
 
 /// Not a secret: the token the `with-token` shapes require, so the auth case runs.
@@ -130,7 +130,7 @@ pub fn setups() -> Vec<Setup> {
         agui(
             "agui-default",
             "AG-UI agent accepting image/, audio/wav, application/pdf (what `--profile agui` judges)",
-            &crate::reference::agui::DEFAULT_ACCEPTS,
+            &agui::DEFAULT_ACCEPTS,
         ),
         agui(
             "agui-av",
@@ -164,68 +164,131 @@ impl Setup {
         }
     }
 
-    /// The run configuration for this shape's faithful host, or the host broken by
-    /// `variant`; schema mutants come in as a directory of replacement schemas.
-    pub fn run_config(
+    /// Starts this shape's faithful host, or the host broken by `variant`, on a loopback
+    /// port, and returns it with the run configuration pointed at it; schema mutants
+    /// come in as a directory of replacement schemas.
+    pub async fn start(
         &self,
         variant: Option<&Variant>,
         schemas_dir: Option<PathBuf>,
         concurrency: usize,
-    ) -> Result<RunConfig, String> {
-        let mut config = match &self.shape {
-            Shape::Openwop(shape) => {
-                let fault = match variant {
-                    Some(Variant::Host(fault)) => Some(*fault),
-                    _ => None,
-                };
-                shape.run_config(fault)
-            }
-            Shape::Agui(accepts) => {
-                let fault = match variant {
-                    Some(Variant::AguiHost(fault)) => Some(*fault),
-                    _ => None,
-                };
-                let accepts: Vec<String> = accepts.iter().map(|a| a.to_string()).collect();
-                let agent = AgentConfig::new(&accepts, fault)?;
-                let mut config = RunConfig::new(Target::AguiReference(agent));
-                config.protocol = crate::protocol::agui::PROFILE;
-                config
-            }
+    ) -> Result<(RunningReference, RunConfig), String> {
+        let (running, mut config) = match &self.shape {
+            Shape::Openwop(shape) => shape.start(host_fault(variant)).await?,
+            Shape::Agui(accepts) => start_agent(agent_config(accepts, variant)?).await?,
         };
         config.concurrency = concurrency;
         config.schemas_dir = schemas_dir;
-        Ok(config)
+        Ok((running, config))
     }
 }
 
+/// The openwop host fault `variant` names, if it names one.
+fn host_fault(variant: Option<&Variant>) -> Option<Fault> {
+    match variant {
+        Some(Variant::Host(fault)) => Some(*fault),
+        _ => None,
+    }
+}
+
+/// The agent declaring `accepts`, with the AG-UI fault `variant` names; any other
+/// variant means nothing to the agent, which then runs faithfully.
+fn agent_config(accepts: &[&str], variant: Option<&Variant>) -> Result<AgentConfig, String> {
+    let fault = match variant {
+        Some(Variant::AguiHost(fault)) => Some(*fault),
+        _ => None,
+    };
+    let accepts: Vec<String> = accepts.iter().map(|a| a.to_string()).collect();
+    AgentConfig::new(&accepts, fault)
+}
+
+fn loopback() -> SocketAddr {
+    SocketAddr::from(([127, 0, 0, 1], 0))
+}
+
+/// A run against the embedded host at `url`, shown as `label`.
+fn embedded_run(url: &str, label: String) -> Result<RunConfig, String> {
+    let url = url::Url::parse(url).map_err(|e| format!("embedded host URL `{url}`: {e}"))?;
+    let mut config = RunConfig::new(Target::Url(url.clone()));
+    config.point_at_embedded(url, label);
+    Ok(config)
+}
+
+/// The agent plans the run with its own declaration, serves the media url sources point
+/// at, and holds a file for each kind it declares.
+async fn start_agent(agent: AgentConfig) -> Result<(RunningReference, RunConfig), String> {
+    let claims = EmbeddedClaims {
+        accepts: agent.accepts.prefixes().to_vec(),
+        sources: agent.sources().iter().map(|s| s.to_string()).collect(),
+        echo: agent.echoes(),
+        by: "reference agent".into(),
+    };
+    let file_ids = agent
+        .accepts
+        .kinds()
+        .iter()
+        .filter_map(|kind| agui::known_file_id(kind).map(|id| (kind.clone(), id)))
+        .collect();
+    let running = agui::spawn(agent, loopback())
+        .await
+        .map_err(|e| format!("cannot start the AG-UI reference agent: {e}"))?;
+    let endpoint = agui::endpoint_url(&running);
+    let mut config = embedded_run(&endpoint, format!("reference agent ({endpoint})"))?;
+    config.protocol = crate::protocol::agui::PROFILE;
+    config.claims.embedded = Some(claims);
+    config.media_base_url = Some(agui::media_base_url(&endpoint));
+    config.media_refs = file_ids;
+    Ok((running, config))
+}
+
 impl OpenwopShape {
-    fn run_config(&self, fault: Option<Fault>) -> RunConfig {
-        let reference = ReferenceConfig {
+    fn token(&self) -> Option<Token> {
+        self.token.then(|| Token {
+            value: CALIBRATION_TOKEN.to_string(),
+            origin: "calibration".to_string(),
+        })
+    }
+
+    /// The host this shape runs with `fault`; it requires the run's token, if any.
+    fn host(&self, fault: Option<Fault>) -> ReferenceConfig {
+        ReferenceConfig {
             fault,
+            token: self.token().map(|t| t.value),
             ..self.reference.clone()
-        };
-        let mut config = RunConfig::new(Target::Reference(reference));
+        }
+    }
+
+    async fn start(&self, fault: Option<Fault>) -> Result<(RunningReference, RunConfig), String> {
+        let running = reference_hosts::spawn(self.host(fault), loopback())
+            .await
+            .map_err(|e| format!("cannot start the reference host: {e}"))?;
+        let base_url = running.base_url();
+        let mut config = embedded_run(&base_url, format!("reference ({base_url})"))?;
         config.dialect = self.dialect;
         config.openwop_major = self.openwop_major;
         if self.media_base_url {
             config.media_base_url = Some(CALIBRATION_MEDIA_BASE_URL.to_string());
         }
-        if self.token {
-            config.token = Some(Token {
-                value: CALIBRATION_TOKEN.to_string(),
-                origin: "calibration".to_string(),
-            });
+        config.token = self.token();
+        // The host's own mediaRefs, so the mediaRef positives run.
+        for modality in &self.reference.modalities {
+            if let Some(media_ref) = reference_hosts::known_media_ref(modality) {
+                config
+                    .media_refs
+                    .insert(modality.clone(), media_ref.to_string());
+            }
         }
-        align_reference(config)
+        Ok((running, config))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use reference_hosts::agui::AguiFault;
 
-    #[test]
-    fn names_are_unique_and_the_token_reaches_the_host() {
+    #[tokio::test]
+    async fn names_are_unique_and_the_token_reaches_the_host() {
         let all = setups();
         let mut names: Vec<&str> = all.iter().map(|s| s.name).collect();
         names.sort();
@@ -233,45 +296,60 @@ mod tests {
         assert_eq!(names.len(), all.len());
         let with_token = all
             .iter()
-            .find(|s| matches!(&s.shape, Shape::Openwop(o) if o.token))
+            .find_map(|s| match &s.shape {
+                Shape::Openwop(o) if o.token => Some(o),
+                _ => None,
+            })
             .unwrap();
-        let config = with_token
-            .run_config(Some(&Variant::Host(Fault::IgnoresAuth)), None, 4)
-            .unwrap();
-        match &config.target {
-            Target::Reference(rc) => {
-                assert_eq!(rc.token.as_deref(), Some(CALIBRATION_TOKEN));
-                assert_eq!(rc.fault, Some(Fault::IgnoresAuth));
-            }
-            other => panic!("not a reference target: {other:?}"),
-        }
+        let host = with_token.host(Some(Fault::IgnoresAuth));
+        assert_eq!(host.token.as_deref(), Some(CALIBRATION_TOKEN));
+        assert_eq!(host.fault, Some(Fault::IgnoresAuth));
+        let (running, config) = with_token.start(None).await.unwrap();
+        let label = config.target_label.clone().unwrap();
+        assert_eq!(label, format!("reference ({})", running.base_url()));
+        assert!(!config.env_proxy);
+        assert_eq!(
+            config.token.as_ref().map(|t| t.value.as_str()),
+            Some(CALIBRATION_TOKEN)
+        );
         assert!(config.media_refs.contains_key("audio"));
+        running.shutdown().await;
     }
 
-    #[test]
-    fn agui_shapes_run_the_agent_with_its_declaration_and_fault() {
-        use crate::reference::agui::AguiFault;
+    #[tokio::test]
+    async fn agui_shapes_run_the_agent_with_its_declaration_and_fault() {
         let all = setups();
         let webp = all.iter().find(|s| s.name == "agui-webp").unwrap();
         assert_eq!(webp.profile(), "agui");
-        let config = webp
-            .run_config(
-                Some(&Variant::AguiHost(AguiFault::IgnoresMimePrefix)),
-                None,
-                2,
-            )
-            .unwrap();
-        match (&config.target, config.protocol) {
-            (Target::AguiReference(agent), "agui") => {
-                assert_eq!(agent.fault, Some(AguiFault::IgnoresMimePrefix));
-                assert_eq!(agent.declaration.accepts, vec!["image/webp".to_string()]);
-            }
-            other => panic!("not an agui reference run: {other:?}"),
-        }
+        let Shape::Agui(accepts) = webp.shape else {
+            panic!("not an agui shape");
+        };
+        let variant = Variant::AguiHost(AguiFault::IgnoresMimePrefix);
+        let agent = agent_config(accepts, Some(&variant)).unwrap();
+        assert_eq!(agent.fault, Some(AguiFault::IgnoresMimePrefix));
         // An openwop fault means nothing to the agent: it runs faithfully.
-        let config = webp
-            .run_config(Some(&Variant::Host(Fault::IgnoresAuth)), None, 2)
-            .unwrap();
-        assert!(matches!(&config.target, Target::AguiReference(a) if a.fault.is_none()));
+        let faithful = agent_config(accepts, Some(&Variant::Host(Fault::IgnoresAuth))).unwrap();
+        assert_eq!(faithful.fault, None);
+        let (running, config) = webp.start(Some(&variant), None, 2).await.unwrap();
+        assert_eq!(config.protocol, "agui");
+        let declared = config
+            .claims
+            .embedded
+            .as_ref()
+            .expect("the agent declares itself");
+        assert_eq!(declared.accepts, vec!["image/webp".to_string()]);
+        assert_eq!(declared.by, "reference agent");
+        let endpoint = format!("{}/agui", running.base_url());
+        assert_eq!(
+            config.target_label.as_deref(),
+            Some(format!("reference agent ({endpoint})").as_str())
+        );
+        assert_eq!(
+            config.media_base_url,
+            Some(format!("{}/media", running.base_url()))
+        );
+        assert_eq!(config.media_refs["image"], "mmconform-file-image");
+        assert_eq!(config.concurrency, 2);
+        running.shutdown().await;
     }
 }

@@ -3,9 +3,9 @@
 
 use super::schema_mutant::{self, SchemaMutant};
 use super::setup::Setup;
-use crate::reference::Fault;
-use crate::reference::agui::AguiFault;
 use crate::scenario::suite::Suite;
+use reference_hosts::Fault;
+use reference_hosts::agui::AguiFault;
 
 /// How a variant is expected to show up in a run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]

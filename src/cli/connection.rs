@@ -4,7 +4,6 @@
 
 use super::args::TargetArgs;
 use super::resolve::Env;
-use crate::config::Target;
 use crate::redact::Redactor;
 use crate::runner::http::TlsSettings;
 
@@ -26,10 +25,12 @@ pub struct Connection {
     pub warnings: Vec<String>,
 }
 
+/// `target` is the URL of a host outside this process; `None` for an offline run or an
+/// embedded host, which no proxy sits in front of and no URL credentials reach.
 pub fn resolve_connection(
     args: &TargetArgs,
     headers: &[(String, String)],
-    target: &Target,
+    target: Option<&url::Url>,
     env: Env,
 ) -> Result<Connection, String> {
     let mut secret_headers = Vec::new();
@@ -64,7 +65,7 @@ pub fn resolve_connection(
             ));
         }
     }
-    if let Target::Url(url) = target {
+    if let Some(url) = target {
         if let Some(password) = url.password() {
             extra_secrets.push(password.to_string());
         }

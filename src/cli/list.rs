@@ -3,7 +3,7 @@
 //! listing is rendered by `report::listing`.
 
 use super::args::{FormatArg, ListArgs, ProfileArg};
-use super::resolve::{self, process_env};
+use super::resolve::{self, TargetChoice, process_env};
 use super::{CliError, runtime};
 use crate::config::Target;
 use crate::exit::Ending;
@@ -11,7 +11,6 @@ use crate::plan;
 use crate::report::listing;
 use crate::runner::session::Session;
 use crate::runner::stop::Stop;
-use crate::runner::target::{align_reference, start_target};
 use crate::scenario::suite::{Suite, load_suite};
 use std::io::Write as _;
 use std::sync::Arc;
@@ -27,23 +26,20 @@ fn planned_on_context(
     args: &ListArgs,
     suite: &Suite,
 ) -> Result<(Arc<Suite>, Vec<plan::PlannedCase>, String), CliError> {
-    let config = if args.target.target.is_some() || args.target.profile == ProfileArg::Openwop {
+    let resolved = if args.target.target.is_some() || args.target.profile == ProfileArg::Openwop {
         resolve::resolve_common(&args.target, false, &process_env)
     } else {
-        resolve::resolve_common_with(&args.target, Target::Offline, &process_env)
+        let offline = TargetChoice::Given(Target::Offline);
+        resolve::resolve_common_with(&args.target, offline, &process_env)
     }
     .map_err(CliError::Usage)?;
-    let mut config = align_reference(config);
     runtime()?.block_on(async {
-        let started = start_target(&mut config)
-            .await
-            .map_err(CliError::Internal)?;
-        let mut session = Session::open(Arc::new(config), suite, started.url.as_ref())
-            .map_err(CliError::Usage)?;
+        let (config, reference) = resolved.start().await.map_err(CliError::Internal)?;
+        let sends = !matches!(config.target, Target::Offline);
+        let mut session = Session::open(Arc::new(config), suite).map_err(CliError::Usage)?;
         let client = session.client(Stop::never()).map_err(CliError::Internal)?;
-        let sends = started.url.is_some();
         let planned = session.plan(sends.then_some(&client), "list").await;
-        if let Some(r) = started.reference {
+        if let Some(r) = reference {
             r.shutdown().await;
         }
         let note = match (&planned.snapshot, session.protocol.declared()) {

@@ -5,6 +5,7 @@ pub mod args;
 mod baseline;
 mod calibrate;
 mod connection;
+mod embedded;
 mod lint;
 mod list;
 mod out;

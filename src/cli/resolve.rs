@@ -1,14 +1,12 @@
 //! Arguments + environment -> resolved configuration, once (the ripgrep `Args -> Config`
 //! pattern). Every bad value is a usage error (exit 2) before any request is sent.
 
-use super::args::{ColorArg, DialectArg, ProfileArg, ReferenceArgs, RunArgs, TargetArgs};
-use crate::config::{Claims, Output, RunConfig, Target, Token};
+use super::args::{ColorArg, DialectArg, ProfileArg, RunArgs, TargetArgs};
+use crate::config::{Claims, EmbeddedClaims, Output, RunConfig, Target, Token};
 use crate::plan::filter::FilterTerm;
 use crate::protocol::agui;
 use crate::protocol::openwop::Dialect;
 use crate::protocol::openwop::facts::NON_TEXT_MODALITIES;
-use crate::reference::agui::{AgentConfig, AguiFault, DEFAULT_ACCEPTS};
-use crate::reference::{Fault, ReferenceConfig};
 use crate::scenario::checks::CheckOptions;
 use crate::scenario::suite::SuiteOptions;
 use std::collections::BTreeMap;
@@ -16,6 +14,8 @@ use std::io::IsTerminal;
 use std::time::Duration;
 
 use super::connection::resolve_connection;
+use super::embedded::{self, Embedded};
+use reference_hosts::RunningReference;
 
 /// Reads an environment variable; injected so resolution is testable.
 pub type Env<'a> = &'a dyn Fn(&str) -> Option<String>;
@@ -56,44 +56,39 @@ pub fn parse_modalities(list: &[String], allowed: &[&str]) -> Result<Vec<String>
     Ok(out)
 }
 
-fn reference_config(args: &ReferenceArgs) -> Result<ReferenceConfig, String> {
-    let fault = args
-        .reference_fault
-        .as_deref()
-        .map(str::parse::<Fault>)
-        .transpose()
-        .map_err(|e| format!("--reference-fault: {e}"))?;
-    Ok(ReferenceConfig {
-        modalities: parse_modalities(
-            &args.reference_modalities,
-            &["text", "image", "audio", "document"],
-        )
-        .map_err(|e| format!("--reference-modalities: {e}"))?,
-        max_bytes_per_part: (args.reference_max_bytes_per_part > 0)
-            .then_some(args.reference_max_bytes_per_part),
-        fault,
-        ..ReferenceConfig::default()
-    })
+/// What `--target` names: a host to reach (or nothing, offline), or the embedded host to
+/// start first.
+#[derive(Debug, Clone)]
+pub enum TargetChoice {
+    Given(Target),
+    Embedded(Embedded),
 }
 
-/// The AG-UI reference agent's shape: `--reference-accepts` (its own declaration) and
-/// `--reference-fault`, read as an AG-UI fault.
-pub fn agui_agent_config(args: &ReferenceArgs) -> Result<AgentConfig, String> {
-    let fault = args
-        .reference_fault
-        .as_deref()
-        .map(str::parse::<AguiFault>)
-        .transpose()
-        .map_err(|e| format!("--reference-fault: {e}"))?;
-    let accepts: Vec<String> = if args.reference_accepts.is_empty() {
-        DEFAULT_ACCEPTS.iter().map(|s| s.to_string()).collect()
-    } else {
-        args.reference_accepts.clone()
-    };
-    AgentConfig::new(&accepts, fault).map_err(|e| format!("--reference-accepts: {e}"))
+/// A resolved run. With an embedded host, `config.target` is `Offline` until
+/// [`Resolved::start`] starts the host and points the run at it.
+#[derive(Debug)]
+pub struct Resolved {
+    pub config: RunConfig,
+    pub embedded: Option<Embedded>,
 }
 
-pub fn resolve_target(args: &TargetArgs, offline: bool, env: Env) -> Result<Target, String> {
+impl Resolved {
+    /// Starts the embedded host, if any, and hands back the configuration pointed at it
+    /// with the host (keep it until the run ends). `Err` is a tool problem.
+    pub async fn start(self) -> Result<(RunConfig, Option<RunningReference>), String> {
+        let Resolved {
+            mut config,
+            embedded,
+        } = self;
+        let running = match embedded {
+            Some(host) => Some(embedded::start(host, &mut config).await?),
+            None => None,
+        };
+        Ok((config, running))
+    }
+}
+
+pub fn resolve_target(args: &TargetArgs, offline: bool, env: Env) -> Result<TargetChoice, String> {
     let agui = args.profile == ProfileArg::Agui;
     if offline {
         if agui {
@@ -101,7 +96,7 @@ pub fn resolve_target(args: &TargetArgs, offline: bool, env: Env) -> Result<Targ
                 "--offline runs openwop's schema checks; an agui run needs a --target".into(),
             );
         }
-        return Ok(Target::Offline);
+        return Ok(TargetChoice::Given(Target::Offline));
     }
     let raw = match (&args.target, env("OPENWOP_BASE_URL")) {
         (Some(t), _) => t.clone(),
@@ -118,11 +113,7 @@ pub fn resolve_target(args: &TargetArgs, offline: bool, env: Env) -> Result<Targ
         }
     };
     if raw.trim() == "reference" {
-        return Ok(if agui {
-            Target::AguiReference(agui_agent_config(&args.reference)?)
-        } else {
-            Target::Reference(reference_config(&args.reference)?)
-        });
+        return Embedded::from_args(&args.reference, agui).map(TargetChoice::Embedded);
     }
     let url =
         url::Url::parse(raw.trim()).map_err(|e| format!("--target `{raw}` is not a URL: {e}"))?;
@@ -138,7 +129,7 @@ pub fn resolve_target(args: &TargetArgs, offline: bool, env: Env) -> Result<Targ
             "--target `{raw}` must not carry a query or fragment"
         ));
     }
-    Ok(Target::Url(url))
+    Ok(TargetChoice::Given(Target::Url(url)))
 }
 
 /// `--token-env` takes a variable's name. A value that is not a name is most likely the
@@ -203,26 +194,37 @@ pub fn protocol_name(profile: ProfileArg) -> &'static str {
     }
 }
 
-/// The run's protocol, and what the user declares the target accepts (`--accepts` or
-/// `--claims`, exactly one, and only for a protocol without discovery; the protocol
-/// reads the declaration when the run opens).
+/// The run's protocol, and what the target is declared to accept: the reference
+/// agent's own declaration, or the user's (`--accepts` or `--claims`); the protocol
+/// reads it when the run opens (a protocol with discovery refuses one).
 pub fn resolve_protocol(
     args: &TargetArgs,
-    target: &Target,
+    target: &TargetChoice,
 ) -> Result<(&'static str, Claims), String> {
     let name = protocol_name(args.profile);
     let declared = !args.accepts.is_empty() || args.claims.is_some();
-    if matches!(target, Target::AguiReference(_)) && declared {
-        return Err(
-            "the reference agent declares itself: use --reference-accepts, \
-                    not --accepts/--claims"
-                .into(),
-        );
-    }
+    let embedded = match target {
+        TargetChoice::Embedded(Embedded::Agent(agent)) => {
+            if declared {
+                return Err(
+                    "the reference agent declares itself: use --reference-accepts, \
+                            not --accepts/--claims"
+                        .into(),
+                );
+            }
+            Some(EmbeddedClaims {
+                accepts: agent.accepts.prefixes().to_vec(),
+                sources: agent.sources().iter().map(|s| s.to_string()).collect(),
+                echo: agent.echoes(),
+                by: "reference agent".into(),
+            })
+        }
+        _ => None,
+    };
     let claims = Claims {
         accepts: args.accepts.clone(),
         file: args.claims.clone(),
-        embedded: None,
+        embedded,
     };
     Ok((name, claims))
 }
@@ -277,7 +279,7 @@ pub fn suite_options(args: &TargetArgs) -> SuiteOptions {
 }
 
 /// Resolves the parts `run` and `list` share. `concurrency`, reports and modes are `run`'s.
-pub fn resolve_common(args: &TargetArgs, offline: bool, env: Env) -> Result<RunConfig, String> {
+pub fn resolve_common(args: &TargetArgs, offline: bool, env: Env) -> Result<Resolved, String> {
     let target = resolve_target(args, offline, env)?;
     resolve_common_with(args, target, env)
 }
@@ -286,9 +288,9 @@ pub fn resolve_common(args: &TargetArgs, offline: bool, env: Env) -> Result<RunC
 /// plans against a declaration without any target).
 pub fn resolve_common_with(
     args: &TargetArgs,
-    target: Target,
+    target: TargetChoice,
     env: Env,
-) -> Result<RunConfig, String> {
+) -> Result<Resolved, String> {
     if !(args.timeout.is_finite() && args.timeout > 0.0 && args.timeout <= 3600.0) {
         return Err(format!(
             "--timeout {} must be between 0 and 3600 seconds",
@@ -313,8 +315,12 @@ pub fn resolve_common_with(
     if let Some(base) = &args.media_base_url {
         url::Url::parse(base).map_err(|e| format!("--media-base-url `{base}`: {e}"))?;
     }
-    let mut config = RunConfig::new(target);
-    (config.protocol, config.claims) = resolve_protocol(args, &config.target)?;
+    let (protocol, claims) = resolve_protocol(args, &target)?;
+    let (mut config, embedded) = match target {
+        TargetChoice::Given(target) => (RunConfig::new(target), None),
+        TargetChoice::Embedded(host) => (RunConfig::new(Target::Offline), Some(host)),
+    };
+    (config.protocol, config.claims) = (protocol, claims);
     config.token = resolve_token(args, env)?;
     config.headers = headers;
     config.timeout = Duration::from_secs_f64(args.timeout);
@@ -329,17 +335,22 @@ pub fn resolve_common_with(
     config.media_refs = media_refs;
     config.max_probe_bytes = args.max_probe_bytes;
     config.schemas_dir = args.schemas_dir.clone();
-    let connection = resolve_connection(args, &config.headers, &config.target, env)?;
+    let remote = match &config.target {
+        Target::Url(url) => Some(url),
+        Target::Offline => None,
+    };
+    let connection = resolve_connection(args, &config.headers, remote, env)?;
     config.secret_headers = connection.secret_headers;
     config.extra_secrets = connection.extra_secrets;
     config.max_redirects = usize::from(args.max_redirects);
     config.tls = connection.tls;
     config.warnings = connection.warnings;
-    Ok(config)
+    Ok(Resolved { config, embedded })
 }
 
-pub fn resolve_run(args: &RunArgs, color: bool, env: Env) -> Result<RunConfig, String> {
-    let mut config = resolve_common(&args.target, args.offline, env)?;
+pub fn resolve_run(args: &RunArgs, color: bool, env: Env) -> Result<Resolved, String> {
+    let mut resolved = resolve_common(&args.target, args.offline, env)?;
+    let config = &mut resolved.config;
     config.concurrency = usize::from(args.concurrency);
     config.strict = args.strict;
     config.require = args.require || env_true(env, "OPENWOP_REQUIRE_BEHAVIOR");
@@ -373,7 +384,7 @@ pub fn resolve_run(args: &RunArgs, color: bool, env: Env) -> Result<RunConfig, S
         progress: std::io::stderr().is_terminal(),
         verbose: args.verbose,
     };
-    Ok(config)
+    Ok(resolved)
 }
 
 #[cfg(test)]

@@ -9,25 +9,20 @@ use crate::event::Event;
 use crate::exit::Ending;
 use crate::report::fanout::FanOut;
 use crate::report::{JsonReporter, JunitReporter, Reporter, TerminalOptions, TerminalReporter};
-use crate::runner::{
-    self,
-    session::Session,
-    stop::Stop,
-    target::{align_reference, start_target},
-};
+use crate::runner::{self, session::Session, stop::Stop};
 use crate::scenario::suite::load_suite;
 use std::sync::Arc;
 use tokio::sync::mpsc;
 
 pub fn run(args: &RunArgs, color: bool) -> Result<Ending, CliError> {
-    let mut config = resolve::resolve_run(args, color, &process_env).map_err(CliError::Usage)?;
+    let mut resolved = resolve::resolve_run(args, color, &process_env).map_err(CliError::Usage)?;
     if let Some(path) = &args.baseline {
-        config.baseline = Some(baseline::load(path).map_err(|e| match e {
+        resolved.config.baseline = Some(baseline::load(path).map_err(|e| match e {
             baseline::LoadError::Io(m) => CliError::Usage(m),
             baseline::LoadError::Invalid(d) => CliError::Scenarios(d),
         })?);
     }
-    let mut config = align_reference(config);
+    let config = &resolved.config;
     let suite =
         Arc::new(load_suite(&resolve::suite_options(&args.target)).map_err(CliError::Scenarios)?);
     for id in &suite.replaced {
@@ -53,12 +48,10 @@ pub fn run(args: &RunArgs, color: bool) -> Result<Ending, CliError> {
 
     runtime()?.block_on(async move {
         // The deadline bounds the whole run, starting the embedded host included.
-        let stop = Stop::watch(config.deadline.map(|d| tokio::time::Instant::now() + d));
-        let started = start_target(&mut config)
-            .await
-            .map_err(CliError::Internal)?;
-        let session = Session::open(Arc::new(config), &suite, started.url.as_ref())
-            .map_err(CliError::Usage)?;
+        let deadline = resolved.config.deadline;
+        let stop = Stop::watch(deadline.map(|d| tokio::time::Instant::now() + d));
+        let (config, reference) = resolved.start().await.map_err(CliError::Internal)?;
+        let session = Session::open(Arc::new(config), &suite).map_err(CliError::Usage)?;
         let (tx, mut rx) = mpsc::unbounded_channel::<Event>();
         let execution = tokio::spawn(runner::execute(session, tx, stop.clone()));
         loop {
@@ -74,7 +67,7 @@ pub fn run(args: &RunArgs, color: bool) -> Result<Ending, CliError> {
         let output = execution
             .await
             .map_err(|e| CliError::Internal(format!("the run stopped unexpectedly: {e}")))?;
-        if let Some(reference) = started.reference {
+        if let Some(reference) = reference {
             reference.shutdown().await;
         }
         let failures = fanout.finish();

@@ -1,11 +1,12 @@
 //! `mmconform serve-reference`: the embedded reference host as a standalone server.
 
 use super::args::{ProfileArg, ServeArgs};
+use super::embedded::{MODALITIES, agent_declaration};
 use super::resolve::parse_modalities;
 use super::{CliError, runtime};
 use crate::exit::Ending;
-use crate::reference::agui::{AgentConfig, AguiFault, DEFAULT_ACCEPTS};
-use crate::reference::{self, Fault, ReferenceConfig, RunningReference};
+use reference_hosts::agui::{self, AgentConfig, AguiFault, DEFAULT_ACCEPTS};
+use reference_hosts::{Fault, ReferenceConfig, RunningReference};
 
 /// Prints `name description` lines; a closed stdout (`| head`) ends the listing quietly.
 fn list_faults<'a>(faults: impl Iterator<Item = (&'a str, &'a str)>) -> Result<Ending, CliError> {
@@ -33,14 +34,16 @@ fn serve_agui(args: &ServeArgs) -> Result<Ending, CliError> {
     };
     let config = AgentConfig::new(&accepts, fault)
         .map_err(|e| CliError::Usage(format!("--accepts: {e}")))?;
+    let declaration =
+        agent_declaration(&config).map_err(|e| CliError::Usage(format!("--accepts: {e}")))?;
     let addr = std::net::SocketAddr::new(args.bind, args.port);
     runtime()?.block_on(async move {
-        let running = reference::agui::spawn(config.clone(), addr).await;
+        let running = agui::spawn(config.clone(), addr).await;
         serve_until_interrupted(running, addr, |running| {
             format!(
                 "mmconform AG-UI reference agent listening on {} ({}{})",
-                reference::agui::endpoint_url(running),
-                config.declaration.summary(),
+                agui::endpoint_url(running),
+                declaration.summary(),
                 config
                     .fault
                     .map(|f| format!(", FAULT {}", f.name()))
@@ -76,7 +79,7 @@ pub fn serve(args: &ServeArgs) -> Result<Ending, CliError> {
     if args.list_faults {
         return list_faults(Fault::all().iter().map(|f| (f.name(), f.description())));
     }
-    let modalities = parse_modalities(&args.modalities, &["text", "image", "audio", "document"])
+    let modalities = parse_modalities(&args.modalities, &MODALITIES)
         .map_err(|e| CliError::Usage(format!("--modalities: {e}")))?;
     let fault = args
         .fault
@@ -110,7 +113,7 @@ pub fn serve(args: &ServeArgs) -> Result<Ending, CliError> {
     };
     let addr = std::net::SocketAddr::new(args.bind, args.port);
     runtime()?.block_on(async move {
-        let running = reference::spawn(config.clone(), addr).await;
+        let running = reference_hosts::spawn(config.clone(), addr).await;
         serve_until_interrupted(running, addr, |running| {
             format!(
                 "mmconform reference host listening on {} (modalities {}{}{})",

@@ -39,10 +39,10 @@ pub struct ResolvedTarget {
 
 impl ResolvedTarget {
     /// No target: only offline cases run. Nothing is ever sent to the URL.
-    pub fn offline() -> ResolvedTarget {
+    pub fn offline(label: Option<String>) -> ResolvedTarget {
         ResolvedTarget {
             base_url: "http://127.0.0.1:9".into(),
-            label: "offline (no target: only offline cases run)".into(),
+            label: label.unwrap_or_else(|| "offline (no target: only offline cases run)".into()),
         }
     }
 }

@@ -34,16 +34,11 @@ pub struct Planned {
 impl Session {
     /// Opens the configured protocol. `Err` is a usage error (exit 2): an unknown
     /// protocol, or a declaration it cannot read.
-    /// `shown` is the target's URL without userinfo (`None` offline).
-    pub fn open(
-        config: Arc<RunConfig>,
-        suite: &Suite,
-        shown: Option<&url::Url>,
-    ) -> Result<Session, String> {
+    pub fn open(config: Arc<RunConfig>, suite: &Suite) -> Result<Session, String> {
         let registered = protocol::by_name(config.protocol)
             .ok_or_else(|| format!("unknown protocol `{}`", config.protocol))?;
         let protocol = registered.open(&config)?;
-        let target = match shown {
+        let target = match super::target::shown_url(&config).as_ref() {
             Some(url) => {
                 let base_url = protocol.base_url(url);
                 ResolvedTarget {
@@ -54,7 +49,7 @@ impl Session {
                     base_url,
                 }
             }
-            None => ResolvedTarget::offline(),
+            None => ResolvedTarget::offline(config.target_label.clone()),
         };
         Ok(Session {
             suite: Arc::new(suite.for_profile(config.protocol)),

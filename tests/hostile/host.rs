@@ -4,7 +4,7 @@
 //! request to the embedded reference host, so a host can be hostile on one path and
 //! faithful on the rest.
 
-use mmconform::reference::{self, ReferenceConfig};
+use reference_hosts::ReferenceConfig;
 use std::io::Write;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
@@ -103,7 +103,7 @@ pub struct HostileHost {
     pub addr: SocketAddr,
     seen: Arc<Mutex<Vec<Request>>>,
     // Dropped before the runtime it runs on.
-    _reference: reference::RunningReference,
+    _reference: reference_hosts::RunningReference,
     _runtime: tokio::runtime::Runtime,
 }
 
@@ -125,7 +125,7 @@ impl HostileHost {
         let seen = Arc::new(Mutex::new(Vec::new()));
         let behaviour: Arc<Behaviour> = Arc::new(behaviour);
         let reference = runtime
-            .block_on(reference::spawn(
+            .block_on(reference_hosts::spawn(
                 config,
                 SocketAddr::from(([127, 0, 0, 1], 0)),
             ))

@@ -2,9 +2,9 @@
 
 use crate::common::read_json;
 use crate::host::{HostileHost, Reply};
-use mmconform::reference::ReferenceConfig;
 use nix::sys::signal::{Signal, kill};
 use nix::unistd::Pid;
+use reference_hosts::ReferenceConfig;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 

@@ -13,7 +13,7 @@ mod measure;
 
 use host::{HostileHost, Reply, gzip_bomb, response};
 use measure::run_measured;
-use mmconform::reference::ReferenceConfig;
+use reference_hosts::ReferenceConfig;
 use std::time::Duration;
 
 const JSON: (&str, &str) = ("Content-Type", "application/json");
@@ -189,8 +189,7 @@ fn content_length_larger_than_the_body_blocks() {
 #[test]
 fn content_length_smaller_than_the_body_reads_only_what_it_announced() {
     // Discovery is the real document followed by garbage the Content-Length excludes.
-    let document =
-        mmconform::reference::discovery_document(&ReferenceConfig::default()).to_string();
+    let document = reference_hosts::discovery_document(&ReferenceConfig::default()).to_string();
     let host = HostileHost::start(ReferenceConfig::default(), move |r, _| {
         if r.is_discovery() {
             let mut bytes = response("200 OK", &[JSON], &document);

@@ -5,7 +5,7 @@
 
 use crate::host::{HostileHost, Reply, response};
 use crate::measure::run_measured;
-use mmconform::reference::ReferenceConfig;
+use reference_hosts::ReferenceConfig;
 use std::time::Duration;
 
 const TOKEN: &str = "canary-token-7Hq2x9";
@@ -36,8 +36,7 @@ fn echo_host() -> HostileHost {
             .map(|(_, v)| v.to_string())
             .unwrap_or_default();
         if r.is_discovery() {
-            let mut document =
-                mmconform::reference::discovery_document(&ReferenceConfig::default());
+            let mut document = reference_hosts::discovery_document(&ReferenceConfig::default());
             document["echo"] = seen.clone().into();
             document[auth.as_str()] = serde_json::json!({ "key": key });
             document["link"] = format!("http://user:{URL_PASSWORD}@127.0.0.1/").into();

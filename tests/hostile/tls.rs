@@ -4,7 +4,7 @@
 
 use crate::host::HostileHost;
 use crate::measure::run_measured;
-use mmconform::reference::ReferenceConfig;
+use reference_hosts::ReferenceConfig;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;

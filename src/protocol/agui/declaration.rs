@@ -8,7 +8,7 @@
 
 use super::{PART_KINDS, SOURCE_KINDS, kind_of_mime};
 use crate::config::Claims;
-use crate::media;
+use mmconform_media as media;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use std::path::Path;
@@ -80,7 +80,7 @@ pub fn parse_prefix(raw: &str) -> Result<String, String> {
 
 /// Whether `mime` is accepted by `prefix` (see the module comment).
 pub fn prefix_accepts(prefix: &str, mime: &str) -> bool {
-    let essence = crate::media::mime_essence(mime);
+    let essence = media::mime_essence(mime);
     if prefix.ends_with('/') {
         essence.starts_with(prefix)
     } else {
@@ -303,6 +303,27 @@ mod tests {
         for name in FACT_NAMES {
             assert!(facts.get(name).is_some(), "{name}");
         }
+    }
+
+    #[test]
+    fn an_embedded_agent_declares_itself() {
+        let claims = Claims {
+            embedded: Some(crate::config::EmbeddedClaims {
+                accepts: list("image/,audio/wav,application/pdf"),
+                sources: list("data,url,file"),
+                echo: true,
+                by: "reference agent".into(),
+            }),
+            ..Claims::default()
+        };
+        let d = Declaration::from_claims(&claims).unwrap();
+        assert_eq!(d.declared_by, "reference agent");
+        assert_eq!(d.sources, SOURCE_KINDS);
+        assert!(d.echo);
+        assert_eq!(
+            d.summary(),
+            "accepts image/, audio/wav, application/pdf; sources data, url, file; echo claimed"
+        );
     }
 
     #[test]

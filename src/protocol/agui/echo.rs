@@ -18,8 +18,8 @@
 //! a url it did not fetch).
 
 use super::kind_of_mime;
-use crate::media;
 use base64::Engine as _;
+use mmconform_media as media;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 

@@ -3,11 +3,11 @@
 //! or, with `legacy: true`, the seed proposal's `{type: binary, mimeType, data|url|id}`
 //! (removed in 1.0; sent only by the legacy case).
 
-use crate::media;
 use crate::protocol::openwop::part::extension;
 use crate::scenario::model::{MediaSource, MediaSpec};
 use crate::scenario::template;
 use base64::Engine as _;
+use mmconform_media as media;
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
 

@@ -3,10 +3,10 @@
 //! (`file` + `dataBase64`) for documents under `--dialect suite`.
 
 use super::Dialect;
-use crate::media;
 use crate::scenario::model::{MediaSource, MediaSpec};
 use crate::scenario::template;
 use base64::Engine as _;
+use mmconform_media as media;
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
 

@@ -85,11 +85,7 @@ impl HttpSettings {
             retries: config.retries,
             min_interval: config.min_interval,
             tls: config.tls.clone(),
-            // The embedded host is on loopback in this process: a proxy can only break it.
-            env_proxy: !matches!(
-                config.target,
-                crate::config::Target::Reference(_) | crate::config::Target::AguiReference(_)
-            ),
+            env_proxy: config.env_proxy,
         }
     }
 }

@@ -1,0 +1,71 @@
+//! Single-fault variants of the AG-UI reference agent.
+//!
+//! Each variant breaks exactly ONE requirement of the AG-UI pack and leaves every other
+//! behaviour strict, so calibration can prove that each agui case is able to fail. The
+//! shape follows the openwop host's [`Fault`](crate::Fault) table.
+
+use crate::fault_catalogue::fault_catalogue;
+
+fault_catalogue! {
+    /// One deliberately broken requirement. See [`AguiFault::description`] for which.
+    pub enum AguiFault / UnknownAguiFault, an "AG-UI fault" listed by "serve-reference --profile agui --list-faults" {
+        DropsUnknownPart => "drops-unknown-part",
+            "A content part of an unknown type (and the legacy `binary` part) is silently dropped and the run completes.";
+        CrashOnInvalidBase64 => "crash-on-invalid-base64",
+            "A data source whose value is not base64 makes the agent answer 500.";
+        CompletesUndeclaredKind => "completes-undeclared-kind",
+            "A part of an undeclared kind is silently dropped and the run completes.";
+        EventsAfterFinish => "events-after-finish",
+            "Every stream goes on after its terminal event (a TEXT_MESSAGE_CONTENT after RUN_FINISHED/RUN_ERROR).";
+        NoTerminalEvent => "no-terminal-event",
+            "Every stream ends without RUN_FINISHED or RUN_ERROR.";
+        FirstEventNotRunStarted => "first-event-not-run-started",
+            "Every stream opens with STATE_SNAPSHOT before RUN_STARTED.";
+        CrashOnMalformed => "crash-on-malformed",
+            "Input that breaks the 1.0 schema makes the agent answer 500 instead of 422.";
+        AcceptsMissingMimeType => "accepts-missing-mime-type",
+            "A data source without mimeType is accepted (the type is guessed) and the run completes.";
+        DropsPartWithoutSource => "drops-part-without-source",
+            "A media part without a source is silently dropped and the run completes.";
+        DropsUnknownSource => "drops-unknown-source",
+            "A part whose source type is unknown is silently dropped and the run completes.";
+        CoercesNumericContent => "coerces-numeric-content",
+            "User content that is a number is read as text and the run completes.";
+        AcceptsInvalidBase64 => "accepts-invalid-base64",
+            "A data source whose value is not base64 is passed on undecoded and the run completes.";
+        IgnoresMimePrefix => "ignores-mime-prefix",
+            "Only the part kind is checked, so a MIME type outside the declared prefixes (audio/mpeg when only audio/wav is declared) completes.";
+        ForwardsImagesOnly => "forwards-images-only",
+            "Only image parts reach the model; audio, video and document parts are silently dropped and the run completes.";
+        TruncatesMedia => "truncates-media",
+            "Inline media reach the model cut to their first 64 bytes, silently.";
+        InlineSourcesOnly => "inline-sources-only",
+            "url and file sources end in RUN_ERROR although they are declared.";
+        RefusesStringContent => "refuses-string-content",
+            "Plain string user content ends in RUN_ERROR.";
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_and_are_unique() {
+        let mut names: Vec<&str> = AguiFault::all().iter().map(|f| f.name()).collect();
+        for fault in AguiFault::all() {
+            assert_eq!(fault.name().parse::<AguiFault>(), Ok(*fault));
+            assert!(fault.description().ends_with('.'), "{fault}");
+        }
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), AguiFault::all().len());
+        assert!(
+            "nope"
+                .parse::<AguiFault>()
+                .unwrap_err()
+                .to_string()
+                .contains("--list-faults")
+        );
+    }
+}

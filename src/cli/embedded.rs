@@ -1,0 +1,147 @@
+//! `--target reference`: the hosts of the `reference_hosts` crate, started in this
+//! process. The runner never sees them: once started, a host is a URL to reach, a label
+//! to show, and what a run against it needs (the token it requires is the run's own, its
+//! media base URL and media refs), handed on as configuration. `serve-reference` serves
+//! the same hosts on their own.
+
+use super::args::ReferenceArgs;
+use super::resolve::parse_modalities;
+use crate::config::RunConfig;
+use crate::protocol::agui::Declaration;
+use reference_hosts::agui::{self, AgentConfig, AguiFault, DEFAULT_ACCEPTS};
+use reference_hosts::{Fault, ReferenceConfig, RunningReference};
+use std::net::SocketAddr;
+
+/// The modalities the openwop reference host can advertise.
+pub const MODALITIES: [&str; 4] = ["text", "image", "audio", "document"];
+
+/// The embedded host a run asked for (`--target reference`), not started yet.
+#[derive(Debug, Clone)]
+pub enum Embedded {
+    /// The openwop reference host, shaped by `--reference-modalities` and friends.
+    Host(ReferenceConfig),
+    /// The AG-UI reference agent (`--profile agui`); runs go to its endpoint `/agui`.
+    Agent(AgentConfig),
+}
+
+impl Embedded {
+    /// The host the `--reference-*` flags describe, for an agui run or an openwop one.
+    pub fn from_args(args: &ReferenceArgs, agui: bool) -> Result<Embedded, String> {
+        if agui {
+            agent_config(args).map(Embedded::Agent)
+        } else {
+            host_config(args).map(Embedded::Host)
+        }
+    }
+}
+
+fn host_config(args: &ReferenceArgs) -> Result<ReferenceConfig, String> {
+    let fault = args
+        .reference_fault
+        .as_deref()
+        .map(str::parse::<Fault>)
+        .transpose()
+        .map_err(|e| format!("--reference-fault: {e}"))?;
+    Ok(ReferenceConfig {
+        modalities: parse_modalities(&args.reference_modalities, &MODALITIES)
+            .map_err(|e| format!("--reference-modalities: {e}"))?,
+        max_bytes_per_part: (args.reference_max_bytes_per_part > 0)
+            .then_some(args.reference_max_bytes_per_part),
+        fault,
+        ..ReferenceConfig::default()
+    })
+}
+
+/// The AG-UI reference agent's shape: `--reference-accepts` (its own declaration) and
+/// `--reference-fault`, read as an AG-UI fault.
+fn agent_config(args: &ReferenceArgs) -> Result<AgentConfig, String> {
+    let fault = args
+        .reference_fault
+        .as_deref()
+        .map(str::parse::<AguiFault>)
+        .transpose()
+        .map_err(|e| format!("--reference-fault: {e}"))?;
+    let accepts: Vec<String> = if args.reference_accepts.is_empty() {
+        DEFAULT_ACCEPTS.iter().map(|s| s.to_string()).collect()
+    } else {
+        args.reference_accepts.clone()
+    };
+    AgentConfig::new(&accepts, fault).map_err(|e| format!("--reference-accepts: {e}"))
+}
+
+/// What the reference agent declares of itself, as mmconform records a declaration.
+pub fn agent_declaration(agent: &AgentConfig) -> Result<Declaration, String> {
+    let sources: Vec<String> = agent.sources().iter().map(|s| s.to_string()).collect();
+    Declaration::new(
+        agent.accepts.prefixes(),
+        &sources,
+        agent.echoes(),
+        "reference agent",
+    )
+}
+
+/// Where an embedded host listens for a run: an ephemeral loopback port.
+fn loopback() -> SocketAddr {
+    SocketAddr::from(([127, 0, 0, 1], 0))
+}
+
+/// Starts `embedded` and points `config` at it. `Err` is a tool problem (the host could
+/// not bind), never a verdict.
+pub async fn start(embedded: Embedded, config: &mut RunConfig) -> Result<RunningReference, String> {
+    match embedded {
+        Embedded::Host(host) => start_host(host, config).await,
+        Embedded::Agent(agent) => start_agent(agent, config).await,
+    }
+}
+
+/// The openwop host requires the run's token (so the auth case can run) and offers its
+/// own mediaRefs (so the mediaRef positives run without flags).
+async fn start_host(
+    mut host: ReferenceConfig,
+    config: &mut RunConfig,
+) -> Result<RunningReference, String> {
+    host.token = config.token.as_ref().map(|t| t.value.clone());
+    for modality in &host.modalities {
+        if let Some(media_ref) = reference_hosts::known_media_ref(modality) {
+            config
+                .media_refs
+                .entry(modality.clone())
+                .or_insert_with(|| media_ref.to_string());
+        }
+    }
+    let running = reference_hosts::spawn(host, loopback())
+        .await
+        .map_err(|e| format!("cannot start the reference host: {e}"))?;
+    let base_url = running.base_url();
+    point(config, &base_url, format!("reference ({base_url})"))?;
+    Ok(running)
+}
+
+/// The agent serves the media a url source points at, and holds a file for each kind it
+/// declares; `--media-base-url` and `--media-ref` still win.
+async fn start_agent(
+    agent: AgentConfig,
+    config: &mut RunConfig,
+) -> Result<RunningReference, String> {
+    for kind in agent.accepts.kinds() {
+        if let Some(id) = agui::known_file_id(kind) {
+            config.media_refs.entry(kind.clone()).or_insert(id);
+        }
+    }
+    let running = agui::spawn(agent, loopback())
+        .await
+        .map_err(|e| format!("cannot start the AG-UI reference agent: {e}"))?;
+    let endpoint = agui::endpoint_url(&running);
+    config
+        .media_base_url
+        .get_or_insert_with(|| agui::media_base_url(&endpoint));
+    point(config, &endpoint, format!("reference agent ({endpoint})"))?;
+    Ok(running)
+}
+
+fn point(config: &mut RunConfig, url: &str, label: String) -> Result<(), String> {
+    let url = url::Url::parse(url)
+        .map_err(|e| format!("the embedded host's URL `{url}` does not parse: {e}"))?;
+    config.point_at_embedded(url, label);
+    Ok(())
+}
