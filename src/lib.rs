@@ -1,6 +1,6 @@
 //! mmconform: a conformance tester for multimodal input to AI agent hosts.
 //!
-//! Data flows one way (see DESIGN.md):
+//! Data flows one way (docs/architecture.md):
 //! scenario files -> [`scenario`] (load + validate) -> [`plan`] (against discovery)
 //! -> [`runner`] (send, judge) -> [`event`]s -> [`report`]ers. The exit code is
 //! decided once, in [`exit`].

@@ -1,5 +1,5 @@
 //! Bearer authentication on the ai/call and envelope accept seams (discovery stays
-//! public, WIRE.md §1.1).
+//! public, docs/wire.md, "Discovery").
 
 use axum::http::HeaderMap;
 use axum::http::header::AUTHORIZATION;

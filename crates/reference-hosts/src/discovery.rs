@@ -1,4 +1,4 @@
-//! The `/.well-known/openwop` discovery document (WIRE.md §1.1).
+//! The `/.well-known/openwop` discovery document (docs/wire.md, "Discovery").
 //!
 //! Capability families sit at the document ROOT (RFC 0073); the deprecated
 //! `capabilities: {...}` wrapper appears only under the `wrapper-only-discovery` fault.

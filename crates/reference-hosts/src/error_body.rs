@@ -1,7 +1,7 @@
 //! Error codes and the error body the reference host answers with.
 //!
 //! The canonical v1 envelope is FLAT: `{error: <code>, message, details?}` and no other
-//! keys (WIRE.md §1.4). The legacy nested `{error: {code, message}}` shape exists here
+//! keys (docs/wire.md, "Error bodies"). The legacy nested `{error: {code, message}}` shape exists here
 //! only so the `nested-error-body` fault can prove the tester notices it.
 
 use axum::Json;

@@ -10,7 +10,7 @@ use super::{Fault, ReferenceConfig};
 /// The non-text members of the closed `aiProviders.input.modalities` enum.
 pub const MEDIA_MODALITIES: [&str; 3] = ["image", "audio", "document"];
 
-/// The official suite's spelling of a `document` part (WIRE.md §1.5), accepted as an
+/// The official suite's spelling of a `document` part (docs/wire.md, "Content parts"), accepted as an
 /// alias so a `--dialect suite` run passes too.
 const SUITE_DOCUMENT_ALIAS: &str = "file";
 

@@ -11,7 +11,7 @@ use super::ssrf::{UrlProblem, check_url};
 use super::{Fault, ReferenceConfig};
 
 /// The source keys, in the order they are reported. `dataBase64` is the official
-/// suite's spelling of `data` (WIRE.md §1.5) and counts as the same kind of source,
+/// suite's spelling of `data` (docs/wire.md, "Content parts") and counts as the same kind of source,
 /// so a part carrying both `data` and `dataBase64` has two sources.
 const SOURCE_KEYS: [&str; 4] = ["url", "mediaRef", "data", "dataBase64"];
 

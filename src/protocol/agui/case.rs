@@ -59,7 +59,7 @@ pub async fn run_case(planned: &PlannedCase, case: &SuiteCase, env: &AguiEnv<'_>
     let evidence = match answer.evidence {
         Ok(evidence) => evidence,
         Err(transport) => {
-            // A transport failure is never a verdict on the agent (WIRE.md §1.6).
+            // A transport failure is never a verdict on the agent (docs/wire.md, "Transport failures").
             result.reason = Some(format!("no answer: {transport}"));
             return result;
         }

@@ -1,10 +1,10 @@
 //! Putting every answer of an AG-UI agent into one bucket.
 //!
-//! AG-UI does not say how bad input is answered (WIRE.md §2): real servers answer 422,
+//! AG-UI does not say how bad input is answered (docs/wire.md, "Runs"): real servers answer 422,
 //! 415, 400, sometimes 500, or 200 followed by `RUN_ERROR`, and some silently drop what
 //! they do not understand. So the answer is classified first, and scenarios say which
 //! buckets a case allows. The stream rules are the official client verifier's, tightened
-//! where WIRE.md is stricter: the first event is `RUN_STARTED` (or `RUN_ERROR`, for a
+//! where docs/wire.md is stricter: the first event is `RUN_STARTED` (or `RUN_ERROR`, for a
 //! run that fails before it starts), exactly one terminal event (`RUN_FINISHED` or
 //! `RUN_ERROR`) ends the run, and nothing follows it.
 

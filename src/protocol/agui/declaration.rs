@@ -3,7 +3,7 @@
 //! drives applicability exactly as a discovery document does for openwop.
 //!
 //! A capability is a list of MIME prefixes, as AgentRuntime's
-//! `mediaCapabilities.acceptsInbound` has it (WIRE.md §4): `image/` accepts every image
+//! `mediaCapabilities.acceptsInbound` has it (docs/wire.md, "Declarations"): `image/` accepts every image
 //! type; a full type (`audio/wav`) accepts exactly that type, parameters ignored.
 
 use super::{PART_KINDS, SOURCE_KINDS, kind_of_mime};

@@ -2,7 +2,7 @@
 //!
 //! Scenario files write only what a case is about (`messages`); the profile adds the
 //! rest of the envelope, always: 0.x servers require `tools`, `context` and
-//! `forwardedProps` (WIRE.md §2), and a fresh `threadId`/`runId` per case keeps one
+//! `forwardedProps` (docs/wire.md, "Runs"), and a fresh `threadId`/`runId` per case keeps one
 //! case's run from being mistaken for another's by a server that keeps thread state.
 
 use serde_json::{Map, Value, json};

@@ -57,7 +57,7 @@ impl Protocol for Openwop {
 }
 
 /// How request bodies spell parts: the spec's, or the official suite's
-/// (`file` + `dataBase64` for documents, WIRE.md §1.5).
+/// (`file` + `dataBase64` for documents, docs/wire.md, "Content parts").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Dialect {
     Spec,

@@ -2,9 +2,9 @@
 //! own (not borrowed from mmconform's checker, so calibration compares two readings).
 //!
 //! A capability is a list of MIME prefixes, as AgentRuntime's
-//! `mediaCapabilities.acceptsInbound` has it (WIRE.md §4): `image/` accepts every image
+//! `mediaCapabilities.acceptsInbound` has it (docs/wire.md, "Declarations"): `image/` accepts every image
 //! type; a full type (`audio/wav`) accepts exactly that type, parameters ignored. The part
-//! and source kinds are AG-UI 1.0's (WIRE.md §2).
+//! and source kinds are AG-UI 1.0's (docs/wire.md, "Runs").
 
 /// The non-text content-part kinds AG-UI 1.0 defines, in its order.
 pub const PART_KINDS: [&str; 4] = ["image", "audio", "video", "document"];

@@ -1,4 +1,4 @@
-//! The AI Envelope accept seam (RFC 0021, RFC 0033; WIRE.md §1.7).
+//! The AI Envelope accept seam (RFC 0021, RFC 0033; docs/wire.md, "AI envelopes").
 //!
 //! `accept_envelope` is the whole seam minus HTTP: a request body in, a status and a
 //! JSON body out, so every stage is testable without a server. A body without an

@@ -1,5 +1,5 @@
 //! What the accept seam answers: one outcome object per well-formed request, always
-//! HTTP 200 (WIRE.md §1.7), in the shape the official suite reads.
+//! HTTP 200 (docs/wire.md, "AI envelopes"), in the shape the official suite reads.
 
 use axum::http::StatusCode;
 use serde_json::{Map, Value, json};

@@ -1,4 +1,4 @@
-//! The accept pipeline's stages (WIRE.md §1.7), one function each, in order. A stage
+//! The accept pipeline's stages (docs/wire.md, "AI envelopes"), one function each, in order. A stage
 //! answers `Err(outcome)` when it decides; the first stage that decides wins. Stage 2
 //! (correlation dedup) sits between `check_shape` and `decide_rest`, in `mod.rs`.
 

@@ -24,7 +24,7 @@ struct Validators {
     date_time: Validator,
 }
 
-/// Formats are assertions: `meta.ts: "tomorrow"` must fail (WIRE.md §1.7). The schemas
+/// Formats are assertions: `meta.ts: "tomorrow"` must fail (docs/wire.md, "AI envelopes"). The schemas
 /// are embedded in the binary and a test compiles each, so a failure here is a broken
 /// build, never a consequence of request input.
 fn compile(schema: &Value) -> Validator {
