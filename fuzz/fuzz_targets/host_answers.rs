@@ -10,7 +10,7 @@ use libfuzzer_sys::fuzz_target;
 use mmconform::bounded_json;
 use mmconform::plan::{self, Disposition, PlannedCase};
 use mmconform::profile::openwop::facts;
-use mmconform::profile::openwop::part::PartInputs;
+use mmconform::profile::openwop::part::{self, PartInputs};
 use mmconform::redact::Redactor;
 use mmconform::runner::case::render_body;
 use mmconform::runner::http::{HttpResponse, shown_body};
@@ -97,7 +97,8 @@ fuzz_target!(|data: &[u8]| {
             let case = &fixed.suite.cases[planned.case];
             let resolve = planned.resolver(&context, NONCE, &case.spec.id);
             if let Some(template) = case.spec.request.as_ref().and_then(|r| r.body.as_ref()) {
-                let _ = render_body(template, &resolve, &inputs);
+                let media = |spec: &_| part::render(spec, &resolve, &inputs);
+                let _ = render_body(template, &resolve, &media);
             }
         }
     }

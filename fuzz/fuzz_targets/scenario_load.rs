@@ -7,7 +7,7 @@
 use libfuzzer_sys::fuzz_target;
 use mmconform::plan;
 use mmconform::profile::openwop::facts;
-use mmconform::profile::openwop::part::PartInputs;
+use mmconform::profile::openwop::part::{self, PartInputs};
 use mmconform::runner::case::render_body;
 use mmconform::scenario::checks::CheckOptions;
 use mmconform::scenario::load::{SourceText, load};
@@ -86,7 +86,8 @@ fuzz_target!(|data: &[u8]| {
                     let case = &suite.cases[planned.case];
                     let resolve = planned.resolver(&context, "0123456789abcdef", &case.spec.id);
                     if let Some(body) = case.spec.request.as_ref().and_then(|r| r.body.as_ref()) {
-                        let _ = render_body(body, &resolve, &inputs);
+                        let media = |spec: &_| part::render(spec, &resolve, &inputs);
+                        let _ = render_body(body, &resolve, &media);
                     }
                 }
             }
