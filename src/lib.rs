@@ -5,10 +5,11 @@
 //! -> [`runner`] (send, judge) -> [`event`]s -> [`report`]ers. The exit code is
 //! decided once, in [`exit`].
 //!
-//! The embedded reference hosts are a crate of their own (`reference_hosts`, in
-//! `crates/reference-hosts`) that never uses this one; only [`cli`] and [`calibrate`]
-//! start them, and the runner knows nothing but the URL they listen on. The media both
-//! sides generate are the `mmconform_media` crate (`crates/media`).
+//! The embedded reference hosts are a package of their own
+//! (`mmconform-reference-hosts`, in `crates/reference-hosts`) that never uses this one;
+//! only [`cli`] and [`calibrate`] start them, and the runner knows nothing but the URL
+//! they listen on. The media both sides generate are the `mmconform_media` crate
+//! (`crates/media`).
 
 pub mod baseline;
 pub mod bounded_json;

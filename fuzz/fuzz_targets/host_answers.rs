@@ -9,13 +9,13 @@
 use libfuzzer_sys::fuzz_target;
 use mmconform::bounded_json;
 use mmconform::plan::{self, Disposition, PlannedCase};
-use mmconform::profile::openwop::facts;
-use mmconform::profile::openwop::part::PartInputs;
+use mmconform::protocol::openwop::facts;
+use mmconform::protocol::openwop::part::{self, PartInputs};
 use mmconform::redact::Redactor;
-use mmconform::runner::case::render_body;
-use mmconform::runner::http::{HttpResponse, shown_body};
-use mmconform::runner::judge;
-use mmconform::runner::schemas::SchemaCatalog;
+use mmconform::runner::body::render_body;
+use mmconform::runner::http::shown_body;
+use mmconform::judge::{self, Answer};
+use mmconform::judge::catalog::SchemaCatalog;
 use mmconform::scenario::checks::CheckOptions;
 use mmconform::scenario::suite::{Suite, SuiteOptions, load_suite};
 use serde_json::{Value, json};
@@ -49,7 +49,7 @@ fn fixed() -> &'static Fixed {
             include_builtin: true,
             paths: Vec::new(),
             checks: CheckOptions {
-                context_roots: mmconform::profile::context_vocabulary(),
+                context_roots: mmconform::protocol::context_vocabulary(),
                 allow_external_probe_urls: false,
             },
         })
@@ -88,7 +88,7 @@ fuzz_target!(|data: &[u8]| {
         let context = context_for(document);
         let refs = BTreeMap::new();
         let inputs = PartInputs {
-            dialect: mmconform::profile::openwop::Dialect::Spec,
+            dialect: mmconform::protocol::openwop::Dialect::Spec,
             nonce: NONCE,
             media_base_url: None,
             media_refs: &refs,
@@ -97,22 +97,23 @@ fuzz_target!(|data: &[u8]| {
             let case = &fixed.suite.cases[planned.case];
             let resolve = planned.resolver(&context, NONCE, &case.spec.id);
             if let Some(template) = case.spec.request.as_ref().and_then(|r| r.body.as_ref()) {
-                let _ = render_body(template, &resolve, &inputs);
+                let media = |spec: &_| part::render(spec, &resolve, &inputs);
+                let _ = render_body(template, &resolve, &media);
             }
         }
     }
 
     // As the answer to every request case.
-    let response = HttpResponse {
+    let answer = Answer {
         status: STATUSES[usize::from(selector) % STATUSES.len()],
-        content_type: Some("application/json".into()),
-        body: body.to_vec(),
+        content_type: Some("application/json"),
+        body,
         truncated: selector & 0x80 != 0,
     };
     for planned in &fixed.planned {
         let case = &fixed.suite.cases[planned.case];
         let resolve = planned.resolver(&fixed.context, NONCE, &case.spec.id);
-        let _ = judge::judge(&case.spec.expect, &response, &resolve, &fixed.catalog);
+        let _ = judge::judge_answer(&case.spec.expect, &answer, &resolve, &fixed.catalog);
     }
 
     // As a transcript records it.

@@ -6,9 +6,9 @@
 
 use libfuzzer_sys::fuzz_target;
 use mmconform::plan;
-use mmconform::profile::openwop::facts;
-use mmconform::profile::openwop::part::PartInputs;
-use mmconform::runner::case::render_body;
+use mmconform::protocol::openwop::facts;
+use mmconform::protocol::openwop::part::{self, PartInputs};
+use mmconform::runner::body::render_body;
 use mmconform::scenario::checks::CheckOptions;
 use mmconform::scenario::load::{SourceText, load};
 use mmconform::scenario::position::source_lines;
@@ -33,7 +33,7 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let options = CheckOptions {
-        context_roots: mmconform::profile::context_vocabulary(),
+        context_roots: mmconform::protocol::context_vocabulary(),
         allow_external_probe_urls: false,
     };
     let lines = source_lines(text).count();
@@ -77,7 +77,7 @@ fuzz_target!(|data: &[u8]| {
                 let context = context();
                 let refs = BTreeMap::new();
                 let inputs = PartInputs {
-                    dialect: mmconform::profile::openwop::Dialect::Spec,
+                    dialect: mmconform::protocol::openwop::Dialect::Spec,
                     nonce: "0123456789abcdef",
                     media_base_url: None,
                     media_refs: &refs,
@@ -86,7 +86,8 @@ fuzz_target!(|data: &[u8]| {
                     let case = &suite.cases[planned.case];
                     let resolve = planned.resolver(&context, "0123456789abcdef", &case.spec.id);
                     if let Some(body) = case.spec.request.as_ref().and_then(|r| r.body.as_ref()) {
-                        let _ = render_body(body, &resolve, &inputs);
+                        let media = |spec: &_| part::render(spec, &resolve, &inputs);
+                        let _ = render_body(body, &resolve, &media);
                     }
                 }
             }
