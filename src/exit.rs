@@ -46,6 +46,13 @@ pub fn verification(intact: bool) -> i32 {
     if intact { PASSED } else { CONFORMANCE_FAILURE }
 }
 
+/// `mmconform evidence merge`: 0 when the promotion criteria are met (or none were
+/// given), 1 when not. An input report that does not verify is refused with
+/// [`verification`]`(false)`; a criteria file with problems is [`USAGE`].
+pub fn promotion(met: bool) -> i32 {
+    if met { PASSED } else { CONFORMANCE_FAILURE }
+}
+
 fn n(counts: &BTreeMap<Outcome, usize>, o: Outcome) -> usize {
     counts.get(&o).copied().unwrap_or(0)
 }

@@ -12,6 +12,7 @@ pub mod canonical;
 pub mod cli;
 pub mod config;
 pub mod event;
+pub mod evidence;
 pub mod exit;
 pub mod media;
 pub mod outcome;

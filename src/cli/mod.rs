@@ -5,6 +5,7 @@ pub mod args;
 mod baseline;
 mod calibrate;
 mod connection;
+mod evidence;
 mod lint;
 mod list;
 mod out;
@@ -84,6 +85,7 @@ pub fn main() -> i32 {
         Command::Calibrate(args) => calibrate::calibrate(&args),
         Command::Baseline(args) => baseline::baseline(&args),
         Command::Verify(args) => verify::verify(&args),
+        Command::Evidence(args) => evidence::evidence(&args),
     };
     match result {
         Ok(code) => code,
