@@ -20,8 +20,8 @@ pub fn evidence(args: &EvidenceArgs) -> Result<i32, CliError> {
     }
 }
 
-/// Criteria by built-in name or path; `Err(Ok(code))` when the file had problems
-/// (already printed).
+/// Criteria by path, or by built-in name when no such file exists. The inner `Err`
+/// holds the file's problems at file:line:col; the outer one an unreadable file.
 fn load_criteria(given: &str) -> Result<Result<LoadedCriteria, Vec<Diagnostic>>, CliError> {
     let path = std::path::Path::new(given);
     if !path.exists()

@@ -88,7 +88,7 @@ pub fn differences(inputs: &[InputReport]) -> Vec<String> {
             .unwrap_or_default();
         if !filters.is_empty() {
             out.push(format!(
-                "#{} ran with --filter {}: cases outside it are absent for its host",
+                "#{} ran with --filter {}: cases outside it were not run on its host",
                 input.index,
                 filters.join(" --filter ")
             ));

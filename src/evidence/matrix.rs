@@ -78,8 +78,16 @@ pub struct RequirementRow {
     pub gap_hosts: Vec<String>,
 }
 
+/// The rows, and how many cases every report excluded (`--filter`): those carry no
+/// evidence about any host and are left out.
+#[derive(Debug, Clone)]
+pub struct Matrix {
+    pub requirements: Vec<RequirementRow>,
+    pub excluded_everywhere: usize,
+}
+
 /// Builds the matrix over every input, hosts in the given order.
-pub fn build(inputs: &[InputReport], hosts: &[Host]) -> Vec<RequirementRow> {
+pub fn build(inputs: &[InputReport], hosts: &[Host]) -> Matrix {
     let per_host: Vec<HashMap<(String, Requirement), Cell>> = hosts
         .iter()
         .map(|host| {
@@ -95,7 +103,15 @@ pub fn build(inputs: &[InputReport], hosts: &[Host]) -> Vec<RequirementRow> {
         .collect();
     let all: Vec<&InputReport> = inputs.iter().collect();
     let mut rows: Vec<RequirementRow> = Vec::new();
+    let mut excluded_everywhere = 0;
     for (info, _) in merged_cells(&all) {
+        let case = case_row(&info, hosts, &per_host);
+        let nowhere =
+            |c: &HostCell| matches!(c.cell.outcome, CellOutcome::Excluded | CellOutcome::Absent);
+        if case.cells.iter().all(nowhere) {
+            excluded_everywhere += 1;
+            continue;
+        }
         let row = match rows.iter().position(|r| r.requirement == info.requirement) {
             Some(i) => &mut rows[i],
             None => {
@@ -109,12 +125,15 @@ pub fn build(inputs: &[InputReport], hosts: &[Host]) -> Vec<RequirementRow> {
                 rows.last_mut().expect("just pushed")
             }
         };
-        row.cases.push(case_row(&info, hosts, &per_host));
+        row.cases.push(case);
     }
     for row in &mut rows {
         summarise(row, hosts);
     }
-    rows
+    Matrix {
+        requirements: rows,
+        excluded_everywhere,
+    }
 }
 
 fn case_row(

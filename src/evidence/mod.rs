@@ -41,7 +41,15 @@ pub struct Judging<'a> {
 /// criteria are given, the verdict. `merged_on` is the UTC date to record.
 pub fn merge(inputs: &[InputReport], judging: Option<Judging>, merged_on: &str) -> Merged {
     let hosts = hosts::group(inputs);
-    let requirements = matrix::build(inputs, &hosts);
+    let matrix = matrix::build(inputs, &hosts);
+    let mut differences = compat::differences(inputs);
+    if matrix.excluded_everywhere > 0 {
+        differences.push(format!(
+            "{} case(s) excluded by --filter in every report are not shown",
+            matrix.excluded_everywhere
+        ));
+    }
+    let requirements = matrix.requirements;
     let host_of = |index: usize| {
         hosts
             .iter()
@@ -60,7 +68,7 @@ pub fn merge(inputs: &[InputReport], judging: Option<Judging>, merged_on: &str) 
             .collect(),
         counted_once: hosts::counted_once(&hosts),
         conflicts: conflicts(&requirements),
-        differences: compat::differences(inputs),
+        differences,
         hosts,
         requirements,
         verdict,

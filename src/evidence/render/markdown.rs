@@ -3,6 +3,7 @@
 //! full matrix folded in `<details>`, and the inputs with their digests.
 
 use super::{cell_label, met_word, needs, short, symbol, updated_line};
+use crate::evidence::cell::CellOutcome;
 use crate::evidence::hosts::Host;
 use crate::evidence::matrix::RequirementRow;
 use crate::evidence::model::Merged;
@@ -235,9 +236,17 @@ fn matrix(out: &mut String, rows: &[RequirementRow], hosts: &[Host]) {
         for case in &row.cases {
             let _ = write!(out, "| {} |", code(&case.id));
             for hc in &case.cells {
-                let reason = match (&hc.cell.reason, hc.cell.failed.first()) {
-                    (_, Some(first)) => format!(": {first}"),
-                    (Some(r), None) if !hc.cell.outcome.observed() => format!(": {r}"),
+                // The fact behind a skip or block, or the first failed assertion; the
+                // HTML page has every detail.
+                let reason = match (&hc.cell.reason, hc.cell.failed.first(), hc.cell.outcome) {
+                    (_, Some(first), _) => format!(": {first}"),
+                    (
+                        Some(r),
+                        None,
+                        CellOutcome::Skip | CellOutcome::Blocked | CellOutcome::Error,
+                    ) => {
+                        format!(": {r}")
+                    }
                     _ => String::new(),
                 };
                 let _ = write!(
