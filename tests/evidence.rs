@@ -9,6 +9,8 @@ mod html_page;
 mod html_tree;
 #[path = "evidence/support.rs"]
 mod support;
+#[path = "evidence/versions.rs"]
+mod versions;
 
 use common::bin;
 use serde_json::Value;

@@ -304,3 +304,14 @@ fn inputs(out: &mut String, merged: &Merged) {
         );
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{code, esc};
+
+    #[test]
+    fn table_cells_cannot_be_broken_out_of() {
+        assert_eq!(esc("a | b\nc <script> \\"), "a \\| b c &lt;script&gt; \\\\");
+        assert_eq!(code("x`y|z"), "`x'y\\|z`");
+    }
+}
