@@ -185,7 +185,7 @@ mod tests {
             index,
             file: format!("r{index}.json"),
             file_sha256: String::new(),
-            integrity: String::new(),
+            integrity: format!("digest-{index}"),
             report: json!({"run": {"tool_version": version, "scenario_set_sha256": "aa",
                 "filters": []}, "summary": {"incomplete": false}, "cases": cases}),
         }
@@ -218,9 +218,15 @@ mod tests {
     }
 
     #[test]
-    fn identical_inputs_differ_in_nothing() {
+    fn identical_inputs_differ_in_nothing_but_the_same_report_twice_is_named() {
         let a = input(1, "0.1.0", json!([case("x", "t")]));
         let b = input(2, "0.1.0", json!([case("x", "t")]));
-        assert!(differences(&[a, b]).is_empty());
+        assert!(differences(&[a.clone(), b]).is_empty());
+        let mut again = a.clone();
+        again.index = 2;
+        assert_eq!(
+            differences(&[a, again]),
+            vec!["#2 is the same report as #1 (same digest)"]
+        );
     }
 }
