@@ -46,7 +46,7 @@ fn three_shapes_and_two_faulty_variants_give_the_matrix_and_verdict_worked_out_b
     assert_eq!(ids(&gated["excluded_satisfying"]), ["H2", "H3"]);
     assert_eq!(
         gated["missing"],
-        "needs 1 host outside the excluded origins (reference), found 0; H2, H3 satisfy it but are excluded"
+        "needs 1 host outside the excluded origins (reference), found 0 (H2, H3 satisfy it but are excluded)"
     );
     // --exclude-origin does the same for a steward's own host.
     with_criteria.extend(["--exclude-origin", "reference"]);

@@ -176,11 +176,13 @@ fn missing(
         counts
     };
     let mut sentence = format!("needs {at_least} {unit}{outside}, found {count}");
-    if !excluded_satisfying.is_empty() {
-        sentence.push_str(&format!(
-            "; {} satisfy it but are excluded",
-            excluded_satisfying.join(", ")
-        ));
+    match excluded_satisfying {
+        [] => {}
+        [one] => sentence.push_str(&format!(" ({one} satisfies it but is excluded)")),
+        many => sentence.push_str(&format!(
+            " ({} satisfy it but are excluded)",
+            many.join(", ")
+        )),
     }
     sentence
 }

@@ -87,7 +87,7 @@ fn hosts_that_pass_non_vacuously_are_counted_and_the_excluded_are_named() {
     assert_eq!(
         gated.missing.as_deref(),
         Some(
-            "needs 2 hosts outside the excluded origins (https://steward.example, https://b.example), found 1; H2, H3 satisfy it but are excluded"
+            "needs 2 hosts outside the excluded origins (https://steward.example, https://b.example), found 1 (H2, H3 satisfy it but are excluded)"
         )
     );
 }

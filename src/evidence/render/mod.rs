@@ -137,13 +137,6 @@ pub fn updated_line(merged: &Merged) -> String {
         .iter()
         .map(|i| format!("#{} {}", i.index, short(&i.integrity_sha256)))
         .collect();
-    let hosts_phrase = |ids: &[String]| -> String {
-        ids.iter()
-            .filter_map(|id| merged.hosts.iter().find(|h| &h.id == id))
-            .map(|h| format!("{} ({})", h.origin, h.advertised.join("; ")))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
     let evidence = format!(
         "merged by mmconform {} from {} verified report(s) of {} host(s) (report sha256 {})",
         merged.tool_version,
@@ -151,31 +144,55 @@ pub fn updated_line(merged: &Merged) -> String {
         merged.hosts.len(),
         reports.join(", ")
     );
-    match &merged.verdict {
-        None => format!("{} ({evidence})", merged.merged_on),
-        Some(v) => {
-            let mut counted: Vec<String> = Vec::new();
-            for r in &v.results {
-                for h in &r.satisfied_by {
-                    if !counted.contains(h) {
-                        counted.push(h.clone());
-                    }
-                }
-            }
-            let by = if counted.is_empty() {
-                "no counted host".to_string()
-            } else {
-                hosts_phrase(&counted)
-            };
-            let met = v.results.iter().filter(|r| r.met).count();
-            format!(
-                "{} ({}: criteria {} {} ({met}/{} criteria) on the evidence of {by}; {evidence})",
-                merged.merged_on,
-                v.title,
-                v.criteria,
-                met_word(v.met),
-                v.results.len()
-            )
-        }
+    let Some(v) = &merged.verdict else {
+        return format!("{} ({evidence})", merged.merged_on);
+    };
+    let met = v.results.iter().filter(|r| r.met).count();
+    let judged = if v.met {
+        format!("met on the evidence of {}", evidence_hosts(merged, v))
+    } else {
+        let unmet: Vec<String> = v
+            .results
+            .iter()
+            .filter(|r| !r.met)
+            .map(|r| format!("{}: {}", r.id, r.missing.as_deref().unwrap_or("not met")))
+            .collect();
+        format!("NOT MET, {}", unmet.join("; "))
+    };
+    format!(
+        "{} ({}: criteria {} {met}/{} {judged}; {evidence})",
+        merged.merged_on,
+        v.title,
+        v.criteria,
+        v.results.len()
+    )
+}
+
+/// The hosts counted by every criterion, with what they advertised; when the criteria
+/// were met by different hosts, every counted host and a word saying so.
+fn evidence_hosts(merged: &Merged, v: &super::verdict::Verdict) -> String {
+    let counted = |id: &String| {
+        v.results
+            .iter()
+            .filter(|r| r.satisfied_by.contains(id))
+            .count()
+    };
+    let describe = |ids: Vec<&String>| -> String {
+        ids.iter()
+            .filter_map(|id| merged.hosts.iter().find(|h| &h.id == *id))
+            .map(|h| format!("{} {} ({})", h.id, h.origin, h.advertised.join("; ")))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let ids: Vec<&String> = merged.hosts.iter().map(|h| &h.id).collect();
+    let in_all: Vec<&String> = ids
+        .iter()
+        .copied()
+        .filter(|id| counted(id) == v.results.len())
+        .collect();
+    if !in_all.is_empty() {
+        return describe(in_all);
     }
+    let any: Vec<&String> = ids.into_iter().filter(|id| counted(id) > 0).collect();
+    format!("{} (each criterion by some of them)", describe(any))
 }
