@@ -26,9 +26,37 @@ fn the_html_page_is_self_contained_and_its_matrix_reads_without_colour() {
     let page = document.kids("html")[0];
     assert_eq!(page.attr("lang"), Some("en"));
 
-    // Self-contained: no script, nothing loaded from anywhere.
+    assert_self_contained(&document);
     let all = document.descendants();
-    for element in &all {
+    let verdict = all
+        .iter()
+        .find(|e| e.attr("id") == Some("verdict"))
+        .unwrap();
+    assert!(
+        verdict.text().contains("Verdict: ✗ NOT MET"),
+        "{}",
+        verdict.text()
+    );
+
+    let cases = assert_matrix_reads_without_colour(&document);
+    let report: Value =
+        serde_json::from_str(&std::fs::read_to_string(d.join("text-image.json")).unwrap()).unwrap();
+    assert_eq!(cases, report["cases"].as_array().unwrap().len());
+    let inputs = document
+        .all("table")
+        .into_iter()
+        .find(|t| t.has_class("inputs"))
+        .unwrap();
+    let integrity = report["integrity"]["canonical_sha256"].as_str().unwrap();
+    assert!(
+        inputs.text().contains(integrity),
+        "every input is cited by its digest"
+    );
+}
+
+fn assert_self_contained(document: &html_tree::Element) {
+    // Self-contained: no script, nothing loaded from anywhere.
+    for element in document.descendants() {
         assert!(
             !["script", "link", "iframe", "img", "object", "embed"]
                 .contains(&element.name.as_str()),
@@ -47,17 +75,10 @@ fn the_html_page_is_self_contained_and_its_matrix_reads_without_colour() {
     let style = document.all("style");
     assert_eq!(style.len(), 1);
     assert!(!style[0].text().contains("url(") && !style[0].text().contains("@import"));
+}
 
-    let verdict = all
-        .iter()
-        .find(|e| e.attr("id") == Some("verdict"))
-        .unwrap();
-    assert!(
-        verdict.text().contains("Verdict: ✗ NOT MET"),
-        "{}",
-        verdict.text()
-    );
-
+/// Checks the matrix's shape and cells; returns how many case rows it has.
+fn assert_matrix_reads_without_colour(document: &html_tree::Element) -> usize {
     // The matrix: one column per host, one row per case, each cell saying its outcome
     // in words (colour is an extra), with its detail on hover (title) and click (details).
     let matrix = document
@@ -96,17 +117,5 @@ fn the_html_page_is_self_contained_and_its_matrix_reads_without_colour() {
             }
         }
     }
-    let report: Value =
-        serde_json::from_str(&std::fs::read_to_string(d.join("text-image.json")).unwrap()).unwrap();
-    assert_eq!(cases, report["cases"].as_array().unwrap().len());
-    let inputs = document
-        .all("table")
-        .into_iter()
-        .find(|t| t.has_class("inputs"))
-        .unwrap();
-    let integrity = report["integrity"]["canonical_sha256"].as_str().unwrap();
-    assert!(
-        inputs.text().contains(integrity),
-        "every input is cited by its digest"
-    );
+    cases
 }

@@ -61,29 +61,7 @@ fn another_versions_report_is_compared_by_case_id_and_requirement_text() {
     let out = evidence(d, &["merge", "--format", "json", "now.json", "old.json"]);
     assert_eq!(out.code, 0, "{}", out.context());
     let merged = out.json();
-    let differences: Vec<&str> = merged["differences"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_str().unwrap())
-        .collect();
-    assert!(
-        differences[0].starts_with("mmconform versions differ: 0.0.9 (#2), ")
-            && differences[0].ends_with("; cases are compared by id and requirement text"),
-        "{differences:#?}"
-    );
-    assert!(
-        differences.iter().any(|d| d.starts_with(
-            "openwop.rfc0091.string-content-accepted: the requirement differs between reports, shown as separate rows:"
-        ) && d.contains("\"Content may be a string.\" (#2)")),
-        "{differences:#?}"
-    );
-    assert!(
-        differences
-            .iter()
-            .any(|d| d.starts_with("#1 ran with --filter")),
-        "{differences:#?}"
-    );
+    differences_name_the_version_and_the_changed_requirement(&merged);
     // Same discovery, so one host; the changed requirement is its own row, and the
     // unchanged cases merge into one cell over both reports.
     assert_eq!(merged["hosts"].as_array().unwrap().len(), 1);
@@ -112,4 +90,30 @@ fn another_versions_report_is_compared_by_case_id_and_requirement_text() {
         .map(|s| s["report"].as_u64().unwrap())
         .collect();
     assert_eq!(seen, [1, 2]);
+}
+
+fn differences_name_the_version_and_the_changed_requirement(merged: &Value) {
+    let differences: Vec<&str> = merged["differences"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    assert!(
+        differences[0].starts_with("mmconform versions differ: 0.0.9 (#2), ")
+            && differences[0].ends_with("; cases are compared by id and requirement text"),
+        "{differences:#?}"
+    );
+    assert!(
+        differences.iter().any(|d| d.starts_with(
+            "openwop.rfc0091.string-content-accepted: the requirement differs between reports, shown as separate rows:"
+        ) && d.contains("\"Content may be a string.\" (#2)")),
+        "{differences:#?}"
+    );
+    assert!(
+        differences
+            .iter()
+            .any(|d| d.starts_with("#1 ran with --filter")),
+        "{differences:#?}"
+    );
 }
