@@ -26,6 +26,8 @@ pub enum Ending {
     Calibrated(bool),
     /// `verify`: whether every check of the report holds.
     Verified(bool),
+    /// `evidence merge`: whether the promotion criteria are met (true when none given).
+    Promoted(bool),
     /// A command that did what it was asked (`list`, `lint`, `baseline`, `serve-reference`).
     Done,
     /// Ctrl-C before a verdict, or twice.
@@ -45,6 +47,7 @@ impl Ending {
             Ending::ReportsUnwritten(_) | Ending::Internal(_) => INTERNAL,
             Ending::Calibrated(calibrated) => calibration(*calibrated),
             Ending::Verified(intact) => verification(*intact),
+            Ending::Promoted(met) => promotion(*met),
             Ending::Done => PASSED,
             Ending::Interrupted => INTERRUPTED,
             Ending::Usage(_) | Ending::Scenarios(_) => USAGE,
@@ -83,6 +86,13 @@ fn calibration(calibrated: bool) -> i32 {
 /// `mmconform verify`: 0 when every check holds, 1 when the report was tampered with.
 fn verification(intact: bool) -> i32 {
     if intact { PASSED } else { CONFORMANCE_FAILURE }
+}
+
+/// `mmconform evidence merge`: 0 when the promotion criteria are met (or none were
+/// given), 1 when not. An input report that does not verify is refused with
+/// [`verification`]`(false)`; a criteria file with problems is [`USAGE`].
+fn promotion(met: bool) -> i32 {
+    if met { PASSED } else { CONFORMANCE_FAILURE }
 }
 
 fn n(counts: &BTreeMap<Outcome, usize>, o: Outcome) -> usize {

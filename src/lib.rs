@@ -18,6 +18,7 @@ pub mod canonical;
 pub mod cli;
 pub mod config;
 pub mod event;
+pub mod evidence;
 pub mod exit;
 pub mod judge;
 pub mod outcome;

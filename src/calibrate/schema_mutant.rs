@@ -36,7 +36,14 @@ const DROPPABLE: &[&str] = &[
 
 /// The tool's own document schemas: they judge mmconform's files, not a host's
 /// (`agui-echo` documents the echo event for third parties; the echo check is typed).
-const TOOL_SCHEMAS: &[&str] = &["agui-echo", "baseline", "report", "scenario"];
+const TOOL_SCHEMAS: &[&str] = &[
+    "agui-echo",
+    "baseline",
+    "criteria",
+    "evidence",
+    "report",
+    "scenario",
+];
 
 /// A property no real document carries, required by the over-strict mutant.
 const PROBE_PROPERTY: &str = "mmconformCalibrationProbe";

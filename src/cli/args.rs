@@ -66,6 +66,9 @@ pub enum Command {
     /// Prove every case can fail: run the suite against the faithful reference host and
     /// each single-fault variant, and report vacuous cases and blind spots.
     Calibrate(CalibrateArgs),
+    /// Merge verified reports of many hosts into one matrix, and judge an RFC's
+    /// promotion criteria on them.
+    Evidence(EvidenceArgs),
 }
 
 /// How to reach a target (shared by `run` and `list`).
@@ -321,4 +324,60 @@ pub struct ServeArgs {
     /// List the faults and exit.
     #[arg(long)]
     pub list_faults: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct EvidenceArgs {
+    #[command(subcommand)]
+    pub command: EvidenceCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum EvidenceCommand {
+    /// Verify each report (as `verify` does), merge them into a requirement x host
+    /// matrix, and with --criteria judge the promotion criteria (exit 0 met, 1 not met
+    /// or a report refused, 2 usage or criteria-file error).
+    Merge(MergeArgs),
+    /// The built-in promotion criteria.
+    Criteria(CriteriaArgs),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum EvidenceFormat {
+    /// Markdown for an RFC's `Updated:` line or a pull request.
+    Md,
+    /// One self-contained HTML page.
+    Html,
+    /// JSON (schemas/evidence.schema.json).
+    Json,
+}
+
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// JSON evidence reports (`run --report`), one or more hosts each.
+    #[arg(required = true, value_name = "REPORT")]
+    pub reports: Vec<PathBuf>,
+    /// Promotion criteria: a YAML/JSON file, or a built-in name (`rfc0091`, `rfc0021`;
+    /// see `evidence criteria --list`).
+    #[arg(long, value_name = "FILE|NAME")]
+    pub criteria: Option<String>,
+    #[arg(long, value_enum, default_value_t = EvidenceFormat::Md)]
+    pub format: EvidenceFormat,
+    /// Write here (atomically) instead of standard output.
+    #[arg(short, long, value_name = "PATH")]
+    pub output: Option<PathBuf>,
+    /// An origin whose hosts never count toward a criterion, e.g. the steward's own
+    /// host (repeatable; added to the criteria's exclude_origins).
+    #[arg(long = "exclude-origin", value_name = "ORIGIN")]
+    pub exclude_origins: Vec<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct CriteriaArgs {
+    /// List the built-in criteria.
+    #[arg(long, required_unless_present = "show", conflicts_with = "show")]
+    pub list: bool,
+    /// Print a built-in criteria file (to copy and adapt).
+    #[arg(long, value_name = "NAME")]
+    pub show: Option<String>,
 }

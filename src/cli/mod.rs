@@ -6,6 +6,7 @@ mod baseline;
 mod calibrate;
 mod connection;
 mod embedded;
+mod evidence;
 mod lint;
 mod list;
 mod out;
@@ -40,12 +41,16 @@ fn tell(ending: &Ending) {
             let files: std::collections::BTreeSet<&str> =
                 diagnostics.iter().map(|d| d.file.as_str()).collect();
             out::error_line(format_args!(
-                "error: {} problem(s) in {} scenario file(s); nothing was sent",
+                "error: {} problem(s) in {} file(s); nothing was sent",
                 diagnostics.len(),
                 files.len()
             ));
         }
-        Ending::Run(_) | Ending::Calibrated(_) | Ending::Verified(_) | Ending::Done => {}
+        Ending::Run(_)
+        | Ending::Calibrated(_)
+        | Ending::Verified(_)
+        | Ending::Promoted(_)
+        | Ending::Done => {}
     }
 }
 
@@ -76,6 +81,7 @@ pub fn main() -> i32 {
         Command::Calibrate(args) => calibrate::calibrate(&args),
         Command::Baseline(args) => baseline::baseline(&args),
         Command::Verify(args) => verify::verify(&args),
+        Command::Evidence(args) => evidence::evidence(&args),
     };
     let ending = result.unwrap_or_else(|e| e);
     tell(&ending);

@@ -47,6 +47,22 @@ fn report_validator() -> &'static jsonschema::Validator {
     })
 }
 
+/// Whether every check held: the report is what mmconform wrote.
+pub fn intact(checks: &[Check]) -> bool {
+    checks.iter().all(|c| c.passed)
+}
+
+/// The parsed report when every check holds; otherwise the checks that failed, in
+/// order. For callers that go on to read the report (`evidence merge`): what they
+/// read is exactly what `mmconform verify` accepts.
+pub fn verified(bytes: &[u8]) -> Result<Value, Vec<Check>> {
+    let checks = verify(bytes);
+    if !intact(&checks) {
+        return Err(checks.into_iter().filter(|c| !c.passed).collect());
+    }
+    serde_json::from_slice(bytes).map_err(|e| vec![check("json", false, format!("not JSON: {e}"))])
+}
+
 /// Every check, in order; parsing failures end the list early.
 pub fn verify(bytes: &[u8]) -> Vec<Check> {
     let mut checks = Vec::new();
