@@ -2,9 +2,8 @@
 //! key order or layout hash alike, so a report can name a discovery document (and
 //! itself) by a SHA-256 anyone can recompute.
 
-use crate::scenario::load::hex;
+use crate::digest::sha256_hex;
 use serde_json::{Map, Value};
-use sha2::{Digest, Sha256};
 
 /// The document with every object's keys sorted, so equal documents hash equally.
 pub fn canonical(value: &Value) -> Value {
@@ -24,7 +23,7 @@ pub fn canonical(value: &Value) -> Value {
 }
 
 pub fn canonical_sha256(value: &Value) -> String {
-    hex(&Sha256::digest(canonical(value).to_string().as_bytes()))
+    sha256_hex(canonical(value).to_string().as_bytes())
 }
 
 #[cfg(test)]

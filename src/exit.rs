@@ -99,88 +99,99 @@ fn n(counts: &BTreeMap<Outcome, usize>, o: Outcome) -> usize {
     counts.get(&o).copied().unwrap_or(0)
 }
 
-pub fn decide(counts: &BTreeMap<Outcome, usize>, facts: &RunFacts) -> Decision {
-    let d = |code, verdict, explanation: String| Decision {
+fn d(code: i32, verdict: &'static str, explanation: String) -> Decision {
+    Decision {
         code,
         verdict,
         explanation,
-    };
-    let selected: usize = counts
-        .iter()
-        .filter(|(o, _)| **o != Outcome::Excluded)
-        .map(|(_, c)| c)
-        .sum();
-    let evidence = n(counts, Outcome::Pass)
-        + n(counts, Outcome::Warn)
-        + n(counts, Outcome::Fail)
-        + n(counts, Outcome::Xfail);
+    }
+}
+
+/// The run's exit code, verdict and explanation, in the documented precedence:
+/// 130, 70, 4, 1, 5, 3, 0.
+pub fn decide(counts: &BTreeMap<Outcome, usize>, facts: &RunFacts) -> Decision {
+    beyond_the_cases(counts, facts)
+        .or_else(|| failures(counts, facts))
+        .unwrap_or_else(|| evidence(counts))
+}
+
+/// Interrupted, a defect in mmconform, or an unusable target: whatever the cases say.
+fn beyond_the_cases(counts: &BTreeMap<Outcome, usize>, facts: &RunFacts) -> Option<Decision> {
     if facts.interrupted {
-        return d(
+        return Some(d(
             INTERRUPTED,
             "interrupted",
             "the run was interrupted; reports are marked incomplete".into(),
-        );
+        ));
     }
     if n(counts, Outcome::Error) > 0 {
-        return d(
+        return Some(d(
             INTERNAL,
             "internal-error",
             format!(
                 "{} case(s) hit a defect in mmconform or a scenario file",
                 n(counts, Outcome::Error)
             ),
-        );
+        ));
     }
-    if let Some(problem) = &facts.discovery_problem {
-        return d(
+    facts.discovery_problem.as_ref().map(|problem| {
+        d(
             UNREACHABLE,
             "unreachable",
             format!("discovery unusable: {problem}"),
-        );
-    }
+        )
+    })
+}
+
+/// A requirement not met, or a baseline that no longer describes the host.
+fn failures(counts: &BTreeMap<Outcome, usize>, facts: &RunFacts) -> Option<Decision> {
     if n(counts, Outcome::Fail) > 0 {
-        return d(
+        return Some(d(
             CONFORMANCE_FAILURE,
             "failed",
             format!(
                 "{} case(s) failed their requirement",
                 n(counts, Outcome::Fail)
             ),
-        );
+        ));
     }
-    if !facts.baseline_drift.is_empty() {
-        return d(
+    (!facts.baseline_drift.is_empty()).then(|| {
+        d(
             BASELINE_DRIFT,
             "baseline-drift",
             format!(
                 "the baseline no longer describes the host: {}",
                 facts.baseline_drift.join("; ")
             ),
-        );
-    }
+        )
+    })
+}
+
+/// Nothing failed: passed, unless there is too little evidence to say so.
+fn evidence(counts: &BTreeMap<Outcome, usize>) -> Decision {
+    let selected: usize = counts
+        .iter()
+        .filter(|(o, _)| **o != Outcome::Excluded)
+        .map(|(_, c)| c)
+        .sum();
+    let observed = n(counts, Outcome::Pass)
+        + n(counts, Outcome::Warn)
+        + n(counts, Outcome::Fail)
+        + n(counts, Outcome::Xfail);
+    let insufficient = |why: String| d(INSUFFICIENT_EVIDENCE, "insufficient-evidence", why);
     if selected == 0 {
-        return d(
-            INSUFFICIENT_EVIDENCE,
-            "insufficient-evidence",
-            "no case was selected (check --filter)".into(),
-        );
+        return insufficient("no case was selected (check --filter)".into());
     }
-    if evidence == 0 {
-        return d(
-            INSUFFICIENT_EVIDENCE,
-            "insufficient-evidence",
+    if observed == 0 {
+        return insufficient(
             "every selected case was skipped or blocked, so nothing was verified".into(),
         );
     }
     if n(counts, Outcome::Blocked) > 0 {
-        return d(
-            INSUFFICIENT_EVIDENCE,
-            "insufficient-evidence",
-            format!(
-                "{} case(s) could not be observed (blocked)",
-                n(counts, Outcome::Blocked)
-            ),
-        );
+        return insufficient(format!(
+            "{} case(s) could not be observed (blocked)",
+            n(counts, Outcome::Blocked)
+        ));
     }
     let warned = n(counts, Outcome::Warn);
     let explanation = if warned > 0 {

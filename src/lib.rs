@@ -17,7 +17,10 @@ pub mod calibrate;
 pub mod canonical;
 pub mod cli;
 pub mod config;
+pub mod digest;
 pub mod event;
+#[cfg(test)]
+pub(crate) mod event_fixtures;
 pub mod evidence;
 pub mod exit;
 pub mod judge;

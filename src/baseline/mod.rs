@@ -9,12 +9,12 @@
 pub mod tracker;
 pub mod write;
 
+use crate::digest::sha256_hex;
 use crate::scenario::builtin;
 use crate::scenario::diagnostic::Diagnostic;
-use crate::scenario::load::{SourceText, hex, parse_validated};
+use crate::scenario::load::{SourceText, parse_validated};
 use jsonschema::Validator;
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 use std::path::Path;
 use std::sync::OnceLock;
 
@@ -120,7 +120,7 @@ pub fn parse(name: &str, text: &str) -> Result<Baseline, Vec<Diagnostic>> {
     }
     Ok(Baseline {
         file: name.to_string(),
-        sha256: hex(&Sha256::digest(text.as_bytes())),
+        sha256: sha256_hex(text.as_bytes()),
         entries: file.entries,
         lines,
     })

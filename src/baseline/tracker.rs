@@ -125,8 +125,8 @@ pub fn today_utc() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::event_fixtures as fixtures;
     use crate::outcome::Level;
-    use crate::report::fixtures;
 
     fn baseline(entries: &[(&str, Option<&str>)]) -> Baseline {
         Baseline {

@@ -161,19 +161,16 @@ fn collect_errors(setup: &str, variant: &str, run: &RunObservation, out: &mut Ve
     }
 }
 
-/// `whole_suite`: every built-in case was selected, so blind spots are meaningful.
-pub fn analyze(
+/// What the faithful hosts showed: where each selected case passed, and where the
+/// faithful host did not pass a case (a problem of the reference host or the case).
+fn faithful_results(
     faithful: &[(String, RunObservation)],
-    variants: &[VariantInfo],
-    runs: &[VariantRun],
-    whole_suite: bool,
-) -> Matrix {
+    errors: &mut Vec<CaseError>,
+) -> (BTreeMap<String, Vec<String>>, Vec<ReferenceProblem>) {
     let mut reference_problems = Vec::new();
-    let mut errors = Vec::new();
-    // Every selected case id, and where it passed against the faithful host.
     let mut passed_in: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for (setup, run) in faithful {
-        collect_errors(setup, "faithful", run, &mut errors);
+        collect_errors(setup, "faithful", run, errors);
         for (id, case) in &run.cases {
             if case.outcome == Outcome::Excluded {
                 continue;
@@ -193,54 +190,72 @@ pub fn analyze(
             }
         }
     }
+    (passed_in, reference_problems)
+}
+
+fn empty_row(v: &VariantInfo) -> VariantRow {
+    VariantRow {
+        name: v.name.clone(),
+        description: v.description.clone(),
+        kind: v.kind,
+        detection: v.detection,
+        setups: Vec::new(),
+        caught_by: Vec::new(),
+        blocked: Vec::new(),
+        caught: false,
+    }
+}
+
+/// Records, in `row`, which cases that passed against the faithful host in the same
+/// setup failed an assertion (or became blocked) against the variant; returns the ids
+/// of the cases that caught it.
+fn sightings(row: &mut VariantRow, run: &VariantRun, baseline: &RunObservation) -> Vec<String> {
+    let mut caught = Vec::new();
+    for (id, case) in &run.observation.cases {
+        let passed_before = baseline
+            .cases
+            .get(id)
+            .is_some_and(|b| b.outcome == Outcome::Pass);
+        if !passed_before {
+            continue;
+        }
+        let sighting = Sighting {
+            case: id.clone(),
+            setup: run.setup.clone(),
+            outcome: case.outcome,
+        };
+        if case.failed_assertion {
+            caught.push(id.clone());
+            row.caught_by.push(sighting);
+        } else if case.outcome == Outcome::Blocked {
+            row.blocked.push(sighting);
+        }
+    }
+    caught
+}
+
+/// One row per variant: where it ran, the cases that caught it, whether it was caught.
+fn variant_rows(
+    faithful: &[(String, RunObservation)],
+    variants: &[VariantInfo],
+    runs: &[VariantRun],
+    errors: &mut Vec<CaseError>,
+) -> (Vec<VariantRow>, BTreeMap<String, BTreeSet<String>>) {
     let faithful_of: BTreeMap<&str, &RunObservation> =
         faithful.iter().map(|(s, r)| (s.as_str(), r)).collect();
-
-    let mut rows: Vec<VariantRow> = variants
-        .iter()
-        .map(|v| VariantRow {
-            name: v.name.clone(),
-            description: v.description.clone(),
-            kind: v.kind,
-            detection: v.detection,
-            setups: Vec::new(),
-            caught_by: Vec::new(),
-            blocked: Vec::new(),
-            caught: false,
-        })
-        .collect();
+    let mut rows: Vec<VariantRow> = variants.iter().map(empty_row).collect();
     let mut caught_cases: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     let mut exit_codes: Vec<Vec<i32>> = vec![Vec::new(); variants.len()];
     for run in runs {
         exit_codes[run.variant].push(run.observation.exit_code);
         let row = &mut rows[run.variant];
         row.setups.push(run.setup.clone());
-        collect_errors(&run.setup, &row.name, &run.observation, &mut errors);
+        collect_errors(&run.setup, &row.name, &run.observation, errors);
         let Some(baseline) = faithful_of.get(run.setup.as_str()) else {
             continue;
         };
-        for (id, case) in &run.observation.cases {
-            let passed_before = baseline
-                .cases
-                .get(id)
-                .is_some_and(|b| b.outcome == Outcome::Pass);
-            if !passed_before {
-                continue;
-            }
-            let sighting = Sighting {
-                case: id.clone(),
-                setup: run.setup.clone(),
-                outcome: case.outcome,
-            };
-            if case.failed_assertion {
-                caught_cases
-                    .entry(id.clone())
-                    .or_default()
-                    .insert(row.name.clone());
-                row.caught_by.push(sighting);
-            } else if case.outcome == Outcome::Blocked {
-                row.blocked.push(sighting);
-            }
+        for id in sightings(row, run, baseline) {
+            caught_cases.entry(id).or_default().insert(row.name.clone());
         }
     }
     for (row, exits) in rows.iter_mut().zip(&exit_codes) {
@@ -253,7 +268,19 @@ pub fn analyze(
             }
         };
     }
+    (rows, caught_cases)
+}
 
+/// `whole_suite`: every built-in case was selected, so blind spots are meaningful.
+pub fn analyze(
+    faithful: &[(String, RunObservation)],
+    variants: &[VariantInfo],
+    runs: &[VariantRun],
+    whole_suite: bool,
+) -> Matrix {
+    let mut errors = Vec::new();
+    let (passed_in, reference_problems) = faithful_results(faithful, &mut errors);
+    let (rows, caught_cases) = variant_rows(faithful, variants, runs, &mut errors);
     let cases: Vec<CaseRow> = passed_in
         .iter()
         .map(|(id, setups)| CaseRow {

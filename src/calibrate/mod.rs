@@ -93,21 +93,10 @@ pub async fn calibrate(
 ) -> Result<Option<Matrix>, String> {
     let setups = Arc::new(setup::setups());
     let variants = Arc::new(variant::catalogue(&suite));
-    // (setup index, variant index or None for the faithful host)
-    let jobs: Vec<(usize, Option<usize>)> = (0..setups.len())
-        .flat_map(|s| {
-            let (variants, setups) = (variants.clone(), setups.clone());
-            std::iter::once((s, None)).chain(
-                (0..variants.len())
-                    .filter(move |v| variants[*v].runs_in(&setups[s]))
-                    .map(move |v| (s, Some(v))),
-            )
-        })
-        .collect();
     let semaphore = Arc::new(Semaphore::new(options.parallel_runs.max(1)));
     // One signal for the whole calibration: Ctrl-C stops every run at once.
     let mut tasks = tokio::task::JoinSet::new();
-    for (s, v) in jobs {
+    for (s, v) in jobs(&setups, &variants) {
         let (setups, variants, suite, semaphore, options, stop) = (
             setups.clone(),
             variants.clone(),
@@ -154,21 +143,26 @@ pub async fn calibrate(
         .zip(faithful)
         .map(|(s, o)| (s.name.to_string(), o.unwrap_or_default()))
         .collect();
-    let infos: Vec<VariantInfo> = variants
-        .iter()
-        .map(|v| VariantInfo {
-            name: v.name(),
-            description: v.description(),
-            kind: v.kind(),
-            detection: v.detection(),
-        })
-        .collect();
+    let infos: Vec<VariantInfo> = variants.iter().map(Variant::info).collect();
     Ok(Some(matrix::analyze(
         &faithful,
         &infos,
         &runs,
         options.whole_suite,
     )))
+}
+
+/// Every host run: (setup index, variant index, or `None` for the faithful host).
+fn jobs(setups: &[Setup], variants: &[Variant]) -> Vec<(usize, Option<usize>)> {
+    (0..setups.len())
+        .flat_map(|s| {
+            std::iter::once((s, None)).chain(
+                (0..variants.len())
+                    .filter(move |v| variants[*v].runs_in(&setups[s]))
+                    .map(move |v| (s, Some(v))),
+            )
+        })
+        .collect()
 }
 
 /// How many host runs `calibrate` makes, for a progress bar.

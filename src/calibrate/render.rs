@@ -84,6 +84,25 @@ pub fn verdict(matrix: &Matrix) -> String {
 }
 
 pub fn human(matrix: &Matrix, setups: &[Setup], verbose: bool) -> String {
+    let mut out = header(matrix, setups);
+    out.push_str(&variant_sections(matrix, verbose));
+    if verbose {
+        out.push_str("\ncases (case -> variants that made it fail)\n");
+        for case in &matrix.cases {
+            out.push_str(&format!("  {:<60} {}\n", case.id, case.caught.join(", ")));
+        }
+    }
+    let problems = problem_lines(matrix);
+    if !problems.is_empty() {
+        out.push_str("\nproblems\n");
+        out.push_str(&problems);
+    }
+    out.push_str(&format!("\nverdict: {}\n", verdict(matrix)));
+    out
+}
+
+/// The counts, and the faithful host's results per setup.
+fn header(matrix: &Matrix, setups: &[Setup]) -> String {
     let faults = matrix
         .variants
         .iter()
@@ -113,36 +132,39 @@ pub fn human(matrix: &Matrix, setups: &[Setup], verbose: bool) -> String {
             row.name, row.passed, row.skipped
         ));
     }
+    out
+}
+
+/// Host faults, then schema mutants, each with the cases that caught it.
+fn variant_sections(matrix: &Matrix, verbose: bool) -> String {
     // A partial suite is not expected to catch every variant: list only what it
     // caught unless asked for everything.
     let listed = |row: &&VariantRow| row.caught || verbose || matrix.blind_spots_checked;
-    out.push_str("\nhost faults (fault -> cases that caught it)\n");
-    for row in matrix
+    let lines = |host_faults: bool| {
+        matrix
+            .variants
+            .iter()
+            .filter(|v| (v.kind == "host-fault") == host_faults)
+            .filter(listed)
+            .map(|row| variant_line(row, verbose, matrix.blind_spots_checked) + "\n")
+            .collect::<String>()
+    };
+    let mutants = matrix
         .variants
         .iter()
-        .filter(|v| v.kind == "host-fault")
-        .filter(listed)
-    {
-        out.push_str(&variant_line(row, verbose, matrix.blind_spots_checked));
-        out.push('\n');
-    }
+        .filter(|v| v.kind != "host-fault")
+        .count();
     let caught_mutants = matrix
         .variants
         .iter()
         .filter(|v| v.kind != "host-fault" && v.caught)
         .count();
+    let mut out = String::from("\nhost faults (fault -> cases that caught it)\n");
+    out.push_str(&lines(true));
     out.push_str(&format!(
         "\nschema mutants (mutant -> cases that caught it): {caught_mutants} of {mutants} caught\n"
     ));
-    for row in matrix
-        .variants
-        .iter()
-        .filter(|v| v.kind != "host-fault")
-        .filter(listed)
-    {
-        out.push_str(&variant_line(row, verbose, matrix.blind_spots_checked));
-        out.push('\n');
-    }
+    out.push_str(&lines(false));
     if !matrix.blind_spots_checked {
         out.push_str(&format!(
             "\n{} fault(s) and mutant(s) were caught by none of the selected cases; that is expected \
@@ -150,12 +172,11 @@ pub fn human(matrix: &Matrix, setups: &[Setup], verbose: bool) -> String {
             matrix.blind_spots.len()
         ));
     }
-    if verbose {
-        out.push_str("\ncases (case -> variants that made it fail)\n");
-        for case in &matrix.cases {
-            out.push_str(&format!("  {:<60} {}\n", case.id, case.caught.join(", ")));
-        }
-    }
+    out
+}
+
+/// One line per reason the suite is not calibrated.
+fn problem_lines(matrix: &Matrix) -> String {
     let mut problems = String::new();
     for id in &matrix.vacuous {
         let setups = matrix
@@ -196,12 +217,7 @@ pub fn human(matrix: &Matrix, setups: &[Setup], verbose: bool) -> String {
             e.reason.as_deref().unwrap_or("no reason")
         ));
     }
-    if !problems.is_empty() {
-        out.push_str("\nproblems\n");
-        out.push_str(&problems);
-    }
-    out.push_str(&format!("\nverdict: {}\n", verdict(matrix)));
-    out
+    problems
 }
 
 pub fn json(matrix: &Matrix, setups: &[Setup]) -> Value {

@@ -32,6 +32,16 @@ pub enum Variant {
 const BLOCKING_FAULTS: &[Fault] = &[Fault::SeamMissing, Fault::EnvelopeSeamMissing];
 
 impl Variant {
+    /// What the matrix says about the variant.
+    pub fn info(&self) -> super::matrix::VariantInfo {
+        super::matrix::VariantInfo {
+            name: self.name(),
+            description: self.description(),
+            kind: self.kind(),
+            detection: self.detection(),
+        }
+    }
+
     pub fn name(&self) -> String {
         match self {
             Variant::Host(f) => f.name().to_string(),
@@ -68,7 +78,7 @@ impl Variant {
     /// is enough.
     pub fn runs_in(&self, setup: &Setup) -> bool {
         match self {
-            Variant::Host(_) => setup.profile() == "openwop",
+            Variant::Host(_) => setup.profile() == crate::protocol::openwop::PROFILE,
             Variant::AguiHost(_) => setup.profile() == crate::protocol::agui::PROFILE,
             Variant::Schema(_) => SCHEMA_MUTANT_SETUPS.contains(&setup.name),
         }

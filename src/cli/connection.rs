@@ -43,60 +43,94 @@ pub fn resolve_connection(
         }
         secret_headers.push(name);
     }
-    let redactor = Redactor::default().with_sensitive_headers(&secret_headers);
     let mut extra_secrets = Vec::new();
     let mut warnings = Vec::new();
-    for (name, value) in headers {
-        if redactor.is_sensitive_header(name) {
-            extra_secrets.push(value.clone());
-            // A host may echo only the credential inside the value: `Bearer x`, or the
-            // values of `a=x; b=y` cookies. Mask those parts too (short ones would mask
-            // ordinary words everywhere, and cannot be secrets worth the name).
-            for part in value.split([' ', ';', ',']).map(str::trim) {
-                let credential = part.split_once('=').map_or(part, |(_, v)| v).trim();
-                if credential.len() >= 6 && credential != value.as_str() {
-                    extra_secrets.push(credential.to_string());
-                }
-            }
-            warnings.push(format!(
-                "the secret value of header {name} was given on the command line, where the \
-                 process list and shell history keep it; pass the bearer token with \
-                 --token-env or --token-file instead"
-            ));
-        }
-    }
+    secret_header_values(headers, &secret_headers, &mut extra_secrets, &mut warnings);
     if let Some(url) = target {
-        if let Some(password) = url.password() {
-            extra_secrets.push(password.to_string());
-        }
-        if !url.username().is_empty() || url.password().is_some() {
-            warnings.push(
-                "credentials in the --target URL are not sent (they were on the command line); \
-                 use --token-env or --token-file"
-                    .into(),
-            );
-        }
-        for variable in PROXY_VARIABLES {
-            let Some(value) = env(variable).filter(|v| !v.trim().is_empty()) else {
-                continue;
-            };
-            if let Ok(proxy) = url::Url::parse(value.trim())
-                && let Some(password) = proxy.password()
-            {
-                extra_secrets.push(password.to_string());
-            }
-            warnings.push(format!(
-                "requests may go through the proxy in ${variable} ({}); NO_PROXY is {}; a \
-                 proxy can change what the host appears to answer",
-                value.trim(),
-                env("NO_PROXY")
-                    .or_else(|| env("no_proxy"))
-                    .map(|v| format!("`{v}`"))
-                    .unwrap_or_else(|| "unset".into()),
-            ));
-            break;
-        }
+        target_credentials_and_proxy(url, env, &mut extra_secrets, &mut warnings);
     }
+    let tls = tls_settings(args, &mut warnings)?;
+    Ok(Connection {
+        secret_headers,
+        extra_secrets,
+        tls,
+        warnings,
+    })
+}
+
+/// Secret header values given with `--header` are masked everywhere, with a warning
+/// that the command line was not the place for them.
+fn secret_header_values(
+    headers: &[(String, String)],
+    secret_headers: &[String],
+    extra_secrets: &mut Vec<String>,
+    warnings: &mut Vec<String>,
+) {
+    let redactor = Redactor::default().with_sensitive_headers(secret_headers);
+    for (name, value) in headers {
+        if !redactor.is_sensitive_header(name) {
+            continue;
+        }
+        extra_secrets.push(value.clone());
+        // A host may echo only the credential inside the value: `Bearer x`, or the
+        // values of `a=x; b=y` cookies. Mask those parts too (short ones would mask
+        // ordinary words everywhere, and cannot be secrets worth the name).
+        for part in value.split([' ', ';', ',']).map(str::trim) {
+            let credential = part.split_once('=').map_or(part, |(_, v)| v).trim();
+            if credential.len() >= 6 && credential != value.as_str() {
+                extra_secrets.push(credential.to_string());
+            }
+        }
+        warnings.push(format!(
+            "the secret value of header {name} was given on the command line, where the \
+             process list and shell history keep it; pass the bearer token with \
+             --token-env or --token-file instead"
+        ));
+    }
+}
+
+/// Credentials in the target URL are never sent (and masked); a proxy from the
+/// environment is named in a warning, its password masked.
+fn target_credentials_and_proxy(
+    url: &url::Url,
+    env: Env,
+    extra_secrets: &mut Vec<String>,
+    warnings: &mut Vec<String>,
+) {
+    if let Some(password) = url.password() {
+        extra_secrets.push(password.to_string());
+    }
+    if !url.username().is_empty() || url.password().is_some() {
+        warnings.push(
+            "credentials in the --target URL are not sent (they were on the command line); \
+             use --token-env or --token-file"
+                .into(),
+        );
+    }
+    let proxy = PROXY_VARIABLES
+        .iter()
+        .find_map(|variable| Some((variable, env(variable).filter(|v| !v.trim().is_empty())?)));
+    let Some((variable, value)) = proxy else {
+        return;
+    };
+    if let Ok(proxy) = url::Url::parse(value.trim())
+        && let Some(password) = proxy.password()
+    {
+        extra_secrets.push(password.to_string());
+    }
+    warnings.push(format!(
+        "requests may go through the proxy in ${variable} ({}); NO_PROXY is {}; a \
+         proxy can change what the host appears to answer",
+        value.trim(),
+        env("NO_PROXY")
+            .or_else(|| env("no_proxy"))
+            .map(|v| format!("`{v}`"))
+            .unwrap_or_else(|| "unset".into()),
+    ));
+}
+
+/// `--cacert FILE` (checked to hold certificates) and `--insecure` (with its warning).
+fn tls_settings(args: &TargetArgs, warnings: &mut Vec<String>) -> Result<TlsSettings, String> {
     let mut tls = TlsSettings::default();
     if let Some(path) = &args.cacert {
         let pem = std::fs::read(path).map_err(|e| format!("--cacert {}: {e}", path.display()))?;
@@ -123,10 +157,5 @@ pub fn resolve_connection(
                 .into(),
         );
     }
-    Ok(Connection {
-        secret_headers,
-        extra_secrets,
-        tls,
-        warnings,
-    })
+    Ok(tls)
 }

@@ -3,10 +3,9 @@
 //! verdict) before anything is read from it: a report that fails any check is refused
 //! and named with the reasons, and nothing is merged.
 
+use crate::digest::sha256_hex;
 use crate::report::verify::verified;
-use crate::scenario::load::hex;
 use serde_json::Value;
-use sha2::{Digest, Sha256};
 use std::path::PathBuf;
 
 /// A verified report, cited by its digests.
@@ -83,7 +82,7 @@ pub fn admit(index: usize, file: &str, bytes: &[u8]) -> Result<InputReport, Refu
     Ok(InputReport {
         index,
         file: file.to_string(),
-        file_sha256: hex(&Sha256::digest(bytes)),
+        file_sha256: sha256_hex(bytes),
         integrity,
         report,
     })

@@ -13,6 +13,7 @@ pub mod json_body;
 pub mod prefer;
 pub mod schema;
 pub mod status;
+pub mod validity;
 pub mod verdict;
 
 use crate::bounded_json;

@@ -1,6 +1,6 @@
 use super::*;
+use crate::event_fixtures as fixtures;
 use crate::outcome::Outcome;
-use crate::report::fixtures;
 use serde_json::Value;
 
 const SCHEMA: &str = include_str!("../../schemas/report.schema.json");

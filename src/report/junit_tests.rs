@@ -1,5 +1,5 @@
 use super::*;
-use crate::report::fixtures;
+use crate::event_fixtures as fixtures;
 
 fn write(events: &[Event]) -> String {
     let dir = tempfile::tempdir().unwrap();

@@ -23,8 +23,6 @@ pub mod terminal;
 pub mod verify;
 
 #[cfg(test)]
-pub(crate) mod fixtures;
-#[cfg(test)]
 mod no_secret_leaks;
 
 pub use atomic::write_atomically;

@@ -4,9 +4,9 @@
 //! reporters are the last line of defence and must hold on their own.
 
 use super::fanout::FanOut;
-use super::fixtures::{self, SharedBuf};
 use super::{JsonReporter, JunitReporter, Reporter, TerminalOptions, TerminalReporter};
 use crate::event::Event;
+use crate::event_fixtures::{self as fixtures, SharedBuf};
 use crate::redact::Redactor;
 
 const CANARY: &str = "canary-7Hq2-s3cr3t";

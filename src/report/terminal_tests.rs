@@ -1,5 +1,5 @@
 use super::*;
-use crate::report::fixtures::{self, SharedBuf};
+use crate::event_fixtures::{self as fixtures, SharedBuf};
 
 fn render(options: TerminalOptions, events: &[Event]) -> String {
     let buf = SharedBuf::default();

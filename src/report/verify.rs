@@ -7,13 +7,12 @@
 
 use super::json::{INTEGRITY_KEY, integrity};
 use crate::canonical::canonical_sha256;
+use crate::digest::sha256_hex;
 use crate::exit::{self, RunFacts};
 use crate::outcome::Outcome;
 use crate::scenario::builtin;
-use crate::scenario::load::hex;
 use crate::scenario::suite::{builtin_sources, set_sha256};
 use serde_json::Value;
-use sha2::{Digest, Sha256};
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
@@ -205,7 +204,7 @@ fn scenario_set(report: &Value) -> Check {
     }
     let ours: BTreeMap<String, String> = builtin_sources()
         .into_iter()
-        .map(|s| (s.name, hex(&Sha256::digest(s.text.as_bytes()))))
+        .map(|s| (s.name, sha256_hex(s.text.as_bytes())))
         .collect();
     for (name, sha) in &files {
         if let Some(expected) = ours.get(name)

@@ -189,8 +189,8 @@ impl<'a> Ledger<'a> {
 mod tests {
     use super::*;
     use crate::config::Target;
+    use crate::event_fixtures as fixtures;
     use crate::outcome::Level;
-    use crate::report::fixtures;
 
     fn result(outcome: Outcome) -> CaseResult {
         let mut r = fixtures::case(

@@ -61,7 +61,7 @@ pub fn new_nonce() -> String {
             .unwrap_or_default();
         bytes = (t.as_nanos() as u64).to_le_bytes();
     }
-    crate::scenario::load::hex(&bytes)
+    crate::digest::hex(&bytes)
 }
 
 pub struct RunOutput {
@@ -149,26 +149,11 @@ pub async fn execute(mut session: Session, sink: EventSink, stop: Stop) -> RunOu
     emit(Event::Planned {
         total: planned.cases.len(),
     });
-    let endpoints = settle::endpoints(&planned.cases, &session.suite);
-    let probed = if offline || endpoints.is_empty() {
-        Probed::default()
-    } else {
-        session.protocol.probe(&client, &endpoints, &nonce).await
+    let (settled, problem) = match probe_and_settle(&session, &client, &planned, &nonce).await {
+        Some(found) => found,
+        None => return interrupted(&sink, started),
     };
-    if let Some(output) = interrupted_early(&sink, &stop, started) {
-        return output;
-    }
-    let problem = planned.problem.clone().or(probed.problem.clone());
-    let situation = Situation {
-        offline,
-        probed: &probed,
-    };
-    let settled: Vec<Settled> = planned
-        .cases
-        .iter()
-        .map(|p| settle::settle(p, &session.suite, &situation))
-        .collect();
-
+    let problem = planned.problem.clone().or(problem);
     let Session {
         config,
         suite,
@@ -213,6 +198,36 @@ pub async fn execute(mut session: Session, sink: EventSink, stop: Stop) -> RunOu
     ledger.conclude(problem, &stop, started).await
 }
 
+/// Probes the endpoints the runnable cases need and settles every planned case; the
+/// target being unreachable comes back as the problem. `None`: interrupted meanwhile.
+async fn probe_and_settle(
+    session: &Session,
+    client: &HttpClient,
+    planned: &session::Planned,
+    nonce: &str,
+) -> Option<(Vec<Settled>, Option<String>)> {
+    let offline = session.offline();
+    let endpoints = settle::endpoints(&planned.cases, &session.suite);
+    let probed = if offline || endpoints.is_empty() {
+        Probed::default()
+    } else {
+        session.protocol.probe(client, &endpoints, nonce).await
+    };
+    if client.stop().reason() == Some(StopReason::Interrupted) {
+        return None;
+    }
+    let situation = Situation {
+        offline,
+        probed: &probed,
+    };
+    let settled = planned
+        .cases
+        .iter()
+        .map(|p| settle::settle(p, &session.suite, &situation))
+        .collect();
+    Some((settled, probed.problem))
+}
+
 /// The HTTP client could not be built (a bad `--cacert`, say): nothing can run. The
 /// reason is recorded as discovery's problem, so every report says why.
 fn no_client(sink: &EventSink, target: &ResolvedTarget, e: String, started: Instant) -> RunOutput {
@@ -233,19 +248,21 @@ fn no_client(sink: &EventSink, target: &ResolvedTarget, e: String, started: Inst
 
 /// Ctrl-C before any case was handed out: the run ends now, reports marked incomplete.
 fn interrupted_early(sink: &EventSink, stop: &Stop, started: Instant) -> Option<RunOutput> {
-    (stop.reason() == Some(StopReason::Interrupted)).then(|| {
-        let facts = RunFacts {
-            interrupted: true,
-            ..RunFacts::default()
-        };
-        finish(
-            sink,
-            Tally::default(),
-            &facts,
-            started,
-            Some(StopReason::Interrupted),
-        )
-    })
+    (stop.reason() == Some(StopReason::Interrupted)).then(|| interrupted(sink, started))
+}
+
+fn interrupted(sink: &EventSink, started: Instant) -> RunOutput {
+    let facts = RunFacts {
+        interrupted: true,
+        ..RunFacts::default()
+    };
+    finish(
+        sink,
+        Tally::default(),
+        &facts,
+        started,
+        Some(StopReason::Interrupted),
+    )
 }
 
 pub(crate) fn finish(

@@ -10,10 +10,10 @@ use super::model::ScenarioFile;
 use super::position::{
     Position, PositionIndex, escape_token, offset_of_newline_position, position_at,
 };
+use crate::digest::sha256_hex;
 use jsonschema::error::ValidationErrorKind;
 use jsonschema::{ValidationError, Validator};
 use serde_json::Value;
-use sha2::{Digest, Sha256};
 use std::sync::OnceLock;
 
 /// Larger files are refused before parsing: a scenario file is prose-sized.
@@ -242,11 +242,7 @@ pub fn load(source: &SourceText, options: &CheckOptions) -> Result<LoadedFile, V
     }
     Ok(LoadedFile {
         name: source.name.clone(),
-        sha256: hex(&Sha256::digest(source.text.as_bytes())),
+        sha256: sha256_hex(source.text.as_bytes()),
         file,
     })
-}
-
-pub fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }

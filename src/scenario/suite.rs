@@ -4,9 +4,10 @@
 use super::builtin::BUILTIN_SCENARIOS;
 use super::checks::CheckOptions;
 use super::diagnostic::Diagnostic;
-use super::load::{LoadedFile, SourceText, hex, load};
+use super::load::{LoadedFile, SourceText, load};
 use super::model::CaseSpec;
 use super::position::Position;
+use crate::digest::hex;
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

@@ -2,14 +2,14 @@
 //! validated against `schemas/criteria.schema.json`, every problem at `file:line:col`.
 
 use super::CriteriaFile;
+use crate::digest::sha256_hex;
 use crate::plan::predicate::evaluate_all;
 use crate::scenario::builtin;
 use crate::scenario::diagnostic::Diagnostic;
-use crate::scenario::load::{SourceText, hex, parse_validated};
+use crate::scenario::load::{SourceText, parse_validated};
 use crate::scenario::position::PositionIndex;
 use jsonschema::Validator;
 use serde_json::Value;
-use sha2::{Digest, Sha256};
 use std::sync::OnceLock;
 
 /// Criteria are a page of YAML; a megabyte is already absurd.
@@ -61,7 +61,7 @@ pub fn parse(name: &str, text: &str) -> Result<LoadedCriteria, Vec<Diagnostic>> 
     }
     Ok(LoadedCriteria {
         name: name.to_string(),
-        sha256: hex(&Sha256::digest(text.as_bytes())),
+        sha256: sha256_hex(text.as_bytes()),
         file,
     })
 }

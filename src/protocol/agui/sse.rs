@@ -100,6 +100,68 @@ impl Decoder {
     }
 }
 
+fn is_event_stream(content_type: Option<&str>) -> bool {
+    content_type.is_some_and(|ct| {
+        ct.split(';')
+            .next()
+            .is_some_and(|e| e.trim().eq_ignore_ascii_case("text/event-stream"))
+    })
+}
+
+/// How long and how much of an answer is read.
+struct ReadLimits {
+    deadline: Instant,
+    /// How long to wait after the terminal event.
+    grace: Duration,
+    max_bytes: usize,
+}
+
+/// Reads the body chunk by chunk within `limits`, feeding an event stream's frames to
+/// the classifier as they come; returns what was read and why reading ended.
+async fn read_body(
+    client: &HttpClient,
+    response: &mut reqwest::Response,
+    limits: &ReadLimits,
+    mut stream: Option<(&mut Decoder, &mut Classifier)>,
+) -> (Vec<u8>, ReadEnd) {
+    let mut raw: Vec<u8> = Vec::new();
+    let mut read_until = limits.deadline;
+    let mut in_grace = false;
+    let ended_by = loop {
+        let next = tokio::select! {
+            next = timeout_at(read_until, response.chunk()) => next,
+            // Ctrl-C or --deadline: what was read is kept, the answer is unfinished.
+            _ = client.stop().wait() => break ReadEnd::Deadline,
+        };
+        let chunk = match next {
+            Err(_) if in_grace => break ReadEnd::AfterTerminal,
+            Err(_) => break ReadEnd::Deadline,
+            // The client's own timeout is the same deadline seen from reqwest's side.
+            Ok(Err(e)) if e.is_timeout() => break ReadEnd::Deadline,
+            Ok(Err(_)) => break ReadEnd::Transport,
+            Ok(Ok(None)) => break ReadEnd::Eof,
+            Ok(Ok(Some(chunk))) => chunk,
+        };
+        let room = limits.max_bytes.saturating_sub(raw.len());
+        let capped = chunk.len() > room;
+        let chunk = if capped { chunk.slice(..room) } else { chunk };
+        raw.extend_from_slice(&chunk);
+        let mut terminal_seen = false;
+        if let Some((decoder, classifier)) = stream.as_mut() {
+            decoder.push(chunk, classifier);
+            terminal_seen = classifier.terminal_seen();
+        }
+        if capped {
+            break ReadEnd::ReadCap;
+        }
+        if terminal_seen && !in_grace {
+            in_grace = true;
+            read_until = limits.deadline.min(Instant::now() + limits.grace);
+        }
+    };
+    (raw, ended_by)
+}
+
 /// POSTs `body` to `client`'s endpoint and reads the answer as an event stream: within
 /// the client's timeout, deadline and read cap, and after the terminal event for at
 /// most `grace` (events after the terminal one break the stream).
@@ -137,50 +199,21 @@ pub async fn post_run(
         .get(reqwest::header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
         .map(str::to_string);
-    let event_stream = (200..300).contains(&status)
-        && content_type.as_deref().is_some_and(|ct| {
-            ct.split(';')
-                .next()
-                .is_some_and(|e| e.trim().eq_ignore_ascii_case("text/event-stream"))
-        });
-    let max_bytes = client.settings().max_response_bytes;
-
+    let event_stream = (200..300).contains(&status) && is_event_stream(content_type.as_deref());
     let mut classifier = Classifier::default();
     let mut decoder = Decoder::new();
-    let mut raw: Vec<u8> = Vec::new();
-    let mut read_until = deadline;
-    let mut in_grace = false;
-    let ended_by = loop {
-        let next = tokio::select! {
-            next = timeout_at(read_until, response.chunk()) => next,
-            // Ctrl-C or --deadline: what was read is kept, the answer is unfinished.
-            _ = client.stop().wait() => break ReadEnd::Deadline,
-        };
-        match next {
-            Err(_) if in_grace => break ReadEnd::AfterTerminal,
-            Err(_) => break ReadEnd::Deadline,
-            // The client's own timeout is the same deadline seen from reqwest's side.
-            Ok(Err(e)) if e.is_timeout() => break ReadEnd::Deadline,
-            Ok(Err(_)) => break ReadEnd::Transport,
-            Ok(Ok(None)) => break ReadEnd::Eof,
-            Ok(Ok(Some(chunk))) => {
-                let room = max_bytes.saturating_sub(raw.len());
-                let capped = chunk.len() > room;
-                let chunk = if capped { chunk.slice(..room) } else { chunk };
-                raw.extend_from_slice(&chunk);
-                if event_stream {
-                    decoder.push(chunk, &mut classifier);
-                }
-                if capped {
-                    break ReadEnd::ReadCap;
-                }
-                if classifier.terminal_seen() && !in_grace {
-                    in_grace = true;
-                    read_until = deadline.min(Instant::now() + grace);
-                }
-            }
-        }
+    let limits = ReadLimits {
+        deadline,
+        grace,
+        max_bytes: client.settings().max_response_bytes,
     };
+    let (raw, ended_by) = read_body(
+        client,
+        &mut response,
+        &limits,
+        event_stream.then_some((&mut decoder, &mut classifier)),
+    )
+    .await;
     if event_stream && ended_by == ReadEnd::Eof {
         decoder.close(&mut classifier);
         if unterminated_frame(&raw) {

@@ -1,4 +1,5 @@
-//! Synthetic runs for reporter tests: every outcome, realistic evidence, and a writer
+//! Synthetic runs for the tests of everything that consumes events (reporters, the
+//! ledger, the baseline tracker): every outcome, realistic evidence, and a writer
 //! the test can read back.
 //!
 //! Reporters only render events, so a hand-built event stream exercises all of their
@@ -325,7 +326,7 @@ pub fn events() -> Vec<Event> {
 }
 
 /// Run `reporter` over `events`, failing the test on any report error.
-pub fn feed(reporter: &mut dyn super::Reporter, events: &[Event]) {
+pub fn feed(reporter: &mut dyn crate::report::Reporter, events: &[Event]) {
     for event in events {
         reporter.handle(event).unwrap();
     }
