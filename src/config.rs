@@ -3,12 +3,47 @@
 
 use crate::baseline::Baseline;
 use crate::plan::filter::FilterTerm;
-use crate::protocol::openwop::Dialect;
 use crate::redact::Redactor;
-use crate::runner::http::TlsSettings;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Duration;
+
+/// TLS trust, from `--cacert` and `--insecure`.
+#[derive(Debug, Clone, Default)]
+pub struct TlsSettings {
+    /// PEM bundle that replaces the system roots (curl's `--cacert`), and its path for
+    /// the curl line.
+    pub cacert_pem: Option<Vec<u8>>,
+    pub cacert_path: Option<String>,
+    /// Accept any certificate (`--insecure`); the run records a warning.
+    pub insecure: bool,
+}
+
+/// How request bodies spell parts: the spec's, or the official suite's
+/// (`file` + `dataBase64` for documents, openwop's; docs/wire.md, "Content parts").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dialect {
+    Spec,
+    Suite,
+}
+
+impl Dialect {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Dialect::Spec => "spec",
+            Dialect::Suite => "suite",
+        }
+    }
+}
+
+/// Names available under `run.` in predicates and placeholders (checked by `lint`).
+pub const RUN_FACT_NAMES: [&str; 5] = [
+    "tokenConfigured",
+    "mediaBaseUrl",
+    "mediaRefs",
+    "dialect",
+    "openwopMajor",
+];
 
 /// What to test.
 #[derive(Debug, Clone)]
@@ -81,8 +116,9 @@ impl Claims {
 #[derive(Debug, Clone)]
 pub struct RunConfig {
     pub target: Target,
-    /// The protocol's name, as registered in `protocol::PROTOCOLS`.
-    pub protocol: &'static str,
+    /// The protocol's name, as registered in `protocol::PROTOCOLS`; `None` is the
+    /// registry's default.
+    pub protocol: Option<&'static str>,
     /// What the target is declared to accept (protocols without discovery).
     pub claims: Claims,
     /// How reports show the target, when not by its URL (`reference (http://...)`).
@@ -132,6 +168,18 @@ pub struct RunConfig {
 }
 
 impl RunConfig {
+    /// The `run.*` facts every planning context holds, whatever the protocol: what this
+    /// run was given (a token, media URLs and references, the part spelling).
+    pub fn run_facts(&self) -> serde_json::Value {
+        serde_json::json!({
+            "tokenConfigured": self.token.is_some(),
+            "mediaBaseUrl": self.media_base_url,
+            "mediaRefs": self.media_refs,
+            "dialect": self.dialect.as_str(),
+            "openwopMajor": self.openwop_major,
+        })
+    }
+
     /// The redactor every output of this run goes through.
     pub fn redactor(&self) -> Redactor {
         let secrets = self
@@ -147,7 +195,7 @@ impl RunConfig {
     pub fn new(target: Target) -> RunConfig {
         RunConfig {
             target,
-            protocol: crate::protocol::PROTOCOLS[0].name(),
+            protocol: None,
             claims: Claims::default(),
             target_label: None,
             env_proxy: true,

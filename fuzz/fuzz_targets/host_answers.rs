@@ -12,8 +12,8 @@ use mmconform::plan::{self, Disposition, PlannedCase};
 use mmconform::protocol::openwop::facts;
 use mmconform::protocol::openwop::part::{self, PartInputs};
 use mmconform::redact::Redactor;
-use mmconform::runner::body::render_body;
-use mmconform::runner::http::shown_body;
+use mmconform::request::body::render_body;
+use mmconform::http::shown_body;
 use mmconform::judge::{self, Answer};
 use mmconform::judge::catalog::SchemaCatalog;
 use mmconform::scenario::checks::CheckOptions;
@@ -48,10 +48,7 @@ fn fixed() -> &'static Fixed {
         let suite = load_suite(&SuiteOptions {
             include_builtin: true,
             paths: Vec::new(),
-            checks: CheckOptions {
-                context_roots: mmconform::protocol::context_vocabulary(),
-                allow_external_probe_urls: false,
-            },
+            checks: mmconform::protocol::check_options(false),
         })
         .expect("built-in scenarios load");
         let document: Value = serde_json::from_str(DISCOVERY).expect("seed is JSON");

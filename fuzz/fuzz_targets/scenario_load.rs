@@ -8,7 +8,7 @@ use libfuzzer_sys::fuzz_target;
 use mmconform::plan;
 use mmconform::protocol::openwop::facts;
 use mmconform::protocol::openwop::part::{self, PartInputs};
-use mmconform::runner::body::render_body;
+use mmconform::request::body::render_body;
 use mmconform::scenario::checks::CheckOptions;
 use mmconform::scenario::load::{SourceText, load};
 use mmconform::scenario::position::source_lines;
@@ -32,10 +32,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    let options = CheckOptions {
-        context_roots: mmconform::protocol::context_vocabulary(),
-        allow_external_probe_urls: false,
-    };
+    let options = mmconform::protocol::check_options(false);
     let lines = source_lines(text).count();
     for name in ["fuzz.yaml", "fuzz.json"] {
         let source = SourceText {

@@ -17,8 +17,9 @@ pub mod variant;
 
 use crate::event::Event;
 use crate::plan::filter::FilterTerm;
-use crate::runner::{self, session::Session, stop::Stop};
+use crate::runner::{self, session::Session};
 use crate::scenario::suite::Suite;
+use crate::stop::Stop;
 use matrix::{Matrix, RunObservation, VariantInfo, VariantRun};
 use setup::Setup;
 use std::sync::Arc;

@@ -307,10 +307,7 @@ mod tests {
         let suite = crate::scenario::suite::load_suite(&crate::scenario::suite::SuiteOptions {
             include_builtin: true,
             paths: Vec::new(),
-            checks: crate::scenario::checks::CheckOptions {
-                context_roots: crate::protocol::context_vocabulary(),
-                allow_external_probe_urls: false,
-            },
+            checks: crate::protocol::check_options(false),
         })
         .unwrap();
         let names = judged_schemas(&suite);

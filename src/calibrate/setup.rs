@@ -234,7 +234,7 @@ async fn start_agent(agent: AgentConfig) -> Result<(RunningReference, RunConfig)
         .map_err(|e| format!("cannot start the AG-UI reference agent: {e}"))?;
     let endpoint = agui::endpoint_url(&running);
     let mut config = embedded_run(&endpoint, format!("reference agent ({endpoint})"))?;
-    config.protocol = crate::protocol::agui::PROFILE;
+    config.protocol = Some(crate::protocol::agui::PROFILE);
     config.claims.embedded = Some(claims);
     config.media_base_url = Some(agui::media_base_url(&endpoint));
     config.media_refs = file_ids;
@@ -331,7 +331,7 @@ mod tests {
         let faithful = agent_config(accepts, Some(&Variant::Host(Fault::IgnoresAuth))).unwrap();
         assert_eq!(faithful.fault, None);
         let (running, config) = webp.start(Some(&variant), None, 2).await.unwrap();
-        assert_eq!(config.protocol, "agui");
+        assert_eq!(config.protocol, Some("agui"));
         let declared = config
             .claims
             .embedded

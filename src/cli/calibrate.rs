@@ -7,9 +7,8 @@ use crate::calibrate::{self, CalibrationOptions, render, setup};
 use crate::exit::Ending;
 use crate::plan::filter::FilterTerm;
 use crate::report::write_atomically;
-use crate::runner::stop::Stop;
-use crate::scenario::checks::CheckOptions;
 use crate::scenario::suite::{SuiteOptions, load_suite};
+use crate::stop::Stop;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 use std::sync::Arc;
@@ -24,10 +23,7 @@ pub fn calibrate(args: &CalibrateArgs) -> Result<Ending, CliError> {
     let suite = load_suite(&SuiteOptions {
         include_builtin: !args.no_builtin,
         paths: args.scenarios.clone(),
-        checks: CheckOptions {
-            context_roots: crate::protocol::context_vocabulary(),
-            allow_external_probe_urls: args.allow_external_probe_urls,
-        },
+        checks: crate::protocol::check_options(args.allow_external_probe_urls),
     })
     .map_err(CliError::Scenarios)?;
     if suite.cases.is_empty() {

@@ -4,8 +4,8 @@
 
 use super::args::TargetArgs;
 use super::resolve::Env;
+use crate::http::TlsSettings;
 use crate::redact::Redactor;
-use crate::runner::http::TlsSettings;
 
 const PROXY_VARIABLES: [&str; 6] = [
     "HTTPS_PROXY",

@@ -3,7 +3,6 @@
 use super::CliError;
 use super::args::LintArgs;
 use crate::exit::Ending;
-use crate::scenario::checks::CheckOptions;
 use crate::scenario::suite::{builtin_sources, load_sources, read_sources};
 
 pub fn lint(args: &LintArgs) -> Result<Ending, CliError> {
@@ -17,10 +16,7 @@ pub fn lint(args: &LintArgs) -> Result<Ending, CliError> {
             "no scenario files found (looked for .yaml, .yml, .json)".into(),
         ));
     }
-    let options = CheckOptions {
-        context_roots: crate::protocol::context_vocabulary(),
-        allow_external_probe_urls: args.allow_external_probe_urls,
-    };
+    let options = crate::protocol::check_options(args.allow_external_probe_urls);
     let loaded = load_sources(&sources, &options).map_err(CliError::Scenarios)?;
     let cases: usize = loaded.iter().map(|f| f.file.cases.len()).sum();
     super::out::line(format_args!(

@@ -10,8 +10,8 @@ use crate::exit::Ending;
 use crate::plan;
 use crate::report::listing;
 use crate::runner::session::Session;
-use crate::runner::stop::Stop;
 use crate::scenario::suite::{Suite, load_suite};
+use crate::stop::Stop;
 use std::io::Write as _;
 use std::sync::Arc;
 

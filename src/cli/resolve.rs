@@ -7,7 +7,6 @@ use crate::plan::filter::FilterTerm;
 use crate::protocol::agui;
 use crate::protocol::openwop::Dialect;
 use crate::protocol::openwop::facts::NON_TEXT_MODALITIES;
-use crate::scenario::checks::CheckOptions;
 use crate::scenario::suite::SuiteOptions;
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
@@ -271,10 +270,7 @@ pub fn suite_options(args: &TargetArgs) -> SuiteOptions {
     SuiteOptions {
         include_builtin: !args.no_builtin,
         paths: args.scenarios.clone(),
-        checks: CheckOptions {
-            context_roots: crate::protocol::context_vocabulary(),
-            allow_external_probe_urls: args.allow_external_probe_urls,
-        },
+        checks: crate::protocol::check_options(args.allow_external_probe_urls),
     }
 }
 
@@ -320,7 +316,7 @@ pub fn resolve_common_with(
         TargetChoice::Given(target) => (RunConfig::new(target), None),
         TargetChoice::Embedded(host) => (RunConfig::new(Target::Offline), Some(host)),
     };
-    (config.protocol, config.claims) = (protocol, claims);
+    (config.protocol, config.claims) = (Some(protocol), claims);
     config.token = resolve_token(args, env)?;
     config.headers = headers;
     config.timeout = Duration::from_secs_f64(args.timeout);

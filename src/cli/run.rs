@@ -9,8 +9,9 @@ use crate::event::Event;
 use crate::exit::Ending;
 use crate::report::fanout::FanOut;
 use crate::report::{JsonReporter, JunitReporter, Reporter, TerminalOptions, TerminalReporter};
-use crate::runner::{self, session::Session, stop::Stop};
+use crate::runner::{self, session::Session};
 use crate::scenario::suite::load_suite;
+use crate::stop::Stop;
 use std::sync::Arc;
 use tokio::sync::mpsc;
 

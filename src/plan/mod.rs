@@ -3,7 +3,7 @@
 
 pub mod filter;
 pub mod predicate;
-pub mod run_facts;
+pub mod result;
 pub mod settle;
 
 use crate::scenario::suite::{Suite, SuiteCase};
@@ -73,25 +73,7 @@ impl PlannedCase {
     }
 }
 
-pub fn expanded_id(
-    case_id: &str,
-    bindings: &[(String, String)],
-    id_from: Option<&[String]>,
-) -> String {
-    let values: Vec<&str> = match id_from {
-        Some(names) => names
-            .iter()
-            .filter_map(|n| bindings.iter().find(|(k, _)| k == n))
-            .map(|(_, v)| v.as_str())
-            .collect(),
-        None => bindings.iter().map(|(_, v)| v.as_str()).collect(),
-    };
-    if values.is_empty() {
-        case_id.to_string()
-    } else {
-        format!("{case_id}[{}]", values.join(","))
-    }
-}
+pub use crate::scenario::id::expanded_id;
 
 fn decide(
     case: &SuiteCase,

@@ -6,8 +6,17 @@
 
 use super::{Disposition, PlannedCase};
 use crate::outcome::Outcome;
-use crate::protocol::Probed;
 use crate::scenario::suite::Suite;
+use std::collections::BTreeMap;
+
+/// What probing a run's endpoints found.
+#[derive(Default)]
+pub struct Probed {
+    /// Endpoints whose cases cannot run, with the outcome and reason they get.
+    pub unusable: BTreeMap<String, (Outcome, String)>,
+    /// The target cannot be reached at all (exit 4).
+    pub problem: Option<String>,
+}
 
 /// How a planned case will be decided.
 #[derive(Debug, Clone, PartialEq)]

@@ -11,15 +11,15 @@ pub mod openwop;
 
 use crate::config::RunConfig;
 use crate::event::DiscoverySnapshot;
+use crate::http::HttpClient;
 use crate::judge::catalog::SchemaCatalog;
-use crate::outcome::{CaseResult, EvidenceView, Outcome, ProtocolEvidence};
+use crate::outcome::{CaseResult, EvidenceView, ProtocolEvidence};
 use crate::plan::PlannedCase;
-use crate::runner::http::HttpClient;
 use crate::scenario::model::CaseSpec;
 use crate::scenario::suite::SuiteCase;
 use futures_util::future::BoxFuture;
 use serde_json::{Map, Value};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::sync::Arc;
 
 /// Every protocol mmconform speaks; the first is the default. Registering one is one line.
@@ -69,14 +69,7 @@ pub struct Discovered {
     pub problem: Option<String>,
 }
 
-/// What probing a run's endpoints found.
-#[derive(Default)]
-pub struct Probed {
-    /// Endpoints whose cases cannot run, with the outcome and reason they get.
-    pub unusable: BTreeMap<String, (Outcome, String)>,
-    /// The target cannot be reached at all (exit 4).
-    pub problem: Option<String>,
-}
+pub use crate::plan::settle::Probed;
 
 /// Everything one case needs from the run.
 pub struct CaseInput<'a> {
@@ -128,6 +121,31 @@ pub trait ProtocolRun: Send + Sync {
     fn run_case<'a>(&'a self, input: CaseInput<'a>) -> BoxFuture<'a, CaseResult>;
 }
 
+/// The checks scenario files get: every protocol's vocabulary and its case checks.
+pub fn check_options(allow_external_probe_urls: bool) -> crate::scenario::checks::CheckOptions {
+    crate::scenario::checks::CheckOptions {
+        context_roots: context_vocabulary(),
+        allow_external_probe_urls,
+        lint_case: Some(lint_case),
+    }
+}
+
+/// What the protocol of a file (`profile:`) finds foreign in one of its cases. An
+/// unknown profile is the scenario schema's to report.
+fn lint_case(
+    profile: &str,
+    case: &CaseSpec,
+    raw: &Value,
+    base: &str,
+) -> Vec<crate::scenario::checks::Finding> {
+    by_name(profile)
+        .map(|p| p.lint_case(case, raw, base))
+        .unwrap_or_default()
+        .into_iter()
+        .map(|f| (f.pointer, f.key, f.message))
+        .collect()
+}
+
 /// Every protocol's lint vocabulary, plus the roots every run has.
 pub fn context_vocabulary() -> Vec<(String, Option<Vec<String>>)> {
     let mut roots: Vec<(String, Option<Vec<String>>)> =
@@ -135,7 +153,7 @@ pub fn context_vocabulary() -> Vec<(String, Option<Vec<String>>)> {
     roots.push((
         "run".to_string(),
         Some(
-            crate::plan::run_facts::NAMES
+            crate::config::RUN_FACT_NAMES
                 .iter()
                 .map(|s| s.to_string())
                 .collect(),

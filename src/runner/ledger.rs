@@ -4,8 +4,6 @@
 //! finish or the run is stopped (`--deadline`, Ctrl-C). The executor uses these, so a
 //! run decides cases the same way everywhere.
 
-use super::result::result_without_exchange;
-use super::stop::{Stop, StopReason};
 use super::{EventSink, RunOutput, finish};
 use crate::baseline::tracker::{BaselineTracker, today_utc};
 use crate::config::RunConfig;
@@ -13,7 +11,9 @@ use crate::event::Event;
 use crate::exit::RunFacts;
 use crate::outcome::{CaseResult, Outcome};
 use crate::plan::PlannedCase;
+use crate::plan::result::result_without_exchange;
 use crate::scenario::suite::Suite;
+use crate::stop::{Stop, StopReason};
 use std::collections::BTreeMap;
 use std::future::Future;
 use std::sync::Arc;

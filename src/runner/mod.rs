@@ -3,28 +3,23 @@
 //! (`plan::settle`), and the cases that send run concurrently (bounded by `-j`)
 //! through the [`ledger`]. Everything observable leaves as [`Event`]s.
 
-pub mod body;
-pub mod document;
-pub mod http;
 pub mod ledger;
 pub mod offline;
-pub mod result;
 pub mod session;
-pub mod stop;
 pub mod target;
 
 use crate::event::{BaselineInfo, DiscoverySnapshot, Event, RunInfo, RunSummary};
 use crate::exit::{self, RunFacts};
+use crate::http::HttpClient;
 use crate::judge::catalog::SchemaCatalog;
+use crate::plan::result::result_without_exchange;
 use crate::plan::settle::{self, Settled, Situation};
 use crate::protocol::{CaseInput, Probed, ProtocolRun};
-use http::HttpClient;
+use crate::stop::{Stop, StopReason};
 use ledger::{Ledger, Tally};
-use result::result_without_exchange;
 use session::Session;
 use std::sync::Arc;
 use std::time::Instant;
-use stop::{Stop, StopReason};
 use tokio::sync::mpsc;
 
 /// Where events go; a closed receiver is not an error for the run.
@@ -73,7 +68,7 @@ fn run_info(session: &Session, nonce: &str) -> RunInfo {
     let (protocol_options, protocol_view) = session.protocol.options();
     RunInfo {
         tool_version: env!("CARGO_PKG_VERSION").to_string(),
-        profile: config.protocol.into(),
+        profile: session.protocol_name.into(),
         target: session.target.label.clone(),
         protocol_options,
         strict: config.strict,

@@ -2,13 +2,13 @@
 //! needed. They run in `run --offline` and in every run. The failing keywords and
 //! instance paths go into the assertions, so the report shows exactly what failed.
 
-use super::document;
-use super::result::result_without_exchange;
 use crate::judge::catalog::LoadedSchema;
 use crate::judge::{validity, verdict};
 use crate::outcome::{AssertionResult, CaseResult, Outcome};
 use crate::plan::predicate::Resolve;
+use crate::plan::result::result_without_exchange;
 use crate::protocol::CaseInput;
+use crate::request::document;
 use crate::scenario::model::{DocumentSpec, Expectations, ValidateSpec};
 use crate::scenario::template;
 use jsonschema::Validator;

@@ -3,13 +3,13 @@
 //! renderer (`list`) or execute it ([`super::execute`]).
 
 use super::ResolvedTarget;
-use super::http::{HttpClient, HttpSettings};
-use super::stop::Stop;
 use crate::config::{RunConfig, Target};
 use crate::event::DiscoverySnapshot;
+use crate::http::{HttpClient, HttpSettings};
 use crate::plan::{self, PlannedCase};
 use crate::protocol::{self, ProtocolRun};
 use crate::scenario::suite::Suite;
+use crate::stop::Stop;
 use serde_json::Value;
 use std::sync::Arc;
 
@@ -19,6 +19,8 @@ pub struct Session {
     /// Only the cases of the session's protocol: a run plans nothing else.
     pub suite: Arc<Suite>,
     pub target: ResolvedTarget,
+    /// The protocol's registered name (`profile:` in scenario files).
+    pub protocol_name: &'static str,
     pub protocol: Box<dyn ProtocolRun>,
 }
 
@@ -35,8 +37,12 @@ impl Session {
     /// Opens the configured protocol. `Err` is a usage error (exit 2): an unknown
     /// protocol, or a declaration it cannot read.
     pub fn open(config: Arc<RunConfig>, suite: &Suite) -> Result<Session, String> {
-        let registered = protocol::by_name(config.protocol)
-            .ok_or_else(|| format!("unknown protocol `{}`", config.protocol))?;
+        let registered = match config.protocol {
+            Some(name) => {
+                protocol::by_name(name).ok_or_else(|| format!("unknown protocol `{name}`"))?
+            }
+            None => protocol::PROTOCOLS[0],
+        };
         let protocol = registered.open(&config)?;
         let target = match super::target::shown_url(&config).as_ref() {
             Some(url) => {
@@ -52,7 +58,8 @@ impl Session {
             None => ResolvedTarget::offline(config.target_label.clone()),
         };
         Ok(Session {
-            suite: Arc::new(suite.for_profile(config.protocol)),
+            suite: Arc::new(suite.for_profile(registered.name())),
+            protocol_name: registered.name(),
             config,
             target,
             protocol,
@@ -74,7 +81,7 @@ impl Session {
     pub async fn plan(&mut self, client: Option<&HttpClient>, nonce: &str) -> Planned {
         let discovered = self.protocol.discover(client).await;
         let mut context = discovered.context;
-        context.insert("run".into(), plan::run_facts::of(&self.config));
+        context.insert("run".into(), self.config.run_facts());
         let context = Value::Object(context);
         let cases = plan::plan(&self.suite, &context, &self.config.filters, nonce);
         Planned {

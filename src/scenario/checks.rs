@@ -24,7 +24,13 @@ pub struct CheckOptions {
     pub context_roots: Vec<(String, Option<Vec<String>>)>,
     /// Lets `$media.url` point outside loopback (`--allow-external-probe-urls`).
     pub allow_external_probe_urls: bool,
+    /// What each file's protocol finds foreign in a case (`protocol::lint_case`):
+    /// `(profile, case, the case as written, its pointer)`.
+    pub lint_case: Option<LintCase>,
 }
+
+/// A protocol's checks of one case of a file of that protocol (`profile:`).
+pub type LintCase = fn(&str, &super::model::CaseSpec, &Value, &str) -> Vec<Finding>;
 
 /// (pointer, point at the key rather than the value, message)
 pub type Finding = (String, bool, String);
@@ -236,7 +242,7 @@ fn check_case(
     let rows_listed = matches!(case.expand, Some(super::model::Expansion::Rows(_)));
     let rows = case.expand.as_ref().map(|e| e.rows()).unwrap_or_default();
     for (i, bindings) in rows.iter().enumerate() {
-        let id = crate::plan::expanded_id(&case.id, bindings, case.id_from.as_deref());
+        let id = super::id::expanded_id(&case.id, bindings, case.id_from.as_deref());
         if !ids.insert(id.clone()) {
             out.push((
                 if rows_listed {
@@ -337,7 +343,9 @@ pub fn check(file: &ScenarioFile, raw: &Value, options: &CheckOptions) -> Vec<Fi
         }
         if let Some(raw_case) = raw.pointer(&base) {
             check_case(case, raw_case, &base, options, &mut out);
-            super::profile_checks::check(case, raw_case, &base, &file.profile, &mut out);
+            if let Some(lint_case) = options.lint_case {
+                out.extend(lint_case(&file.profile, case, raw_case, &base));
+            }
         }
     }
     out

@@ -3,11 +3,13 @@
 pub mod builtin;
 pub mod checks;
 pub mod diagnostic;
+pub mod id;
 pub mod load;
+pub mod media_objects;
 pub mod media_size;
 pub mod model;
 pub mod path;
 pub mod position;
-pub mod profile_checks;
+pub mod stream;
 pub mod suite;
 pub mod template;

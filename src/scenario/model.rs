@@ -1,9 +1,8 @@
 //! The typed form of a scenario file, deserialised after it passed
 //! `schemas/scenario.schema.json`. The README documents every field.
 
+use super::stream::{EchoAspect, StreamClass};
 use crate::outcome::Requirement;
-use crate::protocol::agui::StreamClass;
-use crate::protocol::agui::echo::EchoAspect;
 use serde::Deserialize;
 use serde_json::Value;
 

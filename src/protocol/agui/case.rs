@@ -3,17 +3,17 @@
 
 use super::judge::{self, StreamJudgement};
 use super::sse;
+use crate::http::HttpClient;
 use crate::judge::catalog::SchemaCatalog;
 use crate::judge::{self as answer_judge, Answer, verdict};
 use crate::outcome::{CaseResult, Outcome};
 use crate::plan::PlannedCase;
+use crate::plan::result::result_without_exchange;
 use crate::protocol::agui::echo;
 use crate::protocol::agui::part::{self as agui_part, PartInputs};
 use crate::protocol::agui::run_input::run_input;
 use crate::protocol::agui::{Declaration, StreamClass};
-use crate::runner::body::render_body;
-use crate::runner::http::HttpClient;
-use crate::runner::result::result_without_exchange;
+use crate::request::body::render_body;
 use crate::scenario::suite::SuiteCase;
 use serde_json::{Value, json};
 use std::time::Instant;

@@ -8,47 +8,9 @@
 //! run that fails before it starts), exactly one terminal event (`RUN_FINISHED` or
 //! `RUN_ERROR`) ends the run, and nothing follows it.
 
+pub use crate::scenario::stream::StreamClass;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use std::fmt;
-
-/// The outcome buckets (README, "AG-UI outcome buckets").
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum StreamClass {
-    /// A 4xx before any stream.
-    Rejected,
-    /// A 5xx: the agent crashed on the input.
-    Crashed,
-    /// A stream that ended in `RUN_ERROR`.
-    RunError,
-    /// A stream that ended in `RUN_FINISHED`.
-    Completed,
-    /// Framing or ordering broken, or the stream ended without a terminal event.
-    Broken,
-    /// Reading stopped at mmconform's own deadline or read cap, or the transport failed,
-    /// before a terminal event: not a verdict on the agent.
-    Unfinished,
-}
-
-impl StreamClass {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            StreamClass::Rejected => "rejected",
-            StreamClass::Crashed => "crashed",
-            StreamClass::RunError => "run-error",
-            StreamClass::Completed => "completed",
-            StreamClass::Broken => "broken",
-            StreamClass::Unfinished => "unfinished",
-        }
-    }
-}
-
-impl fmt::Display for StreamClass {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
 
 /// Why reading the answer stopped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

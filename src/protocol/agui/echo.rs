@@ -18,42 +18,11 @@
 //! a url it did not fetch).
 
 use super::kind_of_mime;
+pub use crate::scenario::stream::EchoAspect;
 use base64::Engine as _;
 use mmconform_media as media;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-
-/// What a case compares (`expect.echo.compare`), one assertion each.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum EchoAspect {
-    /// The sequence of part kinds (text included).
-    Kinds,
-    /// The source kind of each non-text part.
-    Sources,
-    /// The decoded size of each inline (data) part.
-    Bytes,
-    /// The run nonce inside each inline part.
-    Nonce,
-}
-
-impl EchoAspect {
-    pub const ALL: [EchoAspect; 4] = [
-        EchoAspect::Kinds,
-        EchoAspect::Sources,
-        EchoAspect::Bytes,
-        EchoAspect::Nonce,
-    ];
-
-    pub fn check_name(self) -> &'static str {
-        match self {
-            EchoAspect::Kinds => "echo.kinds",
-            EchoAspect::Sources => "echo.sources",
-            EchoAspect::Bytes => "echo.bytes",
-            EchoAspect::Nonce => "echo.nonce",
-        }
-    }
-}
 
 /// One part as sent, or as an agent echoed it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -3,8 +3,8 @@
 
 use super::ENDPOINT;
 use crate::protocol::LintFinding;
+use crate::scenario::media_objects::{media_in_body, sources};
 use crate::scenario::model::CaseSpec;
-use crate::scenario::profile_checks::{media_in_body, sources};
 use serde_json::Value;
 
 fn finding(pointer: String, key: bool, message: String) -> LintFinding {

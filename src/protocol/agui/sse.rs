@@ -7,10 +7,10 @@
 //! stream). SSE framing is decoded by the `sse-stream` crate, fed chunk by chunk so the
 //! caps stay ours; [`Classifier`] judges the events it yields.
 
+use crate::http::{HttpClient, HttpRequest, Opened, shown_body};
 use crate::outcome::{Exchange, RecordedResponse};
 use crate::protocol::agui::StreamEvidence;
 use crate::protocol::agui::classify::{Classifier, ReadEnd};
-use crate::runner::http::{HttpClient, HttpRequest, Opened, shown_body};
 use bytes::Bytes;
 use futures_util::stream::BoxStream;
 use futures_util::{FutureExt as _, StreamExt as _};

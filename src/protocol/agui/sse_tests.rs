@@ -87,14 +87,14 @@ async fn read(path: &str) -> (StreamEvidence, Duration) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     tokio::spawn(async move { axum::serve(listener, hostile()).await });
-    let mut http = crate::runner::http::HttpSettings::new(format!("http://{addr}{path}"));
+    let mut http = crate::http::HttpSettings::new(format!("http://{addr}{path}"));
     http.timeout = Duration::from_secs(1);
     http.max_response_bytes = 64 * 1024;
     http.env_proxy = false;
     let client = HttpClient::new(
         http,
         crate::redact::Redactor::default(),
-        crate::runner::stop::Stop::never(),
+        crate::stop::Stop::never(),
     )
     .unwrap();
     let started = StdInstant::now();

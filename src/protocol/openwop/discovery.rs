@@ -7,11 +7,11 @@ use super::{Seam, facts};
 use crate::canonical::canonical_sha256;
 use crate::config::RunConfig;
 use crate::event::DiscoverySnapshot;
+use crate::http::{HttpClient, HttpRequest, HttpResponse};
 use crate::outcome::{CaseResult, Exchange, Outcome};
 use crate::plan::PlannedCase;
+use crate::plan::result::result_without_exchange;
 use crate::protocol::openwop;
-use crate::runner::http::{HttpClient, HttpRequest, HttpResponse};
-use crate::runner::result::result_without_exchange;
 use crate::scenario::suite::SuiteCase;
 use serde_json::{Value, json};
 use std::time::Instant;
@@ -30,7 +30,7 @@ pub fn context(usable: Option<&Value>, config: &RunConfig) -> Value {
     json!({
         "discovery": usable.cloned().unwrap_or(Value::Null),
         "openwop": facts::derive(usable, config.max_probe_bytes),
-        "run": crate::plan::run_facts::of(config),
+        "run": config.run_facts(),
     })
 }
 

@@ -2,8 +2,8 @@
 //! stream and echo expectations, and AG-UI part spellings.
 
 use crate::protocol::LintFinding;
+use crate::scenario::media_objects::{media_in_body, sources};
 use crate::scenario::model::CaseSpec;
-use crate::scenario::profile_checks::{media_in_body, sources};
 use serde_json::Value;
 
 fn finding(pointer: String, key: bool, message: String) -> LintFinding {

@@ -56,22 +56,7 @@ impl Protocol for Openwop {
     }
 }
 
-/// How request bodies spell parts: the spec's, or the official suite's
-/// (`file` + `dataBase64` for documents, docs/wire.md, "Content parts").
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Dialect {
-    Spec,
-    Suite,
-}
-
-impl Dialect {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Dialect::Spec => "spec",
-            Dialect::Suite => "suite",
-        }
-    }
-}
+pub use crate::config::Dialect;
 
 pub const DISCOVERY_PATH: &str = "/.well-known/openwop";
 

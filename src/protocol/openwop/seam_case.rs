@@ -1,13 +1,13 @@
 //! Running one openwop case: render the request, send it to its seam, judge the answer.
 
 use super::part::{self, PartInputs};
+use crate::http::{HttpClient, HttpRequest, HttpResponse};
 use crate::judge::catalog::SchemaCatalog;
 use crate::judge::{self, Answer, verdict};
 use crate::outcome::{CaseResult, Exchange, Outcome};
 use crate::plan::PlannedCase;
-use crate::runner::body::render_body;
-use crate::runner::http::{HttpClient, HttpRequest, HttpResponse};
-use crate::runner::result::result_without_exchange;
+use crate::plan::result::result_without_exchange;
+use crate::request::body::render_body;
 use crate::scenario::suite::SuiteCase;
 use serde_json::Value;
 use std::time::Instant;

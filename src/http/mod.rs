@@ -28,16 +28,7 @@ use failure::{Failure, chain, describe, no_answer_at_all};
 pub use open::Opened;
 pub use record::{elide, shown_body};
 
-/// TLS trust, from `--cacert` and `--insecure`.
-#[derive(Debug, Clone, Default)]
-pub struct TlsSettings {
-    /// PEM bundle that replaces the system roots (curl's `--cacert`), and its path for
-    /// the curl line.
-    pub cacert_pem: Option<Vec<u8>>,
-    pub cacert_path: Option<String>,
-    /// Accept any certificate (`--insecure`); the run records a warning.
-    pub insecure: bool,
-}
+pub use crate::config::TlsSettings;
 
 #[derive(Debug, Clone)]
 pub struct HttpSettings {

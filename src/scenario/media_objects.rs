@@ -1,23 +1,7 @@
-//! Checks that a case speaks its file's protocol (`profile:`): each protocol says what
-//! is foreign to it ([`Protocol::lint_case`](crate::protocol::Protocol::lint_case)),
-//! since a case mixing two would be planned into a run that cannot send it. `lint`
-//! refuses it with the position of the offending key.
+//! The `$media` objects of a case, for the checks each protocol makes of its own files
+//! (what is foreign to it: another protocol's part spellings and sources).
 
-use super::checks::Finding;
-use super::model::CaseSpec;
-use crate::protocol;
 use serde_json::Value;
-
-/// Findings for one case of a file whose `profile:` is `profile`.
-pub fn check(case: &CaseSpec, raw: &Value, base: &str, profile: &str, out: &mut Vec<Finding>) {
-    let Some(protocol) = protocol::by_name(profile) else {
-        // The scenario schema names the protocols; an unknown one is reported there.
-        return;
-    };
-    for finding in protocol.lint_case(case, raw, base) {
-        out.push((finding.pointer, finding.key, finding.message));
-    }
-}
 
 /// Every `$media` object in the case's request body, with its JSON pointer.
 pub fn media_in_body<'a>(raw: &'a Value, base: &str) -> Vec<(String, &'a Value)> {

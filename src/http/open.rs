@@ -3,7 +3,7 @@
 
 use super::{HttpClient, HttpRequest, SendError, describe};
 use crate::outcome::Exchange;
-use crate::runner::stop::StopReason;
+use crate::stop::StopReason;
 use tokio::time::Instant;
 
 /// A request opened with [`HttpClient::open`]: its answer is read by the caller.

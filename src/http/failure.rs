@@ -1,7 +1,7 @@
 //! Why an exchange produced no answer, and how a transport failure reads in one line.
 //! None of this is ever a verdict on the host.
 
-use crate::runner::stop::StopReason;
+use crate::stop::StopReason;
 use std::fmt;
 
 /// Why a send produced no answer to judge. None of these is a verdict on the host.

@@ -1,0 +1,5 @@
+//! Building a case's request body from its template, for every protocol: placeholders,
+//! `$media` parts (each protocol spells them), and `$fixture` documents.
+
+pub mod body;
+pub mod document;
