@@ -133,3 +133,11 @@ pub fn fixture(name: &str) -> PathBuf {
         .join("tests/fixtures")
         .join(name)
 }
+
+/// insta settings that keep every snapshot in `tests/snapshots/`, whichever module of
+/// whichever test binary asserts it (files are named `<module path>__<name>.snap`).
+pub fn snapshot_settings() -> insta::Settings {
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots"));
+    settings
+}

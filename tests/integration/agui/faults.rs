@@ -1,10 +1,9 @@
 //! Every single-fault variant of the AG-UI reference agent breaks one requirement; the
 //! case that checks it must fail (MUST) or warn, and fail under --strict (SHOULD). The
 //! other way round (every agui case is caught by some fault, in some declaration of the
-//! agent) is `mmconform calibrate`'s job: see tests/calibrate.rs.
+//! agent) is `mmconform calibrate`'s job: see tests/integration/calibrate.rs.
 
-mod common;
-use common::run;
+use crate::common::{self, run};
 
 fn fault_run(fault: Option<&str>, setup: &[&str], strict: bool) -> common::RunResult {
     let mut args = vec!["--profile", "agui", "--target", "reference"];

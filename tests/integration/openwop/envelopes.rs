@@ -1,8 +1,7 @@
 //! AI Envelope conformance (RFC 0021/0033): offline schema cases, advertisement cases and
 //! the accept seam, against the reference host and each of its single-fault variants.
 
-mod common;
-use common::{bin, run};
+use crate::common::{self, bin, run};
 use std::path::PathBuf;
 
 fn official_schemas() -> PathBuf {

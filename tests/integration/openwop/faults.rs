@@ -2,8 +2,7 @@
 //! that checks it must fail and the run must exit 1. A conformance tester that passes a
 //! broken host is worse than none.
 
-mod common;
-use common::{run, run_with_env};
+use crate::common::{self, run, run_with_env};
 
 /// (fault, extra args, the case that must fail)
 const FAULTS: &[(&str, &[&str], &str)] = &[

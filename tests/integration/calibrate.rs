@@ -1,8 +1,7 @@
 //! `mmconform calibrate`: the built-in suite is calibrated (every case fails against
 //! some broken host, every fault is caught), and a vacuous case is named and fails it.
 
-mod common;
-use common::{bin, fixture};
+use crate::common::{bin, fixture};
 use serde_json::Value;
 
 fn calibrate(args: &[&str]) -> (i32, String, String) {
