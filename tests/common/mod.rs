@@ -23,11 +23,16 @@ impl RunResult {
     }
 
     pub fn outcome(&self, id: &str) -> String {
+        self.outcome_of(id)
+            .unwrap_or_else(|| panic!("case {id} not in report; stdout:\n{}", self.stdout))
+    }
+
+    /// The outcome of case `id`, or `None` when the report (or the case) is missing.
+    pub fn outcome_of(&self, id: &str) -> Option<String> {
         self.cases()
             .iter()
             .find(|c| c["id"] == id)
             .map(|c| c["outcome"].as_str().unwrap_or("").to_string())
-            .unwrap_or_else(|| panic!("case {id} not in report; stdout:\n{}", self.stdout))
     }
 
     pub fn ids_with(&self, outcome: &str) -> Vec<String> {
@@ -120,6 +125,19 @@ pub fn offline_case_ids() -> Vec<String> {
     let ids = r.ids_with("pass");
     assert!(!ids.is_empty(), "an offline run passes its schema cases");
     ids
+}
+
+/// The faults `serve-reference --profile PROFILE --list-faults` names (its first column).
+pub fn listed_faults(profile: &str) -> Vec<String> {
+    let out = bin()
+        .args(["serve-reference", "--profile", profile, "--list-faults"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "--list-faults failed: {out:?}");
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| l.split_whitespace().next().map(str::to_string))
+        .collect()
 }
 
 pub fn read_json(path: &Path) -> Option<Value> {
