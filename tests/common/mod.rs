@@ -23,11 +23,16 @@ impl RunResult {
     }
 
     pub fn outcome(&self, id: &str) -> String {
+        self.outcome_of(id)
+            .unwrap_or_else(|| panic!("case {id} not in report; stdout:\n{}", self.stdout))
+    }
+
+    /// The outcome of case `id`, or `None` when the report (or the case) is missing.
+    pub fn outcome_of(&self, id: &str) -> Option<String> {
         self.cases()
             .iter()
             .find(|c| c["id"] == id)
             .map(|c| c["outcome"].as_str().unwrap_or("").to_string())
-            .unwrap_or_else(|| panic!("case {id} not in report; stdout:\n{}", self.stdout))
     }
 
     pub fn ids_with(&self, outcome: &str) -> Vec<String> {
@@ -122,6 +127,19 @@ pub fn offline_case_ids() -> Vec<String> {
     ids
 }
 
+/// The faults `serve-reference --profile PROFILE --list-faults` names (its first column).
+pub fn listed_faults(profile: &str) -> Vec<String> {
+    let out = bin()
+        .args(["serve-reference", "--profile", profile, "--list-faults"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "--list-faults failed: {out:?}");
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| l.split_whitespace().next().map(str::to_string))
+        .collect()
+}
+
 pub fn read_json(path: &Path) -> Option<Value> {
     std::fs::read_to_string(path)
         .ok()
@@ -132,4 +150,12 @@ pub fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures")
         .join(name)
+}
+
+/// insta settings that keep every snapshot in `tests/snapshots/`, whichever module of
+/// whichever test binary asserts it (files are named `<module path>__<name>.snap`).
+pub fn snapshot_settings() -> insta::Settings {
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/snapshots"));
+    settings
 }

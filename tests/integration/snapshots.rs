@@ -1,11 +1,10 @@
 //! Snapshots of what users read: the terminal output and the JUnit file of real runs
 //! against the reference host, with ports, durations, dates and nonces redacted.
 
-mod common;
-use common::run;
+use crate::common::{self, run};
 
 fn settings(r: &common::RunResult) -> insta::Settings {
-    let mut s = insta::Settings::clone_current();
+    let mut s = common::snapshot_settings();
     let nonce = r.report.as_ref().unwrap()["run"]["nonce"]
         .as_str()
         .unwrap()

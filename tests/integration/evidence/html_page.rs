@@ -1,7 +1,7 @@
 //! The HTML page, read with an HTML tokenizer as a browser would read it.
 
-use crate::html_tree;
-use crate::support::{evidence, five_hosts};
+use super::html_tree;
+use super::support::{evidence, five_hosts};
 use serde_json::Value;
 
 #[test]

@@ -1,7 +1,6 @@
 //! `mmconform verify`: an untouched report verifies; editing any one byte does not.
 
-mod common;
-use common::{bin, run};
+use crate::common::{self, bin, run};
 use mmconform::report::verify::verify;
 
 fn verify_cli(path: &std::path::Path) -> (i32, String) {

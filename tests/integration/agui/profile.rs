@@ -2,8 +2,7 @@
 //! (in-process with `--target reference`, and as `serve-reference --profile agui` with a
 //! user declaration), the reports it writes, and its usage errors.
 
-mod common;
-use common::{bin, run};
+use crate::common::{self, bin, run};
 use serde_json::Value;
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
@@ -95,8 +94,11 @@ fn reports_carry_the_declaration_and_every_stream_classification() {
         );
     }
     // The same schema describes agui and openwop reports.
-    let schema: Value =
-        serde_json::from_str(include_str!("../schemas/report.schema.json")).unwrap();
+    let schema: Value = serde_json::from_str(include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/schemas/report.schema.json"
+    )))
+    .unwrap();
     let validator = jsonschema::options().build(&schema).unwrap();
     let errors: Vec<String> = validator
         .iter_errors(report)

@@ -1,7 +1,7 @@
 //! Reports of different mmconform versions are compared by case id and requirement
 //! text, and the differences are listed.
 
-use crate::support::{TEXT_IMAGE, cell, evidence, report};
+use super::support::{TEXT_IMAGE, cell, evidence, report};
 use mmconform::canonical::canonical_sha256;
 use serde_json::{Value, json};
 use std::path::Path;

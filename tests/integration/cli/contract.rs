@@ -1,8 +1,7 @@
 //! The CLI contract users and scripts rely on: exit codes, file:line:col diagnostics,
 //! reports written even when the run fails, the report schema, and steward scenarios.
 
-mod common;
-use common::{bin, fixture, run, run_with_env};
+use crate::common::{self, bin, fixture, run, run_with_env};
 use serde_json::Value;
 
 fn lint(path: &std::path::Path) -> (i32, String) {
@@ -213,8 +212,11 @@ fn usage_errors_exit_2() {
 
 #[test]
 fn the_json_report_validates_against_its_schema() {
-    let schema: Value =
-        serde_json::from_str(include_str!("../schemas/report.schema.json")).unwrap();
+    let schema: Value = serde_json::from_str(include_str!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/schemas/report.schema.json"
+    )))
+    .unwrap();
     let validator = jsonschema::options()
         .should_validate_formats(true)
         .build(&schema)

@@ -3,8 +3,7 @@
 //! panic and quickly, before anything is sent. `expectations.tsv` beside the files
 //! says where each problem is and what the message says.
 
-mod common;
-use common::{bin, fixture};
+use crate::common::{bin, fixture};
 use std::path::Path;
 use std::time::{Duration, Instant};
 

@@ -1,8 +1,7 @@
 //! `--baseline`: known failures become xfail and do not fail the run; a stale entry,
 //! one that matches nothing and an expired one each exit 5 naming the entry.
 
-mod common;
-use common::{RunResult, bin, run};
+use crate::common::{RunResult, bin, run};
 use std::path::{Path, PathBuf};
 
 /// Runs against the reference host with `fault` (if any) and `baseline`.

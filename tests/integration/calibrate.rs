@@ -1,8 +1,7 @@
 //! `mmconform calibrate`: the built-in suite is calibrated (every case fails against
 //! some broken host, every fault is caught), and a vacuous case is named and fails it.
 
-mod common;
-use common::{bin, fixture};
+use crate::common::{bin, fixture, listed_faults};
 use serde_json::Value;
 
 fn calibrate(args: &[&str]) -> (i32, String, String) {
@@ -31,19 +30,9 @@ fn the_builtin_suite_is_calibrated_and_every_variant_is_caught() {
     let matrix = &doc["matrix"];
     let variants = matrix["variants"].as_array().unwrap();
     // Every fault the reference host and agent can run with is in the matrix, and caught.
-    let listed = |profile: &str| -> Vec<String> {
-        let out = bin()
-            .args(["serve-reference", "--profile", profile, "--list-faults"])
-            .output()
-            .unwrap();
-        String::from_utf8_lossy(&out.stdout)
-            .lines()
-            .filter_map(|l| l.split_whitespace().next().map(str::to_string))
-            .collect()
-    };
-    let mut faults = listed("openwop");
+    let mut faults = listed_faults("openwop");
     assert!(faults.len() >= 49, "{faults:?}");
-    let agent_faults = listed("agui");
+    let agent_faults = listed_faults("agui");
     assert!(agent_faults.len() >= 17, "{agent_faults:?}");
     faults.extend(agent_faults.iter().map(|f| format!("agui:{f}")));
     for fault in &faults {

@@ -2,17 +2,12 @@
 //! variants, merged through the built binary into the matrix and verdict a steward
 //! would work out by hand.
 
-mod common;
-#[path = "evidence/html_page.rs"]
 mod html_page;
-#[path = "evidence/html_tree.rs"]
 mod html_tree;
-#[path = "evidence/support.rs"]
 mod support;
-#[path = "evidence/versions.rs"]
 mod versions;
 
-use common::bin;
+use crate::common::bin;
 use serde_json::Value;
 use support::*;
 
@@ -462,7 +457,7 @@ fn markdown_output_for_a_small_merge() {
         ],
     );
     assert_eq!(out.code, 0, "{}", out.context());
-    let mut settings = insta::Settings::clone_current();
+    let mut settings = crate::common::snapshot_settings();
     settings.add_filter(r"[0-9a-f]{64}", "[SHA256]");
     settings.add_filter(r"\b[0-9a-f]{12}\b", "[SHA12]");
     settings.add_filter(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", "[TIMESTAMP]");

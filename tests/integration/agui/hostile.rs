@@ -1,13 +1,12 @@
 //! The built binary against broken and hostile AG-UI agents on loopback: a verdict or
 //! `blocked`, within the deadline, never a hang or a panic.
 
-mod common;
+use crate::common::{self, run};
 use axum::Router;
 use axum::body::{Body, Bytes};
 use axum::http::header;
 use axum::response::IntoResponse;
 use axum::routing::post;
-use common::run;
 use futures_util::StreamExt as _;
 use futures_util::stream;
 use std::time::{Duration, Instant};

@@ -1,8 +1,7 @@
 //! The tool against the faithful reference host, in several shapes: every run exits 0,
 //! and the three outputs agree case for case.
 
-mod common;
-use common::run;
+use crate::common::{self, run};
 
 fn assert_clean(args: &[&str]) -> common::RunResult {
     let r = run(args);

@@ -1,0 +1,52 @@
+//! The AG-UI fault table: every single-fault variant of the AG-UI reference agent breaks
+//! one requirement, and the case that checks it must catch it (see `crate::fault_table`
+//! for what a row asserts). The other way round (every agui case is caught by some
+//! fault, in some declaration of the agent) is `mmconform calibrate`'s job: see
+//! `tests/integration/calibrate.rs`.
+
+use crate::fault_table::{MUST, Row, SHOULD, Table, check_coverage, check_every_row};
+
+const TABLE: Table = Table {
+    profile: "agui",
+    base: &["--profile", "agui", "--target", "reference"],
+    rows: ROWS,
+    elsewhere: &[],
+};
+
+#[rustfmt::skip]
+const ROWS: &[Row] = &[
+    ("drops-unknown-part", &[], "agui.legacy.binary-part", MUST),
+    ("drops-unknown-part", &[], "agui.malformed.refused.unknown-part-type", SHOULD),
+    ("crash-on-invalid-base64", &[], "agui.malformed.no-crash.invalid-base64", MUST),
+    ("completes-undeclared-kind", &[], "agui.undeclared-kind-refused[video]", MUST),
+    ("completes-undeclared-kind", &[], "agui.mixed-undeclared-refused", MUST),
+    ("events-after-finish", &[], "agui.string-content-completes", MUST),
+    ("events-after-finish", &[], "agui.undeclared-kind-refused[video]", MUST),
+    ("no-terminal-event", &[], "agui.accept.data[image,image/png]", MUST),
+    ("first-event-not-run-started", &[], "agui.accept.file[image]", MUST),
+    ("crash-on-malformed", &[], "agui.malformed.no-crash.numeric-content", MUST),
+    ("crash-on-malformed", &[], "agui.malformed.no-crash.unknown-source-type", MUST),
+    ("accepts-missing-mime-type", &[], "agui.malformed.refused.data-without-mime-type", SHOULD),
+    ("drops-part-without-source", &[], "agui.malformed.refused.part-without-source", SHOULD),
+    ("drops-unknown-source", &[], "agui.malformed.refused.unknown-source-type", SHOULD),
+    ("coerces-numeric-content", &[], "agui.malformed.refused.numeric-content", SHOULD),
+    ("accepts-invalid-base64", &[], "agui.malformed.refused.invalid-base64", SHOULD),
+    ("ignores-mime-prefix", &[], "agui.undeclared-mime-refused[audio,audio/mpeg]", SHOULD),
+    // The silent drop inside a completed run: only the echo can see it.
+    ("forwards-images-only", &[], "agui.accept.data[audio,audio/wav]", MUST),
+    ("forwards-images-only", &[], "agui.accept.url[document,application/pdf]", MUST),
+    ("truncates-media", &[], "agui.accept.data[image,image/png]", MUST),
+    ("inline-sources-only", &[], "agui.accept.url[image,image/png]", MUST),
+    ("inline-sources-only", &[], "agui.accept.file[audio]", MUST),
+    ("refuses-string-content", &[], "agui.string-content-completes", MUST),
+];
+
+#[test]
+fn every_agent_fault_fails_its_case() {
+    check_every_row(&TABLE);
+}
+
+#[test]
+fn every_listed_agent_fault_has_a_row() {
+    check_coverage(&TABLE);
+}

@@ -1,0 +1,5 @@
+//! The command line contract: exit codes, diagnostics, reports, and the broken-scenario
+//! corpus.
+
+mod broken_scenarios;
+mod contract;

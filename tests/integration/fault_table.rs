@@ -1,0 +1,180 @@
+//! The driver of the fault tables ("every fault fails its case"), one table per protocol:
+//! `openwop/faults.rs` (host and envelope faults) and `agui/faults.rs` (agent faults).
+//!
+//! A row is `(fault, setup arguments, the case that must catch it, its level)`. Rows of
+//! one fault and setup share their runs:
+//! - without `--strict`, a MUST row's case fails and a SHOULD row's case warns; the run
+//!   exits 1 when the fault has a MUST row there, 0 when it only breaks SHOULDs;
+//! - with `--strict` (only when the fault has a SHOULD row there), every row's case
+//!   fails and the run exits 1.
+//!
+//! [`check_every_row`] runs every row and reports every wrong one at once;
+//! [`check_coverage`] fails while a fault `--list-faults` names has no row (or is not
+//! listed as covered by a test of its own).
+
+use crate::common::{self, RunResult};
+use std::collections::BTreeSet;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Level {
+    Must,
+    Should,
+}
+
+pub const MUST: Level = Level::Must;
+pub const SHOULD: Level = Level::Should;
+
+/// (fault, setup arguments, the case that must catch it, the level of its requirement)
+pub type Row = (&'static str, &'static [&'static str], &'static str, Level);
+
+pub struct Table {
+    /// The `--profile` whose reference host or agent has these faults.
+    pub profile: &'static str,
+    /// The arguments before `--reference-fault` (profile and target).
+    pub base: &'static [&'static str],
+    pub rows: &'static [Row],
+    /// Listed faults with no row because a test of their own checks them; each entry
+    /// names that test in a comment.
+    pub elsewhere: &'static [&'static str],
+}
+
+/// The rows of one fault with one setup: they share a lenient and a strict run.
+struct Group<'t> {
+    fault: &'static str,
+    setup: &'static [&'static str],
+    rows: Vec<&'t Row>,
+}
+
+impl Group<'_> {
+    fn has(&self, level: Level) -> bool {
+        self.rows.iter().any(|row| row.3 == level)
+    }
+}
+
+fn groups(rows: &[Row]) -> Vec<Group<'_>> {
+    let mut groups: Vec<Group> = Vec::new();
+    for row in rows {
+        match groups
+            .iter_mut()
+            .find(|g| g.fault == row.0 && g.setup == row.1)
+        {
+            Some(group) => group.rows.push(row),
+            None => groups.push(Group {
+                fault: row.0,
+                setup: row.1,
+                rows: vec![row],
+            }),
+        }
+    }
+    groups
+}
+
+/// Runs every row of `table` and asserts once, listing every row that went wrong.
+pub fn check_every_row(table: &Table) {
+    let groups = groups(table.rows);
+    let problems: Vec<String> = in_parallel(&groups, |group| {
+        let mut problems = Vec::new();
+        problems.extend(judge(table, group, false));
+        if group.has(SHOULD) {
+            problems.extend(judge(table, group, true));
+        }
+        problems
+    })
+    .concat();
+    assert!(
+        problems.is_empty(),
+        "{} run(s) of {} fault setups went wrong:\n{}",
+        problems.len(),
+        groups.len(),
+        problems.join("\n----\n")
+    );
+}
+
+/// One run of `group`'s fault: what is wrong about it, if anything.
+fn judge(table: &Table, group: &Group, strict: bool) -> Option<String> {
+    let r = fault_run(table, group, strict);
+    let want_code = if strict || group.has(MUST) { 1 } else { 0 };
+    let mut wrong = Vec::new();
+    if r.code != want_code {
+        wrong.push(format!("exit {} (want {want_code})", r.code));
+    }
+    for (_, _, case, level) in &group.rows {
+        let want = if strict || *level == MUST {
+            "fail"
+        } else {
+            "warn"
+        };
+        let got = r.outcome_of(case).unwrap_or_else(|| "absent".into());
+        if got != want {
+            wrong.push(format!("{case} ({level:?}) is {got} (want {want})"));
+        }
+    }
+    let mode = if strict { " --strict" } else { "" };
+    (!wrong.is_empty()).then(|| {
+        format!(
+            "{} {:?}{mode}: {}\n{}",
+            group.fault,
+            group.setup,
+            wrong.join("; "),
+            r.context()
+        )
+    })
+}
+
+fn fault_run(table: &Table, group: &Group, strict: bool) -> RunResult {
+    let mut args = table.base.to_vec();
+    args.extend(["--reference-fault", group.fault]);
+    args.extend_from_slice(group.setup);
+    if strict {
+        args.push("--strict");
+    }
+    common::run(&args)
+}
+
+/// `f` over `items` on a few threads (each item runs the binary), results in order.
+fn in_parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get().min(4));
+    let next = AtomicUsize::new(0);
+    let done = Mutex::new(Vec::with_capacity(items.len()));
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| {
+                loop {
+                    let index = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(item) = items.get(index) else { break };
+                    let result = f(item);
+                    done.lock().unwrap().push((index, result));
+                }
+            });
+        }
+    });
+    let mut done = done.into_inner().unwrap();
+    done.sort_by_key(|(index, _)| *index);
+    done.into_iter().map(|(_, result)| result).collect()
+}
+
+/// Every fault `--list-faults` names has a row or is listed as covered elsewhere, and
+/// every row and exception names a listed fault.
+pub fn check_coverage(table: &Table) {
+    let listed = common::listed_faults(table.profile);
+    assert!(!listed.is_empty(), "--list-faults named no fault");
+    let rows: BTreeSet<&str> = table.rows.iter().map(|row| row.0).collect();
+    let elsewhere: BTreeSet<&str> = table.elsewhere.iter().copied().collect();
+    let without_row: Vec<&String> = listed
+        .iter()
+        .filter(|f| !rows.contains(f.as_str()) && !elsewhere.contains(f.as_str()))
+        .collect();
+    let unknown: Vec<&&str> = rows
+        .union(&elsewhere)
+        .filter(|f| !listed.iter().any(|l| l == **f))
+        .collect();
+    let both: Vec<&&str> = rows.intersection(&elsewhere).collect();
+    assert!(
+        without_row.is_empty() && unknown.is_empty() && both.is_empty(),
+        "{} faults without a row: {without_row:?}\nnot listed by --list-faults: {unknown:?}\n\
+         both a row and covered elsewhere: {both:?}",
+        table.profile
+    );
+}

@@ -1,0 +1,183 @@
+//! The openwop fault table: every single-fault variant of the reference host (RFC 0091,
+//! discovery, auth, and the AI Envelope accept seam of RFC 0021) breaks one requirement,
+//! and the case that checks it must catch it (see `crate::fault_table` for what a row
+//! asserts). A conformance tester that passes a broken host is worse than none.
+//!
+//! Faults whose check is not a simple row have tests of their own below.
+
+use crate::common::{self, run, run_with_env};
+use crate::fault_table::{MUST, Row, SHOULD, Table, check_coverage, check_every_row};
+
+/// The envelope faults run only the RFC 0021 cases.
+const ENVELOPES: &[&str] = &["--filter", "openwop.rfc0021.*"];
+const MEDIA_BASE_URL: &[&str] = &["--media-base-url", "http://media.example.invalid/mm"];
+
+const TABLE: Table = Table {
+    profile: "openwop",
+    base: &["--target", "reference"],
+    rows: ROWS,
+    elsewhere: &[
+        "ignores-auth",          // ignored_auth_is_caught_when_a_token_is_configured
+        "seam-missing",          // a_missing_seam_blocks_seam_cases_and_is_insufficient_evidence
+        "envelope-seam-missing", // a_missing_envelope_seam_blocks_only_its_cases
+    ],
+};
+
+#[rustfmt::skip]
+const ROWS: &[Row] = &[
+    // Discovery and RFC 0091 (`messages[].content` parts).
+    ("discovery-missing-required", &[], "openwop.discovery.document", MUST),
+    ("wrapper-only-discovery", &[], "openwop.discovery.aiproviders-at-root", MUST),
+    ("out-of-enum-modality", &[], "openwop.rfc0091.input-advertisement-schema", MUST),
+    ("refuses-string-content", &[], "openwop.rfc0091.string-content-accepted", MUST),
+    ("rejects-text-part-unless-listed", &["--reference-modalities", "image"], "openwop.rfc0091.text-part-accepted", MUST),
+    ("rejects-advertised-modality", &[], "openwop.rfc0091.advertised-inline-accepted[image]", MUST),
+    ("rejects-media-ref", &[], "openwop.rfc0091.advertised-mediaref-accepted[image]", MUST),
+    ("rejects-url-source", MEDIA_BASE_URL, "openwop.rfc0091.advertised-url-accepted[image]", MUST),
+    ("accepts-unadvertised", &[], "openwop.rfc0091.unadvertised-rejected[audio]", MUST),
+    ("silently-drops-unadvertised", &[], "openwop.rfc0091.unadvertised-rejected[document]", MUST),
+    ("wrong-error-code", &[], "openwop.rfc0091.unadvertised-rejected[audio]", MUST),
+    ("crash-on-unknown-type", &[], "openwop.rfc0091.unknown-type-rejected[video]", MUST),
+    ("validates-first-part-only", &[], "openwop.rfc0091.mixed-message-rejected[image]", MUST),
+    ("validates-first-message-only", &[], "openwop.rfc0091.unadvertised-in-later-message-rejected", MUST),
+    ("validates-user-messages-only", &[], "openwop.rfc0091.unadvertised-in-assistant-message-rejected", MUST),
+    ("nested-error-body", &[], "openwop.rfc0091.error-body-flat", MUST),
+    ("accepts-loopback-url", &[], "openwop.rfc0091.ssrf.loopback-url-rejected", MUST),
+    ("accepts-png-only", &[], "openwop.rfc0091.advertised-mime-accepted[image,image/jpeg]", SHOULD),
+    ("accepts-missing-source", &[], "openwop.rfc0091.shape.no-source[image]", SHOULD),
+    ("accepts-two-sources", &[], "openwop.rfc0091.shape.two-sources-data-mediaref[image]", SHOULD),
+    ("accepts-two-sources", MEDIA_BASE_URL, "openwop.rfc0091.shape.two-sources-data-url[image]", SHOULD),
+    ("accepts-missing-mime-type", &[], "openwop.rfc0091.shape.no-mime-type[image]", SHOULD),
+    ("accepts-invalid-base64", &[], "openwop.rfc0091.shape.invalid-base64[image]", SHOULD),
+    ("accepts-numeric-content", &[], "openwop.rfc0091.shape.content-not-string-or-array", SHOULD),
+    ("accepts-empty-messages", &[], "openwop.rfc0091.shape.empty-messages", SHOULD),
+    ("off-by-one-limit", &[], "openwop.rfc0091.limit.at-max-accepted", SHOULD),
+    ("ignores-max-bytes-per-part", &[], "openwop.rfc0091.limit.over-max-rejected", SHOULD),
+    ("accepts-unknown-media-ref", &[], "openwop.rfc0091.mediaref.unresolvable-rejected", SHOULD),
+    // RFC 0021: the envelope accept seam and the envelope advertisement.
+    ("envelope-accepts-missing-meta", ENVELOPES, "openwop.rfc0021.accept.missing-meta-invalid", MUST),
+    ("envelope-invalid-without-details", ENVELOPES, "openwop.rfc0021.accept.missing-meta-invalid", MUST),
+    ("envelope-gated-without-allowed-kinds", ENVELOPES, "openwop.rfc0021.accept.vendor-kind-gated", MUST),
+    ("envelope-breach-above-cap-only", ENVELOPES, "openwop.rfc0021.accept.envelopes-cap-reached", MUST),
+    ("envelope-breach-one-early", ENVELOPES, "openwop.rfc0021.accept.schema-cap-below", MUST),
+    ("envelope-run-boundary-wins", ENVELOPES, "openwop.rfc0021.accept.envelope-trust-wins", MUST),
+    ("envelope-ignores-run-boundary", ENVELOPES, "openwop.rfc0021.accept.run-boundary-untrusted", MUST),
+    ("envelope-ts-unchecked", ENVELOPES, "openwop.rfc0021.accept.ts-not-iso8601", MUST),
+    ("envelope-universal-node-gated", ENVELOPES, "openwop.rfc0021.accept.universal-ignores-node-allowlist", MUST),
+    ("envelope-gates-universal-kinds", ENVELOPES, "openwop.rfc0021.accept.valid-clarification", MUST),
+    ("envelope-http-400", ENVELOPES, "openwop.rfc0021.accept.missing-meta-invalid", MUST),
+    ("envelope-payload-unchecked", ENVELOPES, "openwop.rfc0021.accept.payload-invalid", MUST),
+    ("envelope-wrong-cap-kind", ENVELOPES, "openwop.rfc0021.accept.schema-cap-reached", MUST),
+    ("envelope-missing-accepted", ENVELOPES, "openwop.rfc0021.accept.missing-envelope-rejected", MUST),
+    ("envelope-ignores-host-supported", ENVELOPES, "openwop.rfc0021.accept.vendor-kind-listed", MUST),
+    ("envelope-default-untrusted", ENVELOPES, "openwop.rfc0021.accept.default-trusted", MUST),
+    ("discovery-envelopes-not-array", ENVELOPES, "openwop.rfc0021.supported-envelopes-shape", MUST),
+    ("discovery-missing-universal-envelopes", &[], "openwop.rfc0021.universal-kind-advertised[error]", SHOULD),
+    ("discovery-wrong-schema-version", &[], "openwop.rfc0021.universal-schema-version[error]", SHOULD),
+];
+
+#[test]
+fn every_host_fault_fails_its_case() {
+    check_every_row(&TABLE);
+}
+
+#[test]
+fn every_listed_host_fault_has_a_row() {
+    check_coverage(&TABLE);
+}
+
+fn fault_run(fault: &str, extra: &[&str]) -> common::RunResult {
+    let mut args = vec!["--target", "reference", "--reference-fault", fault];
+    args.extend_from_slice(extra);
+    run(&args)
+}
+
+#[test]
+fn ignored_auth_is_caught_when_a_token_is_configured() {
+    let env = [("OPENWOP_API_KEY", "mmconform-canary-7f3a9c")];
+    let ok = run_with_env(&["--target", "reference", "--strict"], &env);
+    assert_eq!(ok.code, 0, "{}", ok.context());
+    assert_eq!(ok.outcome("openwop.auth.seam-requires-token"), "pass");
+    let bad = run_with_env(
+        &[
+            "--target",
+            "reference",
+            "--strict",
+            "--reference-fault",
+            "ignores-auth",
+        ],
+        &env,
+    );
+    assert_eq!(bad.code, 1, "{}", bad.context());
+    assert_eq!(bad.outcome("openwop.auth.seam-requires-token"), "fail");
+    for text in [&ok.stdout, &ok.stderr, &bad.stdout, &bad.stderr] {
+        assert!(
+            !text.contains("mmconform-canary-7f3a9c"),
+            "token leaked:\n{text}"
+        );
+    }
+    for r in [&ok, &bad] {
+        assert!(
+            !r.junit
+                .as_ref()
+                .unwrap()
+                .contains("mmconform-canary-7f3a9c")
+        );
+        assert!(
+            !r.report
+                .as_ref()
+                .unwrap()
+                .to_string()
+                .contains("mmconform-canary-7f3a9c")
+        );
+    }
+}
+
+#[test]
+fn a_missing_seam_blocks_seam_cases_and_is_insufficient_evidence() {
+    let r = fault_run("seam-missing", &[]);
+    assert_eq!(r.code, 3, "{}", r.context());
+    assert_eq!(
+        r.outcome("openwop.rfc0091.unadvertised-rejected[audio]"),
+        "blocked"
+    );
+    assert_eq!(r.outcome("openwop.discovery.document"), "pass");
+    // Only the ai/call seam is gone: discovery and envelope cases still observe the
+    // host, but no RFC 0091 case past the advertisement check may pass.
+    let passed = r.ids_with("pass");
+    assert!(
+        passed
+            .iter()
+            .all(|id| !id.starts_with("openwop.rfc0091") || id.contains("input-advertisement")),
+        "no ai/call seam case may pass with the seam missing: {passed:?}"
+    );
+    assert_eq!(
+        r.outcome("openwop.rfc0021.accept.valid-clarification"),
+        "pass"
+    );
+}
+
+#[test]
+fn require_turns_a_blocked_seam_into_failure() {
+    let r = fault_run("seam-missing", &["--require"]);
+    assert_eq!(r.code, 1, "{}", r.context());
+    assert_eq!(
+        r.outcome("openwop.rfc0091.unadvertised-rejected[audio]"),
+        "fail"
+    );
+}
+
+#[test]
+fn a_missing_envelope_seam_blocks_only_its_cases() {
+    let r = fault_run("envelope-seam-missing", &[]);
+    assert_eq!(r.code, 3, "{}", r.context());
+    assert_eq!(
+        r.outcome("openwop.rfc0021.accept.valid-clarification"),
+        "blocked"
+    );
+    assert_eq!(
+        r.outcome("openwop.rfc0091.unadvertised-rejected[audio]"),
+        "pass"
+    );
+    assert_eq!(r.outcome("openwop.rfc0021.envelope-valid"), "pass");
+}

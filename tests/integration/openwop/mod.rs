@@ -1,0 +1,6 @@
+//! The openwop profile: the faithful reference host in several shapes, the AI Envelope
+//! cases, and the fault table (every host and envelope fault fails its case).
+
+mod envelopes;
+mod faults;
+mod reference_host;
