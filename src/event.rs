@@ -115,5 +115,11 @@ pub enum Event {
         index: usize,
         result: Box<CaseResult>,
     },
+    /// The target cannot be used (unreachable, or its description unusable): every case
+    /// that depends on it is blocked with exactly `reason`; `hint` says what to check.
+    TargetUnusable {
+        reason: String,
+        hint: String,
+    },
     RunFinished(RunSummary),
 }

@@ -33,6 +33,9 @@ pub enum Settled {
 pub struct Situation<'a> {
     pub offline: bool,
     pub probed: &'a Probed,
+    /// Set when the target's own description (discovery) could not be used: the one
+    /// reason every case that would have depended on it is blocked with.
+    pub unusable: Option<&'a str>,
 }
 
 pub fn settle(planned: &PlannedCase, suite: &Suite, situation: &Situation) -> Settled {
@@ -46,6 +49,11 @@ pub fn settle(planned: &PlannedCase, suite: &Suite, situation: &Situation) -> Se
                 Outcome::Excluded,
                 "needs a target: this is an --offline run".into(),
             );
+        }
+        // A skip is evidence about the host; without its description there is none.
+        Disposition::Skip(_) if endpoint.is_some() && situation.unusable.is_some() => {
+            let reason = situation.unusable.unwrap_or_default().to_string();
+            return Settled::Decided(Outcome::Blocked, reason);
         }
         Disposition::Skip(r) => return Settled::Decided(Outcome::Skip, r.clone()),
         Disposition::Error(r) => return Settled::Decided(Outcome::Error, r.clone()),

@@ -26,6 +26,10 @@ fn leaky_events() -> Vec<Event> {
                 snapshot.problem = Some(format!("saw {CANARY}"));
                 snapshot.facts[CANARY] = true.into();
             }
+            Event::TargetUnusable { reason, hint } => {
+                *reason = format!("cannot reach {CANARY}");
+                *hint = format!("check {CANARY}");
+            }
             Event::CaseFinished { result, .. } => {
                 result.reason = Some(format!("host echoed {CANARY}"));
                 result.notes.push(format!("note {CANARY}"));

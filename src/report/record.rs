@@ -29,6 +29,8 @@ impl RunRecord {
                 self.cases.insert(*index, result.as_ref().clone());
             }
             Event::RunFinished(summary) => return Some(summary),
+            // Every case it blocked carries the reason: nothing more to keep.
+            Event::TargetUnusable { .. } => {}
         }
         None
     }

@@ -89,6 +89,10 @@ pub fn scrub_event(redactor: &Redactor, event: &Event) -> Event {
             index: *index,
             result: Box::new(scrub_case(redactor, result)),
         },
+        Event::TargetUnusable { reason, hint } => Event::TargetUnusable {
+            reason: redactor.redact(reason),
+            hint: redactor.redact(hint),
+        },
         Event::RunFinished(summary) => Event::RunFinished(scrub_summary(redactor, summary)),
     }
 }

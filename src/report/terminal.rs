@@ -41,6 +41,10 @@ pub struct TerminalReporter {
     next_index: usize,
     planned: Option<usize>,
     decided: usize,
+    /// The reason every case blocked by an unusable target carries: those cases are
+    /// counted, not listed (the JSON and JUnit reports list each one).
+    unusable: Option<String>,
+    blocked_by_target: usize,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -64,6 +68,8 @@ impl TerminalReporter {
             next_index: 0,
             planned: None,
             decided: 0,
+            unusable: None,
+            blocked_by_target: 0,
         }
     }
 
@@ -179,6 +185,13 @@ impl TerminalReporter {
         if case.outcome == Outcome::Excluded {
             return Ok(());
         }
+        if case.outcome == Outcome::Blocked
+            && self.unusable.is_some()
+            && case.reason == self.unusable
+        {
+            self.blocked_by_target += 1;
+            return Ok(());
+        }
         let text = self.render_case(case);
         self.emit(&text)
     }
@@ -243,6 +256,16 @@ impl TerminalReporter {
         text
     }
 
+    fn target_unusable(&mut self, reason: &str, hint: &str) -> Result<(), ReportError> {
+        self.unusable = Some(reason.to_string());
+        let text = format!(
+            "{}\n{INDENT}{}\n{INDENT}every case that needs the target is blocked with this reason (the JSON and JUnit reports list each one)\n",
+            self.paint(&printable(hint), Paint::Red),
+            printable(reason),
+        );
+        self.emit(&text)
+    }
+
     fn run_finished(&mut self, summary: &RunSummary) -> Result<(), ReportError> {
         // Whatever is still buffered waits behind a case that never finished
         // (interrupted run): print it in order rather than drop it.
@@ -272,6 +295,13 @@ impl TerminalReporter {
             })
             .collect();
         let mut text = format!("\nsummary: {}\n", counts.join(", "));
+        if self.blocked_by_target > 0 {
+            let line = format!(
+                "blocked: {} case(s) by the unusable target, not listed above",
+                self.blocked_by_target
+            );
+            text.push_str(&format!("{}\n", self.paint(&line, Paint::Magenta)));
+        }
         if summary.flaky > 0 {
             let line = format!(
                 "flaky: {} case(s) needed a retry (no answer, or 429/503 with Retry-After); see their notes",
@@ -325,6 +355,7 @@ impl Reporter for TerminalReporter {
                 Ok(())
             }
             Event::CaseFinished { index, result } => self.case_finished(*index, result),
+            Event::TargetUnusable { reason, hint } => self.target_unusable(reason, hint),
             Event::RunFinished(summary) => self.run_finished(summary),
         }
     }

@@ -91,7 +91,13 @@ impl<'a> Ledger<'a> {
         }
         self.undecided.remove(&index);
         *self.tally.counts.entry(result.outcome).or_default() += 1;
-        if result.exchanges.iter().any(|e| e.retries > 0) {
+        // Flaky: a retry was needed and an answer came in the end. Retries that never
+        // got one (a refused connection) are an unreachable host, not a flaky one.
+        if result
+            .exchanges
+            .iter()
+            .any(|e| e.retries > 0 && e.response.is_some())
+        {
             self.tally.flaky += 1;
         }
         let _ = self.sink.send(Event::CaseFinished {

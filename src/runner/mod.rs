@@ -7,6 +7,7 @@ pub mod ledger;
 pub mod offline;
 pub mod session;
 pub mod target;
+pub mod unusable;
 
 use crate::event::{BaselineInfo, DiscoverySnapshot, Event, RunInfo, RunSummary};
 use crate::exit::{self, RunFacts};
@@ -144,11 +145,20 @@ pub async fn execute(mut session: Session, sink: EventSink, stop: Stop) -> RunOu
     emit(Event::Planned {
         total: planned.cases.len(),
     });
-    let (settled, problem) = match probe_and_settle(&session, &client, &planned, &nonce).await {
-        Some(found) => found,
-        None => return interrupted(&sink, started),
-    };
-    let problem = planned.problem.clone().or(problem);
+    let unusable = planned
+        .problem
+        .as_ref()
+        .map(|p| format!("discovery unusable: {p}"));
+    let (settled, unreachable) =
+        match probe_and_settle(&session, &client, &planned, &nonce, unusable.as_deref()).await {
+            Some(found) => found,
+            None => return interrupted(&sink, started),
+        };
+    if let Some(reason) = unusable.clone().or(unreachable.clone()) {
+        let hint = unusable::hint(&reason, &session.target.base_url);
+        emit(Event::TargetUnusable { reason, hint });
+    }
+    let problem = planned.problem.clone().or(unreachable);
     let Session {
         config,
         suite,
@@ -200,6 +210,7 @@ async fn probe_and_settle(
     client: &HttpClient,
     planned: &session::Planned,
     nonce: &str,
+    unusable: Option<&str>,
 ) -> Option<(Vec<Settled>, Option<String>)> {
     let offline = session.offline();
     let endpoints = settle::endpoints(&planned.cases, &session.suite);
@@ -214,6 +225,7 @@ async fn probe_and_settle(
     let situation = Situation {
         offline,
         probed: &probed,
+        unusable,
     };
     let settled = planned
         .cases

@@ -71,3 +71,32 @@ fn terminal_output_of_an_agui_run_catching_a_silent_drop() {
     assert_eq!(r.code, 1, "{}", r.context());
     settings(&r).bind(|| insta::assert_snapshot!("terminal_agui_fail", r.stdout));
 }
+
+#[test]
+fn an_unreachable_target_is_said_in_a_few_lines_and_decides_nothing_on_facts() {
+    // Port 9 (discard) refuses connections on loopback.
+    let r = run(&[
+        "--target",
+        "http://127.0.0.1:9",
+        "--filter",
+        "openwop.rfc0091.*",
+    ]);
+    assert_eq!(r.code, 4, "{}", r.context());
+    let report = r.report.as_ref().unwrap();
+    let cases: Vec<&serde_json::Value> = report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["outcome"] != "excluded")
+        .collect();
+    let reasons: std::collections::BTreeSet<&str> =
+        cases.iter().filter_map(|c| c["reason"].as_str()).collect();
+    // Every case is in the report, blocked with one shared reason; none is skipped
+    // on a fact nobody observed, and a refused connection is not flaky.
+    assert!(cases.len() > 40, "{}", cases.len());
+    assert!(cases.iter().all(|c| c["outcome"] == "blocked"));
+    assert_eq!(reasons.len(), 1, "{reasons:?}");
+    assert_eq!(report["summary"]["flaky"], 0);
+    assert!(r.stdout.lines().count() < 12, "{}", r.stdout);
+    settings(&r).bind(|| insta::assert_snapshot!("terminal_unreachable", r.stdout));
+}

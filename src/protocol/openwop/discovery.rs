@@ -117,7 +117,8 @@ pub fn judge_cached(
         None => {
             let reason = disc
                 .problem
-                .clone()
+                .as_ref()
+                .map(|p| format!("discovery unusable: {p}"))
                 .unwrap_or_else(|| "discovery was not fetched".into());
             let mut result = result_without_exchange(planned, case, Outcome::Blocked, Some(reason));
             result.exchanges.push(disc.exchange.clone());
