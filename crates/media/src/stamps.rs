@@ -100,6 +100,24 @@ mod tests {
     }
 
     #[test]
+    fn the_nonce_ends_where_it_ends_in_every_format_whatever_follows() {
+        // What follows a stamp (a CRC, a marker, a length) must never read as more
+        // nonce: many nonces make a lucky byte unlikely to hide a missing delimiter.
+        let mut all = supported_mimes().to_vec();
+        all.push("application/x-made-up");
+        for mime in all {
+            for i in 0..300 {
+                let nonce = format!("n{i}-p{}", i % 7);
+                let bytes = generate(mime, &nonce);
+                assert_eq!(find_stamps(&bytes), std::slice::from_ref(&nonce), "{mime}");
+                let min = bytes.len();
+                let bigger = generate_sized(mime, &nonce, min + 1 + i % 5).unwrap();
+                assert_eq!(find_stamps(&bigger), [nonce], "{mime}");
+            }
+        }
+    }
+
+    #[test]
     fn distinct_stamps_in_order_of_first_appearance() {
         let text = b"x mmconform-nonce:bbb y mmconform-nonce:aaa mmconform-nonce:bbb.";
         assert_eq!(find_stamps(text), ["bbb", "aaa"]);
