@@ -26,3 +26,4 @@ pub mod redact;
 pub mod report;
 pub mod runner;
 pub mod scenario;
+pub mod witness;
