@@ -8,11 +8,13 @@ mod connection;
 mod embedded;
 mod lint;
 mod list;
+mod media;
 mod out;
 pub mod resolve;
 mod run;
 mod serve;
 mod verify;
+mod witness;
 
 use crate::exit::Ending;
 use args::{Cli, Command};
@@ -76,6 +78,8 @@ pub fn main() -> i32 {
         Command::Calibrate(args) => calibrate::calibrate(&args),
         Command::Baseline(args) => baseline::baseline(&args),
         Command::Verify(args) => verify::verify(&args),
+        Command::Witness(args) => witness::witness(&args, color),
+        Command::Media(args) => media::media(&args),
     };
     let ending = result.unwrap_or_else(|e| e);
     tell(&ending);

@@ -45,6 +45,13 @@ use std::time::Duration;
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
+/// Decodes `body` as the witness decodes a call to `wire` at `path`, without a server
+/// (tests, replaying a captured body): the record it would keep, numbered `seq`.
+pub fn decode_call(wire: Wire, path: &str, body: &[u8], limits: &Limits, seq: u64) -> ModelCall {
+    let received_at = humantime::format_rfc3339_millis(std::time::SystemTime::now()).to_string();
+    decode::decode(wire, body, limits).into_call(seq, wire, path, received_at, body.len() as u64)
+}
+
 /// How long [`RunningWitness::shutdown`] lets calls in flight finish.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
 

@@ -49,7 +49,7 @@ fn string_content_and_text_parts_are_text() {
     assert_eq!(text.wire_form, "text");
     assert_eq!((text.message, text.position), (Some(1), 0));
     assert_eq!(text.stamps, ["t0"]);
-    assert_eq!(text.source, None);
+    assert_eq!(text.source, Some(SourceKind::Text));
     assert!(d.problems.is_empty() && system.problems.is_empty() && text.problems.is_empty());
 }
 

@@ -41,6 +41,7 @@ impl TextBudget {
 /// Records `text` as the part's text: kept (bounded), measured, and scanned whole for
 /// stamps.
 pub fn text(part: &mut Part, text: &str, budget: &mut TextBudget) {
+    part.source = Some(SourceKind::Text);
     part.text = Some(budget.keep(text));
     part.text_bytes = Some(text.len() as u64);
     part.stamps = mmconform_media::find_stamps(text.as_bytes());
@@ -48,7 +49,6 @@ pub fn text(part: &mut Part, text: &str, budget: &mut TextBudget) {
 
 /// A plain-text document (Anthropic `source.type: text`): text, and bytes like media.
 pub fn text_document(part: &mut Part, data: &str, budget: &mut TextBudget) {
-    part.source = Some(SourceKind::Text);
     text(part, data, budget);
     set_digest(part, bytes::digest_bytes(data.as_bytes()));
 }
@@ -161,9 +161,12 @@ pub fn check_media(part: &mut Part, declared: Option<&str>) {
         part.problem(
             ProblemCode::KindMismatch,
             format!(
-                "{}: a {} part ({}) carries {carried}",
+                "{}: {} part ({}) carries {carried}",
                 part.at,
-                part.kind.as_str(),
+                match part.kind {
+                    PartKind::Image => "an image",
+                    _ => "an audio",
+                },
                 part.wire_form
             ),
         );

@@ -125,6 +125,33 @@ pub enum ProblemCode {
     FileIncomplete,
 }
 
+impl ProblemCode {
+    /// Every code, in declaration order (the report schema lists the same names).
+    pub const ALL: [ProblemCode; 21] = [
+        ProblemCode::MalformedJson,
+        ProblemCode::BodyTooLarge,
+        ProblemCode::BodyUnreadable,
+        ProblemCode::BadShape,
+        ProblemCode::UnsupportedEndpoint,
+        ProblemCode::EmptyMessages,
+        ProblemCode::EmptyContent,
+        ProblemCode::MissingContent,
+        ProblemCode::EmptyText,
+        ProblemCode::BadPart,
+        ProblemCode::UnknownPartType,
+        ProblemCode::InvalidBase64,
+        ProblemCode::DataUrlWithoutMime,
+        ProblemCode::DataUrlNotBase64,
+        ProblemCode::BadUrl,
+        ProblemCode::MimeMismatch,
+        ProblemCode::KindMismatch,
+        ProblemCode::MediaOnNonUser,
+        ProblemCode::BadDetail,
+        ProblemCode::AudioFormatMismatch,
+        ProblemCode::FileIncomplete,
+    ];
+}
+
 /// One problem: its code and what exactly was seen, with the JSON pointer of the part.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Problem {
@@ -322,6 +349,39 @@ mod tests {
         assert!(part.carries("n9"));
         part.url = Some("http://127.0.0.1/media/n7/a.png".into());
         assert!(part.carries("n7"));
+    }
+
+    #[test]
+    fn all_lists_every_code_once() {
+        use ProblemCode as P;
+        // No wildcard: a new code does not compile here until it is listed, and the
+        // comment on ALL says the schema lists it too.
+        let position = |code: ProblemCode| match code {
+            P::MalformedJson
+            | P::BodyTooLarge
+            | P::BodyUnreadable
+            | P::BadShape
+            | P::UnsupportedEndpoint
+            | P::EmptyMessages
+            | P::EmptyContent
+            | P::MissingContent
+            | P::EmptyText
+            | P::BadPart
+            | P::UnknownPartType
+            | P::InvalidBase64
+            | P::DataUrlWithoutMime
+            | P::DataUrlNotBase64
+            | P::BadUrl
+            | P::MimeMismatch
+            | P::KindMismatch
+            | P::MediaOnNonUser
+            | P::BadDetail
+            | P::AudioFormatMismatch
+            | P::FileIncomplete => ProblemCode::ALL.iter().position(|c| *c == code),
+        };
+        for (i, code) in ProblemCode::ALL.iter().enumerate() {
+            assert_eq!(position(*code), Some(i), "{code:?} listed twice");
+        }
     }
 
     #[test]
