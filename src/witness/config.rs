@@ -2,6 +2,7 @@
 //! or runaway client from costing more than a known amount of memory.
 
 use std::net::SocketAddr;
+use std::time::Duration;
 
 /// Bounds on what the witness reads and keeps. Worst-case memory is about
 /// `max_concurrent` x 2 x `max_body_bytes` while calls are decoded (the body and its
@@ -26,6 +27,9 @@ pub struct Limits {
     pub max_problems_per_call: usize,
     /// Calls read and decoded at once; more wait their turn.
     pub max_concurrent: usize,
+    /// A body that has not fully arrived by then is answered 408 (and recorded), so a
+    /// client trickling its upload cannot hold one of the `max_concurrent` turns.
+    pub body_timeout: Duration,
 }
 
 impl Default for Limits {
@@ -39,6 +43,7 @@ impl Default for Limits {
             max_text_bytes_per_call: 256 * 1024,
             max_problems_per_call: 64,
             max_concurrent: 4,
+            body_timeout: Duration::from_secs(300),
         }
     }
 }
@@ -95,6 +100,7 @@ impl WitnessConfig {
             ("max_calls", l.max_calls == 0),
             ("max_concurrent", l.max_concurrent == 0),
             ("max_json_values", l.max_json_values == 0),
+            ("body_timeout", l.body_timeout.is_zero()),
         ];
         if let Some((name, _)) = zero.iter().find(|(_, is_zero)| *is_zero) {
             return Err(format!("witness limit {name} must be at least 1"));

@@ -109,7 +109,8 @@ impl CallLog {
     where
         F: Fn(&CallLog) -> Vec<ModelCall>,
     {
-        let deadline = tokio::time::Instant::now() + timeout;
+        // A timeout too large to add (Duration::MAX) means no deadline.
+        let deadline = tokio::time::Instant::now().checked_add(timeout);
         // Subscribe before looking, so a call pushed in between still wakes us.
         let mut changes = self.latest.subscribe();
         loop {
@@ -117,10 +118,13 @@ impl CallLog {
             if !calls.is_empty() {
                 return calls;
             }
-            match tokio::time::timeout_at(deadline, changes.changed()).await {
-                Ok(Ok(())) => continue,
-                // Timed out (or the log is gone, which cannot happen while borrowed).
-                _ => return found(self),
+            let changed = match deadline {
+                Some(at) => tokio::time::timeout_at(at, changes.changed()).await,
+                None => Ok(changes.changed().await),
+            };
+            // Timed out (or the log is gone, which cannot happen while borrowed).
+            if !matches!(changed, Ok(Ok(()))) {
+                return found(self);
             }
         }
     }

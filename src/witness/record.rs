@@ -274,7 +274,8 @@ pub struct ModelCall {
     pub model: Option<String>,
     /// The HTTP status the witness answered.
     pub status: u16,
-    /// Bytes of request body received (at most the cap, plus what was drained).
+    /// Bytes of request body received (at most the cap, plus what was drained; 0 when
+    /// the body timed out).
     pub body_bytes: u64,
     /// How many messages the request had (Anthropic's `system` not counted).
     pub messages: usize,

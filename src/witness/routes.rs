@@ -121,8 +121,19 @@ async fn record(shared: S, wire: Wire, path: &str, body: Body) -> Response {
 }
 
 async fn read_and_decode(shared: &S, wire: Wire, path: &str, body: Body) -> (Decoded, u64) {
-    let cap = shared.config.limits.max_body_bytes;
-    let bytes = match read_capped(body, cap).await {
+    let limits = &shared.config.limits;
+    let read = tokio::time::timeout(
+        limits.body_timeout,
+        read_capped(body, limits.max_body_bytes),
+    );
+    let Ok(read) = read.await else {
+        let why = format!(
+            "the request body did not arrive within {} s",
+            limits.body_timeout.as_secs_f64()
+        );
+        return (Decoded::refused(408, ProblemCode::BodyUnreadable, why), 0);
+    };
+    let bytes = match read {
         Ok(bytes) => bytes,
         Err(BodyError::TooLarge { cap, received }) => {
             let why = format!("the request body is over the witness's {cap}-byte cap");

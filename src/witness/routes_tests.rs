@@ -259,3 +259,33 @@ async fn a_non_loopback_address_needs_the_flag() {
     .await;
     assert!(refused.err().unwrap().contains("not a loopback address"));
 }
+
+#[tokio::test]
+async fn a_body_that_never_finishes_is_answered_408_and_recorded() {
+    let w = start(Limits {
+        body_timeout: Duration::from_millis(200),
+        ..Limits::default()
+    })
+    .await;
+    // Headers promise 1000 bytes; 10 arrive, then nothing.
+    let addr = w.addr();
+    let mut socket = tokio::net::TcpStream::connect(addr).await.unwrap();
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    socket
+        .write_all(b"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n{\"messages")
+        .await
+        .unwrap();
+    let mut answer = vec![0u8; 512];
+    let n = tokio::time::timeout(Duration::from_secs(10), socket.read(&mut answer))
+        .await
+        .expect("answered within the timeout")
+        .unwrap();
+    let answer = String::from_utf8_lossy(&answer[..n]);
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    let calls = w.calls_since(0);
+    assert_eq!(calls.len(), 1);
+    assert!(calls[0].has_problem(ProblemCode::BodyUnreadable));
+    // Waiting with no deadline at all is allowed, and still returns on arrival.
+    let found = w.wait_for_calls(0, Duration::MAX).await;
+    assert_eq!(found.len(), 1);
+}
