@@ -69,6 +69,11 @@ pub enum Command {
     /// Merge verified reports of many hosts into one matrix, and judge an RFC's
     /// promotion criteria on them.
     Evidence(EvidenceArgs),
+    /// Serve a mock model endpoint (OpenAI Chat Completions, Anthropic Messages) and
+    /// judge every call a client or host sends it against the wire rules.
+    Witness(WitnessArgs),
+    /// Stamped media files for checking a client by hand with `mmconform witness`.
+    Media(MediaArgs),
 }
 
 /// How to reach a target (shared by `run` and `list`).
@@ -380,4 +385,72 @@ pub struct CriteriaArgs {
     /// Print a built-in criteria file (to copy and adapt).
     #[arg(long, value_name = "NAME")]
     pub show: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct WitnessArgs {
+    /// Address to listen on; port 0 picks a free one. The base URL is printed first.
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:0")]
+    pub listen: std::net::SocketAddr,
+    /// Allow a non-loopback --listen address: whoever reaches it is answered and recorded.
+    #[arg(long = "witness-allow-remote")]
+    pub allow_remote: bool,
+    /// Stop after this many model calls.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub count: Option<u64>,
+    /// Stop after this many seconds.
+    #[arg(long, value_name = "SECS")]
+    pub duration: Option<f64>,
+    /// Write JUnit XML here (one test case per call).
+    #[arg(long, value_name = "PATH")]
+    pub junit: Option<PathBuf>,
+    /// Write the JSON evidence report here (each call's full record).
+    #[arg(long, value_name = "PATH")]
+    pub report: Option<PathBuf>,
+    /// Larger request bodies are answered 413 (and judged).
+    #[arg(long, value_name = "BYTES", default_value_t = 64 * 1024 * 1024)]
+    pub max_body_bytes: u64,
+    /// Print each failing call's parts, one line each.
+    #[arg(short, long)]
+    pub verbose: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct MediaArgs {
+    #[command(subcommand)]
+    pub command: MediaCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum MediaCommand {
+    /// Write small valid media files, each stamped with its own nonce
+    /// (`<nonce>-p<N>`, N its position in --kinds), and list them.
+    Export(MediaExportArgs),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum MediaKindArg {
+    Png,
+    Jpeg,
+    Webp,
+    Wav,
+    Mp3,
+    Pdf,
+}
+
+#[derive(Debug, Args)]
+pub struct MediaExportArgs {
+    /// Directory to write into (created if missing; files of the same name are replaced).
+    pub dir: PathBuf,
+    /// Which files, in this order (the order a client should send them in).
+    #[arg(
+        long,
+        value_enum,
+        value_delimiter = ',',
+        default_value = "png,jpeg,webp,wav,mp3,pdf"
+    )]
+    pub kinds: Vec<MediaKindArg>,
+    /// Base nonce (letters, digits, `-`, `_`; at most 64); default: a random one.
+    #[arg(long, value_name = "NONCE")]
+    pub nonce: Option<String>,
 }

@@ -9,11 +9,13 @@ mod embedded;
 mod evidence;
 mod lint;
 mod list;
+mod media;
 mod out;
 pub mod resolve;
 mod run;
 mod serve;
 mod verify;
+mod witness;
 
 use crate::exit::Ending;
 use args::{Cli, Command};
@@ -82,6 +84,8 @@ pub fn main() -> i32 {
         Command::Baseline(args) => baseline::baseline(&args),
         Command::Verify(args) => verify::verify(&args),
         Command::Evidence(args) => evidence::evidence(&args),
+        Command::Witness(args) => witness::witness(&args, color),
+        Command::Media(args) => media::media(&args),
     };
     let ending = result.unwrap_or_else(|e| e);
     tell(&ending);

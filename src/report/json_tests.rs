@@ -180,3 +180,80 @@ fn an_agui_report_carries_the_declaration_and_each_stream_and_matches_the_schema
     bad["cases"][0]["stream"]["classification"] = "fine".into();
     assert!(!violations(&bad).is_empty());
 }
+
+/// A witness run's report: calls of both wires, with problems, as cases.
+fn witness_events() -> Vec<Event> {
+    use crate::witness::{Limits, Wire, case, decode_call};
+    use base64::Engine as _;
+    let b64 = |mime: &str| {
+        base64::engine::general_purpose::STANDARD.encode(mmconform_media::generate(mime, "n-p0"))
+    };
+    let openai = serde_json::json!({"model": "m", "messages": [
+        {"role": "system", "content": "s"},
+        {"role": "user", "content": [
+            {"type": "text", "text": ""},
+            {"type": "image_url", "image_url": {"url": format!("data:application/pdf;base64,{}", b64("application/pdf")), "detail": "high"}},
+            {"type": "input_audio", "input_audio": {"data": b64("audio/wav"), "format": "wav"}},
+            {"type": "file", "file": {"file_id": "file-1"}},
+            {"type": "image_url", "image_url": {"url": "https://example.test/a.png"}},
+            {"type": "made_up"},
+        ]},
+    ]});
+    let anthropic = serde_json::json!({"system": "s", "stream": true, "messages": [{"role": "user", "content": [
+        {"type": "document", "source": {"type": "text", "media_type": "text/plain", "data": "t"}},
+    ]}]});
+    let limits = Limits::default();
+    let calls = [
+        decode_call(
+            Wire::OpenaiChat,
+            "/v1/chat/completions",
+            openai.to_string().as_bytes(),
+            &limits,
+            1,
+        ),
+        decode_call(
+            Wire::AnthropicMessages,
+            "/v1/messages",
+            anthropic.to_string().as_bytes(),
+            &limits,
+            2,
+        ),
+        decode_call(Wire::OpenaiChat, "/v1/chat/completions", b"{", &limits, 3),
+    ];
+    let cases: Vec<CaseResult> = calls.iter().map(case::case_result).collect();
+    let mut events = vec![Event::RunStarted(Box::new(fixtures::run_info()))];
+    for (index, case) in cases.iter().enumerate() {
+        events.push(Event::CaseFinished {
+            index,
+            result: Box::new(case.clone()),
+        });
+    }
+    events.push(Event::RunFinished(fixtures::summary(&cases, false)));
+    events
+}
+
+#[test]
+fn a_witness_report_matches_the_schema() {
+    let report = write(&witness_events());
+    assert_eq!(violations(&report), Vec::<String>::new());
+    let cases = report["cases"].as_array().unwrap();
+    assert_eq!(cases.len(), 3);
+    assert_eq!(cases[0]["stream"]["parts"][2]["stamps"][0], "n-p0");
+    assert_eq!(cases[1]["stream"]["parts"][0]["message"], Value::Null);
+    assert_eq!(cases[2]["stream"]["problems"][0]["code"], "malformed_json");
+    // A witness record is not an agui stream, and the reverse: neither schema takes both.
+    let mut broken = report.clone();
+    broken["cases"][0]["stream"]["classification"] = "completed".into();
+    assert!(!violations(&broken).is_empty());
+}
+
+#[test]
+fn the_schema_names_every_witness_problem_code() {
+    let schema: Value = serde_json::from_str(SCHEMA).unwrap();
+    let listed = &schema["$defs"]["witnessProblem"]["properties"]["code"]["enum"];
+    let ours: Vec<Value> = crate::witness::ProblemCode::ALL
+        .iter()
+        .map(|c| serde_json::to_value(c).unwrap())
+        .collect();
+    assert_eq!(listed.as_array().unwrap(), &ours);
+}

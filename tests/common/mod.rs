@@ -1,6 +1,8 @@
 //! Helpers shared by the integration tests: run the built binary, read its JSON report.
 #![allow(dead_code)]
 
+pub mod witness;
+
 use assert_cmd::Command;
 use serde_json::Value;
 use std::path::{Path, PathBuf};

@@ -24,3 +24,4 @@ mod fault_table;
 mod openwop;
 mod snapshots;
 mod verify;
+mod witness;

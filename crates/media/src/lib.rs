@@ -12,6 +12,9 @@
 //! `include_bytes!`, so building and testing need no tools (see
 //! `fixtures/README.md`). WAV and PDF are simple enough to write directly.
 //!
+//! [`find_stamps`] reads the nonces back out of any bytes, and [`sniff_mime`] names a
+//! file's format from its signature, for the witness that receives them.
+//!
 //! Nonces are expected to be short ASCII (e.g. 16 hex digits); the generators
 //! escape them where a format requires it, but do not split them, so a nonce of
 //! many kilobytes is out of scope.
@@ -23,8 +26,13 @@ mod opaque;
 mod pdf;
 mod png;
 mod riff;
+mod sniff;
+mod stamps;
 mod wav;
 mod webp;
+
+pub use sniff::{canonical_mime, sniff_mime};
+pub use stamps::{MAX_STAMPS, MAX_TOKEN, StampScanner};
 
 #[cfg(test)]
 mod check;
@@ -166,6 +174,17 @@ pub fn generate_sized(mime: &str, nonce: &str, size: usize) -> Result<Vec<u8>, M
 /// Opaque bytes carry the nonce in their own header line, so that form counts too.
 pub fn contains_nonce(bytes: &[u8], nonce: &str) -> bool {
     find(bytes, stamp(nonce).as_bytes()) || find(bytes, opaque::header(nonce).trim_end().as_bytes())
+}
+
+/// Every nonce stamped in `bytes`, whatever it is: distinct, in order of first
+/// appearance, at most [`MAX_STAMPS`] (see [`StampScanner`] for reading in pieces).
+///
+/// The inverse of the generators: `find_stamps(&generate(mime, n)) == [n]` for every
+/// MIME type, opaque ones included.
+pub fn find_stamps(bytes: &[u8]) -> Vec<String> {
+    let mut scanner = StampScanner::new();
+    scanner.feed(bytes);
+    scanner.finish()
 }
 
 /// The text every real generator embeds.

@@ -16,8 +16,11 @@ const CHUNK_OVERHEAD: usize = 12;
 /// PNG caps a chunk's data at 2^31-1 bytes.
 const MAX_DATA: usize = (1 << 31) - 1;
 
+/// At least one byte of filler follows the stamp: without it the chunk's CRC would
+/// follow directly, and a CRC byte that is a letter or digit would read as part of
+/// the nonce.
 pub(super) fn min_size(nonce: &str) -> usize {
-    BASE.len() + CHUNK_OVERHEAD + KEYWORD.len() + stamp(nonce).len()
+    BASE.len() + CHUNK_OVERHEAD + KEYWORD.len() + stamp(nonce).len() + 1
 }
 
 pub(super) fn build(nonce: &str, size: usize) -> Vec<u8> {

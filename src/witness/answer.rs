@@ -1,0 +1,272 @@
+//! What the witness answers: a valid completion (or stream) whose text says what it
+//! saw, so the host's call succeeds and a person reading the host's output learns
+//! what reached the model; and each wire's own error body when a call is refused.
+
+use super::record::{ModelCall, Part, PartKind, SourceKind, Wire};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde_json::{Value, json};
+
+/// Parts and problems named in the answer text; the rest are counted.
+const SHOWN: usize = 16;
+
+/// `mmconform witness saw call 3 (openai.chat): image/png 1234 B nonce n-p0; text 12 B`
+pub fn saw(call: &ModelCall) -> String {
+    let mut items: Vec<String> = call.parts.iter().take(SHOWN).map(describe).collect();
+    let unshown = call.parts_total.saturating_sub(items.len());
+    if unshown > 0 {
+        items.push(format!("and {unshown} more part(s)"));
+    }
+    if !call.more_stamps.is_empty() {
+        items.push(format!("more nonces {}", call.more_stamps.join(",")));
+    }
+    if items.is_empty() {
+        items.push("no content parts".into());
+    }
+    let mut text = format!(
+        "mmconform witness saw call {} ({}): {}",
+        call.seq,
+        call.wire.as_str(),
+        items.join("; ")
+    );
+    let problems: Vec<&str> = call.all_problems().map(|p| p.message.as_str()).collect();
+    if !problems.is_empty() {
+        let total = problems.len() + call.problems_dropped;
+        let shown: Vec<&str> = problems.into_iter().take(3).collect();
+        text.push_str(&format!(". {total} problem(s): {}", shown.join("; ")));
+    }
+    text
+}
+
+/// One part in a few words.
+pub fn describe(part: &Part) -> String {
+    let mut out = match part.kind {
+        PartKind::Text => format!("text {} B", part.text_bytes.unwrap_or(0)),
+        PartKind::Unknown => format!("unknown {}", part.wire_form),
+        kind => {
+            let label = part
+                .mime
+                .clone()
+                .or_else(|| part.sniffed.clone())
+                .unwrap_or_else(|| kind.as_str().to_string());
+            let what = match (part.source, part.bytes) {
+                (Some(SourceKind::Url), _) => format!("url {}", part.url.as_deref().unwrap_or("")),
+                (Some(SourceKind::FileId), _) => {
+                    format!("file_id {}", part.file_id.as_deref().unwrap_or(""))
+                }
+                (_, Some(bytes)) => format!("{bytes} B"),
+                (_, None) => "undecoded".to_string(),
+            };
+            format!("{} {label} {what}", part.wire_form)
+        }
+    };
+    if !part.stamps.is_empty() {
+        out.push_str(&format!(" nonce {}", part.stamps.join(",")));
+    }
+    out
+}
+
+fn unix_now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0)
+}
+
+/// How a recorded call is to be answered, beyond what its record says.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Reply<'a> {
+    /// Why the call is refused (its status is not 200).
+    pub refusal: Option<&'a str>,
+    /// OpenAI `stream_options.include_usage`: end the stream with a usage chunk.
+    pub stream_usage: bool,
+    /// The model answered as when the call names none.
+    pub default_model: &'a str,
+}
+
+/// The answer to a recorded call: the completion, or the wire's error body.
+pub fn respond(call: &ModelCall, reply: Reply) -> Response {
+    let Reply {
+        refusal,
+        stream_usage,
+        default_model,
+    } = reply;
+    let status = StatusCode::from_u16(call.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    if let Some(why) = refusal {
+        return error(call.wire, status, why);
+    }
+    let model = call.model.as_deref().unwrap_or(default_model);
+    let text = saw(call);
+    match (call.wire, call.stream) {
+        (Wire::AnthropicMessages, false) => {
+            json_response(anthropic_message(call.seq, model, &text))
+        }
+        (Wire::AnthropicMessages, true) => sse(anthropic_events(call.seq, model, &text)),
+        (_, false) => json_response(openai_completion(call.seq, model, &text)),
+        (_, true) => sse(openai_chunks(call.seq, model, &text, stream_usage)),
+    }
+}
+
+fn json_response(body: Value) -> Response {
+    axum::Json(body).into_response()
+}
+
+fn sse(body: String) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, "text/event-stream"),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        body,
+    )
+        .into_response()
+}
+
+/// Tokens are not counted; a word count keeps `usage` plausible for clients that read it.
+fn words(text: &str) -> usize {
+    text.split_whitespace().count()
+}
+
+pub fn openai_completion(seq: u64, model: &str, text: &str) -> Value {
+    json!({
+        "id": format!("chatcmpl-mmconform-{seq}"),
+        "object": "chat.completion",
+        "created": unix_now(),
+        "model": model,
+        "choices": [{
+            "index": 0,
+            "message": {"role": "assistant", "content": text, "refusal": null},
+            "logprobs": null,
+            "finish_reason": "stop",
+        }],
+        "usage": {"prompt_tokens": 0, "completion_tokens": words(text), "total_tokens": words(text)},
+    })
+}
+
+/// `data: {chunk}` lines: the role, the text, the finish, usage when asked, `[DONE]`.
+pub fn openai_chunks(seq: u64, model: &str, text: &str, usage: bool) -> String {
+    let created = unix_now();
+    let chunk = |delta: Value, finish: Value| {
+        json!({
+            "id": format!("chatcmpl-mmconform-{seq}"),
+            "object": "chat.completion.chunk",
+            "created": created,
+            "model": model,
+            "choices": [{"index": 0, "delta": delta, "logprobs": null, "finish_reason": finish}],
+        })
+    };
+    let mut chunks = vec![
+        chunk(json!({"role": "assistant", "content": ""}), Value::Null),
+        chunk(json!({"content": text}), Value::Null),
+        chunk(json!({}), json!("stop")),
+    ];
+    if usage {
+        chunks.push(json!({
+            "id": format!("chatcmpl-mmconform-{seq}"),
+            "object": "chat.completion.chunk",
+            "created": created,
+            "model": model,
+            "choices": [],
+            "usage": {"prompt_tokens": 0, "completion_tokens": words(text), "total_tokens": words(text)},
+        }));
+    }
+    let mut out: String = chunks.iter().map(|c| format!("data: {c}\n\n")).collect();
+    out.push_str("data: [DONE]\n\n");
+    out
+}
+
+pub fn anthropic_message(seq: u64, model: &str, text: &str) -> Value {
+    json!({
+        "id": format!("msg_mmconform_{seq}"),
+        "type": "message",
+        "role": "assistant",
+        "model": model,
+        "content": [{"type": "text", "text": text}],
+        "stop_reason": "end_turn",
+        "stop_sequence": null,
+        "usage": {"input_tokens": 0, "output_tokens": words(text)},
+    })
+}
+
+/// The Messages stream: `message_start`, one text block (start, delta, stop),
+/// `message_delta` with the stop reason, `message_stop`.
+pub fn anthropic_events(seq: u64, model: &str, text: &str) -> String {
+    let mut start = anthropic_message(seq, model, "");
+    start["content"] = json!([]);
+    start["stop_reason"] = Value::Null;
+    start["usage"]["output_tokens"] = json!(0);
+    let events = [
+        (
+            "message_start",
+            json!({"type": "message_start", "message": start}),
+        ),
+        (
+            "content_block_start",
+            json!({"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}}),
+        ),
+        (
+            "content_block_delta",
+            json!({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": text}}),
+        ),
+        (
+            "content_block_stop",
+            json!({"type": "content_block_stop", "index": 0}),
+        ),
+        (
+            "message_delta",
+            json!({"type": "message_delta", "delta": {"stop_reason": "end_turn", "stop_sequence": null}, "usage": {"output_tokens": words(text)}}),
+        ),
+        ("message_stop", json!({"type": "message_stop"})),
+    ];
+    events
+        .iter()
+        .map(|(name, data)| format!("event: {name}\ndata: {data}\n\n"))
+        .collect()
+}
+
+/// The wire's error body: OpenAI `{error: {message, type, param, code}}`, Anthropic
+/// `{type: error, error: {type, message}}`.
+pub fn error(wire: Wire, status: StatusCode, message: &str) -> Response {
+    let kind = match (wire, status.as_u16()) {
+        (_, 404) => "not_found_error",
+        (Wire::AnthropicMessages, 413) => "request_too_large",
+        (Wire::AnthropicMessages, 500..) => "api_error",
+        (_, 500..) => "server_error",
+        _ => "invalid_request_error",
+    };
+    let body = match wire {
+        Wire::AnthropicMessages => {
+            json!({"type": "error", "error": {"type": kind, "message": message}})
+        }
+        _ => json!({"error": {"message": message, "type": kind, "param": null, "code": null}}),
+    };
+    (status, axum::Json(body)).into_response()
+}
+
+/// `GET {base}/models`: one model, in a list both OpenAI and Anthropic clients read.
+pub fn models(model: &str) -> Value {
+    json!({
+        "object": "list",
+        "data": [model_entry(model)],
+        "has_more": false,
+        "first_id": model,
+        "last_id": model,
+    })
+}
+
+/// One model as both wires describe it.
+pub fn model_entry(model: &str) -> Value {
+    json!({
+        "id": model,
+        "object": "model",
+        "type": "model",
+        "created": 0,
+        "created_at": "1970-01-01T00:00:00Z",
+        "owned_by": "mmconform",
+        "display_name": "mmconform witness (echoes what it received)",
+    })
+}
+
+#[cfg(test)]
+#[path = "answer_tests.rs"]
+mod tests;

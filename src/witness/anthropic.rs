@@ -1,0 +1,216 @@
+//! Decoding Anthropic Messages (WIRE.md §6): the top-level `system` (string or text
+//! blocks), string content, and the blocks `text`, `image` and `document` with a
+//! `source` of `base64 {media_type, data}`, `url {url}`, `text {media_type, data}`
+//! (documents) or `file {file_id}`. Images inside a `tool_result` are decoded too: a
+//! host may hand tool output to its model that way.
+
+use super::decode::{Collector, check_role, needs_text};
+use super::part::{self, MAX_NAME, cut};
+use super::record::{Part, PartKind, Problem, ProblemCode, SourceKind};
+use serde_json::{Map, Value};
+
+/// Blocks the wire defines that carry no media; recorded as `unknown`, no problem.
+const OTHER_BLOCKS: [&str; 8] = [
+    "tool_use",
+    "tool_result",
+    "thinking",
+    "redacted_thinking",
+    "server_tool_use",
+    "web_search_tool_result",
+    "search_result",
+    "container_upload",
+];
+
+pub fn decode(body: &Map<String, Value>, messages: &[Value], c: &mut Collector) {
+    match body.get("system") {
+        None | Some(Value::Null) => {}
+        Some(Value::String(text)) => {
+            let part = string_part(None, "system", "/system".into(), text, c);
+            c.part(part);
+        }
+        Some(Value::Array(blocks)) => decode_blocks(c, None, "system", "/system", blocks, true),
+        Some(_) => c.problem(Problem::new(
+            ProblemCode::BadShape,
+            "/system: neither a string nor a list of text blocks",
+        )),
+    }
+    for (index, message) in messages.iter().enumerate() {
+        let role = message
+            .get("role")
+            .and_then(Value::as_str)
+            .unwrap_or("(none)");
+        c.message(role);
+        let at = format!("/messages/{index}/content");
+        match message.get("content") {
+            Some(Value::String(text)) => {
+                let part = string_part(Some(index), role, at, text, c);
+                c.part(part);
+            }
+            Some(Value::Array(blocks)) => {
+                if blocks.is_empty() {
+                    c.problem(Problem::new(
+                        ProblemCode::EmptyContent,
+                        format!("{at}: an empty content list"),
+                    ));
+                }
+                decode_blocks(c, Some(index), role, &at, blocks, true);
+            }
+            None | Some(Value::Null) => c.problem(Problem::new(
+                ProblemCode::MissingContent,
+                format!("{at}: a `{role}` message without content"),
+            )),
+            Some(_) => c.problem(Problem::new(
+                ProblemCode::BadShape,
+                format!("{at}: content is neither a string nor a list"),
+            )),
+        }
+    }
+}
+
+fn string_part(
+    message: Option<usize>,
+    role: &str,
+    at: String,
+    text: &str,
+    c: &mut Collector,
+) -> Part {
+    let mut part = Part::new(message, role, 0, at);
+    part.kind = PartKind::Text;
+    part.wire_form = "string".into();
+    part::text(&mut part, text, &mut c.budget);
+    if text.is_empty() && needs_text(role) {
+        let message = format!("{}: empty string content", part.at);
+        part.problem(ProblemCode::EmptyText, message);
+    }
+    part
+}
+
+/// Each block of a content list; `nested` allows one level of `tool_result` content.
+fn decode_blocks(
+    c: &mut Collector,
+    message: Option<usize>,
+    role: &str,
+    at: &str,
+    blocks: &[Value],
+    nested: bool,
+) {
+    for (position, value) in blocks.iter().enumerate() {
+        let at = format!("{at}/{position}");
+        let part = decode_block(Part::new(message, role, position, at.clone()), value, c);
+        let is_tool_result = part.wire_form == "anthropic.tool_result";
+        c.part(part);
+        if nested
+            && is_tool_result
+            && let Some(Value::Array(inner)) = value.get("content")
+        {
+            decode_blocks(c, message, role, &format!("{at}/content"), inner, false);
+        }
+    }
+}
+
+fn decode_block(mut part: Part, value: &Value, c: &mut Collector) -> Part {
+    let kind = value.get("type").and_then(Value::as_str);
+    match kind {
+        Some("text") => text(&mut part, value, c),
+        Some("image") => {
+            part.kind = PartKind::Image;
+            part.wire_form = "anthropic.image".into();
+            source(&mut part, value, c);
+        }
+        Some("document") => {
+            part.kind = PartKind::Document;
+            part.wire_form = "anthropic.document".into();
+            part.filename = value
+                .get("title")
+                .and_then(Value::as_str)
+                .map(|t| cut(t, MAX_NAME));
+            source(&mut part, value, c);
+        }
+        Some(other) if OTHER_BLOCKS.contains(&other) => {
+            part.wire_form = format!("anthropic.{other}");
+        }
+        other => {
+            part.wire_form = other.map_or_else(|| "(no type)".to_string(), |k| cut(k, 64));
+            let message = format!(
+                "{}: block type {} is not a Messages content block",
+                part.at,
+                other.map_or_else(|| "(none)".to_string(), |k| format!("{k:?}"))
+            );
+            part.problem(ProblemCode::UnknownPartType, message);
+        }
+    }
+    check_role(&mut part);
+    part
+}
+
+fn text(part: &mut Part, value: &Value, c: &mut Collector) {
+    part.kind = PartKind::Text;
+    part.wire_form = "anthropic.text".into();
+    match value.get("text") {
+        Some(Value::String(text)) => {
+            part::text(part, text, &mut c.budget);
+            if text.is_empty() {
+                let message = format!("{}: an empty text block", part.at);
+                part.problem(ProblemCode::EmptyText, message);
+            }
+        }
+        _ => {
+            let message = format!("{}: a text block whose `text` is not a string", part.at);
+            part.problem(ProblemCode::BadPart, message);
+        }
+    }
+}
+
+/// A media block's `source`, by its `type`.
+fn source(part: &mut Part, value: &Value, c: &mut Collector) {
+    let Some(source) = value.get("source").and_then(Value::as_object) else {
+        let message = format!("{}: a media block without a `source` object", part.at);
+        return part.problem(ProblemCode::BadPart, message);
+    };
+    let field = |name: &str| source.get(name).and_then(Value::as_str);
+    let media_type = field("media_type");
+    match field("type") {
+        Some("base64") => {
+            let Some(data) = field("data") else {
+                let message = format!("{}: a base64 source without `data`", part.at);
+                return part.problem(ProblemCode::BadPart, message);
+            };
+            if media_type.is_none() {
+                let message = format!("{}: a base64 source without `media_type`", part.at);
+                part.problem(ProblemCode::DataUrlWithoutMime, message);
+            }
+            part::inline_base64(part, data, media_type);
+            part::check_media(part, media_type);
+        }
+        Some("url") => match field("url") {
+            Some(url) => part::url_source(part, url),
+            None => {
+                let message = format!("{}: a url source without `url`", part.at);
+                part.problem(ProblemCode::BadPart, message);
+            }
+        },
+        Some("text") if part.kind == PartKind::Document => {
+            part.mime = media_type.map(|m| cut(m, MAX_NAME));
+            let data = field("data").unwrap_or_default();
+            part::text_document(part, data, &mut c.budget);
+        }
+        Some("file") => part::file_id(part, field("file_id").unwrap_or_default()),
+        // Documents may be given as content blocks; nothing to decode as bytes.
+        Some("content") if part.kind == PartKind::Document => {
+            part.source = Some(SourceKind::Text);
+        }
+        other => {
+            let message = format!(
+                "{}: source type {} is not one the wire defines for {}",
+                part.at,
+                other.map_or_else(|| "(none)".to_string(), |k| format!("{k:?}")),
+                part.wire_form
+            );
+            part.problem(ProblemCode::BadPart, message);
+        }
+    }
+}
+
+#[cfg(test)]
+#[path = "anthropic_tests.rs"]
+mod tests;

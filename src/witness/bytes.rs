@@ -1,0 +1,225 @@
+//! From what a part carries to what the witness keeps of it: length, SHA-256, stamps
+//! and signature, computed a chunk at a time so a 48 MiB file never sits in memory
+//! decoded; and reading data URLs.
+
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD;
+use mmconform_media::StampScanner;
+use sha2::{Digest as _, Sha256};
+
+/// Base64 characters decoded per step (a multiple of 4: padding only ends the last).
+const CHUNK_CHARS: usize = 64 * 1024;
+/// Bytes of the start of a file kept for its signature.
+const HEAD: usize = 16;
+
+/// What the witness keeps of a part's decoded bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Digest {
+    pub len: u64,
+    pub sha256: String,
+    pub stamps: Vec<String>,
+    pub sniffed: Option<&'static str>,
+}
+
+/// Feeds decoded bytes piece by piece.
+struct Digester {
+    hasher: Sha256,
+    len: u64,
+    stamps: StampScanner,
+    head: Vec<u8>,
+}
+
+impl Digester {
+    fn new() -> Digester {
+        Digester {
+            hasher: Sha256::new(),
+            len: 0,
+            stamps: StampScanner::new(),
+            head: Vec::with_capacity(HEAD),
+        }
+    }
+
+    fn feed(&mut self, piece: &[u8]) {
+        self.hasher.update(piece);
+        self.len += piece.len() as u64;
+        self.stamps.feed(piece);
+        let room = HEAD - self.head.len();
+        self.head.extend_from_slice(&piece[..room.min(piece.len())]);
+    }
+
+    fn finish(self) -> Digest {
+        Digest {
+            len: self.len,
+            sha256: crate::digest::hex(&self.hasher.finalize()),
+            stamps: self.stamps.finish(),
+            sniffed: mmconform_media::sniff_mime(&self.head),
+        }
+    }
+}
+
+/// The digest of bytes already in memory (text, percent-decoded data).
+pub fn digest_bytes(bytes: &[u8]) -> Digest {
+    let mut digester = Digester::new();
+    digester.feed(bytes);
+    digester.finish()
+}
+
+/// The digest of standard, padded base64 (what data URLs and the wires' `data`
+/// fields carry); an error names the first offending character.
+pub fn digest_base64(b64: &str) -> Result<Digest, String> {
+    let mut digester = Digester::new();
+    let mut buffer = vec![0u8; CHUNK_CHARS / 4 * 3];
+    for (i, chunk) in b64.as_bytes().chunks(CHUNK_CHARS).enumerate() {
+        let start = i * CHUNK_CHARS;
+        let written = STANDARD
+            .decode_slice(chunk, &mut buffer)
+            .map_err(|e| match e {
+                base64::DecodeSliceError::DecodeError(e) => describe(&e, start),
+                // The buffer holds a whole chunk decoded: cannot happen.
+                base64::DecodeSliceError::OutputSliceTooSmall => {
+                    "invalid base64: decodes to more bytes than it can".to_string()
+                }
+            })?;
+        digester.feed(&buffer[..written]);
+    }
+    Ok(digester.finish())
+}
+
+/// A base64 error with offsets counted from the start of the whole value.
+fn describe(error: &base64::DecodeError, start: usize) -> String {
+    use base64::DecodeError as E;
+    match *error {
+        E::InvalidByte(at, byte) => format!(
+            "invalid base64: byte 0x{byte:02x} ({}) at character {}",
+            char::from(byte).escape_default(),
+            start + at
+        ),
+        E::InvalidLength(_) => {
+            "invalid base64: the length is not a whole number of 4-character groups (padding missing?)".into()
+        }
+        E::InvalidLastSymbol { offset, .. } => format!(
+            "invalid base64: the last symbol at character {} has bits that encode nothing",
+            start + offset
+        ),
+        E::InvalidPadding => "invalid base64: padding missing or misplaced".into(),
+    }
+}
+
+/// The parts of `data:[<mime>][;params][;base64],<payload>` (RFC 2397).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DataUrl<'a> {
+    /// The MIME type as written (may be empty).
+    pub mime: &'a str,
+    pub base64: bool,
+    pub payload: &'a str,
+}
+
+/// `Some` when `url` is a data URL (scheme case-insensitive), even a malformed one:
+/// a data URL without a comma has an empty payload.
+pub fn parse_data_url(url: &str) -> Option<DataUrl<'_>> {
+    let scheme = url.get(..5)?;
+    if !scheme.eq_ignore_ascii_case("data:") {
+        return None;
+    }
+    let rest = &url[5..];
+    let (header, payload) = rest.split_once(',').unwrap_or((rest, ""));
+    let mut params = header.split(';');
+    let mime = params.next().unwrap_or("").trim();
+    let base64 = params.any(|p| p.trim().eq_ignore_ascii_case("base64"));
+    Some(DataUrl {
+        mime,
+        base64,
+        payload,
+    })
+}
+
+/// Percent-decoding for data URLs without `;base64` (a `%` not followed by two hex
+/// digits stays as it is).
+pub fn percent_decode(text: &str) -> Vec<u8> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = bytes
+            .get(i + 1..i + 3)
+            .and_then(|h| std::str::from_utf8(h).ok())
+            .and_then(|h| u8::from_str_radix(h, 16).ok());
+        match (bytes[i], hex) {
+            (b'%', Some(byte)) => {
+                out.push(byte);
+                i += 3;
+            }
+            (byte, _) => {
+                out.push(byte);
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_base64_file_is_digested_like_its_bytes_across_chunks() {
+        let png = mmconform_media::generate_sized("image/png", "n-p1", 200_000).unwrap();
+        let b64 = STANDARD.encode(&png);
+        assert!(b64.len() > 2 * CHUNK_CHARS);
+        let digest = digest_base64(&b64).unwrap();
+        assert_eq!(digest, digest_bytes(&png));
+        assert_eq!(digest.len, 200_000);
+        assert_eq!(digest.stamps, ["n-p1"]);
+        assert_eq!(digest.sniffed, Some("image/png"));
+        assert_eq!(
+            digest_bytes(b"abc").sha256,
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+    }
+
+    #[test]
+    fn invalid_base64_is_named_with_its_offset_in_the_whole_value() {
+        let mut b64 = STANDARD.encode(vec![7u8; CHUNK_CHARS]);
+        b64.replace_range(CHUNK_CHARS + 5..CHUNK_CHARS + 6, "*");
+        let err = digest_base64(&b64).unwrap_err();
+        assert!(
+            err.contains(&format!("at character {}", CHUNK_CHARS + 5)),
+            "{err}"
+        );
+        assert!(
+            digest_base64("abc")
+                .unwrap_err()
+                .starts_with("invalid base64")
+        );
+        assert!(digest_base64("ab=c").is_err());
+        assert!(digest_base64("aGk=\n").is_err(), "whitespace is not base64");
+        assert!(
+            digest_base64("-_-_").is_err(),
+            "the URL-safe alphabet is not standard"
+        );
+        assert_eq!(digest_base64("").unwrap().len, 0);
+    }
+
+    #[test]
+    fn data_urls_are_split_into_type_flag_and_payload() {
+        let url = parse_data_url("DATA:image/png;name=a.png;base64,AAAA").unwrap();
+        assert_eq!(
+            url,
+            DataUrl {
+                mime: "image/png",
+                base64: true,
+                payload: "AAAA"
+            }
+        );
+        let url = parse_data_url("data:;base64,AAAA").unwrap();
+        assert_eq!((url.mime, url.base64), ("", true));
+        let url = parse_data_url("data:text/plain,hi%20there").unwrap();
+        assert!(!url.base64);
+        assert_eq!(percent_decode(url.payload), b"hi there");
+        assert_eq!(parse_data_url("data:image/png").unwrap().payload, "");
+        assert_eq!(parse_data_url("https://x/a.png"), None);
+        assert_eq!(parse_data_url("dat"), None);
+        assert_eq!(percent_decode("100%zz%4"), b"100%zz%4");
+    }
+}

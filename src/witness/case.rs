@@ -1,0 +1,176 @@
+//! A recorded call as a case of the standalone witness (`mmconform witness`): one case
+//! per call, id `witness.call[<seq>]`, whose assertions are the wire rules that apply
+//! to it ([`super::rules`]) and whose evidence is the call record itself, so the
+//! terminal, JUnit and JSON reporters show it like any other case.
+
+use super::answer::describe;
+use super::record::{ModelCall, Part};
+use super::rules;
+use crate::judge::verdict;
+use crate::outcome::{CaseResult, EvidenceView, Level, ProtocolEvidence, Requirement};
+
+/// The case id before the call number.
+pub const CASE_ID: &str = "witness.call";
+/// Where the rules come from, as JUnit suites and reports name it.
+pub const SOURCE: &str = "llm-provider 0015";
+/// What "scenario file" a witness case comes from: the rules are compiled in.
+pub const SCENARIO_FILE: &str = "builtin:witness";
+
+const REQUIREMENT: &str = "A model call carries well-formed content parts: inline media as \
+     data:<mime>;base64,<b64> data URLs; image detail absent unless set, and then low, high or \
+     auto; no empty content list and no empty text block; media on user messages only; parts in \
+     the order sent; declared types and input_audio.format matching the bytes; file parts with \
+     file_data and filename.";
+
+/// The call, judged.
+pub fn case_result(call: &ModelCall) -> CaseResult {
+    let mut result = CaseResult {
+        id: format!("{CASE_ID}[{}]", call.seq),
+        case_id: CASE_ID.to_string(),
+        title: format!("{} call {} to {}", call.wire.as_str(), call.seq, call.path),
+        requirement: Requirement {
+            source: SOURCE.to_string(),
+            level: Level::Must,
+            text: REQUIREMENT.to_string(),
+        },
+        scenario_file: SCENARIO_FILE.to_string(),
+        bindings: vec![
+            ("wire".into(), call.wire.as_str().into()),
+            ("seq".into(), call.seq.to_string()),
+        ],
+        outcome: crate::outcome::Outcome::Blocked,
+        reason: None,
+        notes: notes(call),
+        assertions: rules::judge(call),
+        decided_on: Vec::new(),
+        duration_ms: 0,
+        exchanges: Vec::new(),
+        expected_failure: None,
+        stream: Some(evidence(call)),
+    };
+    verdict::decide(&mut result, false);
+    result
+}
+
+/// What a reader should know that no rule judges.
+fn notes(call: &ModelCall) -> Vec<String> {
+    let mut notes = Vec::new();
+    if call.status != 200 {
+        notes.push(format!("the witness answered {}", call.status));
+    }
+    let unkept = call.parts_total - call.parts.len();
+    if unkept > 0 {
+        notes.push(format!(
+            "{unkept} part(s) past the per-call cap were judged but not kept"
+        ));
+    }
+    if call.problems_dropped > 0 {
+        notes.push(format!(
+            "{} more problem(s) were not kept",
+            call.problems_dropped
+        ));
+    }
+    notes
+}
+
+/// The call record, and how reporters show it.
+pub fn evidence(call: &ModelCall) -> ProtocolEvidence {
+    let stream = if call.stream { " stream" } else { "" };
+    let parts: Vec<String> = call.parts.iter().take(8).map(describe).collect();
+    let more = call.parts_total.saturating_sub(parts.len());
+    let mut summary = format!("{}{stream}: {}", call.wire.as_str(), parts.join("; "));
+    if parts.is_empty() {
+        summary.push_str("no parts");
+    }
+    if more > 0 {
+        summary.push_str(&format!("; +{more} part(s)"));
+    }
+    let mut lines = vec![format!(
+        "call {}: {} {} -> {}, {} B, model {}",
+        call.seq,
+        call.wire.as_str(),
+        call.path,
+        call.status,
+        call.body_bytes,
+        call.model.as_deref().unwrap_or("(none)")
+    )];
+    lines.extend(call.parts.iter().map(part_line));
+    lines.extend(
+        call.problems
+            .iter()
+            .map(|p| format!("problem: {}", p.message)),
+    );
+    ProtocolEvidence {
+        // Plain data with string keys: serialising it cannot fail.
+        record: serde_json::to_value(call).unwrap_or_default(),
+        view: EvidenceView {
+            summary,
+            properties: vec![
+                ("witness.wire".into(), call.wire.as_str().into()),
+                ("witness.status".into(), call.status.to_string()),
+                ("witness.parts".into(), call.parts_total.to_string()),
+                ("witness.nonces".into(), call.stamps().join(",")),
+            ],
+            lines,
+        },
+    }
+}
+
+/// `part /messages/0/content/1 (user): image_url image/png 1234 B nonce n-p0, sha256 ab12…`
+fn part_line(part: &Part) -> String {
+    let mut line = format!("part {} ({}): {}", part.at, part.role, describe(part));
+    if let Some(sniffed) = &part.sniffed {
+        line.push_str(&format!(", bytes are {sniffed}"));
+    }
+    if let Some(sha) = &part.sha256 {
+        line.push_str(&format!(", sha256 {}", &sha[..sha.len().min(16)]));
+    }
+    for problem in &part.problems {
+        line.push_str(&format!("\n  problem: {}", problem.message));
+    }
+    line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::outcome::Outcome;
+    use crate::witness::record::{Problem, ProblemCode};
+
+    #[test]
+    fn a_call_becomes_a_case_with_its_record_as_evidence() {
+        let call = crate::witness::log::tests::call(7, "n-p0");
+        let case = case_result(&call);
+        assert_eq!(case.id, "witness.call[7]");
+        assert_eq!(case.outcome, Outcome::Pass);
+        assert!(case.assertions.iter().all(|a| a.passed));
+        let evidence = case.stream.unwrap();
+        assert_eq!(evidence.record["seq"], 7);
+        assert_eq!(evidence.record["parts"][0]["stamps"][0], "n-p0");
+        assert!(
+            evidence
+                .view
+                .properties
+                .contains(&("witness.nonces".into(), "n-p0".into()))
+        );
+    }
+
+    #[test]
+    fn a_broken_call_fails_with_its_first_broken_rule_as_the_reason() {
+        let mut call = crate::witness::log::tests::call(2, "n");
+        call.status = 400;
+        call.parts.clear();
+        call.parts_total = 0;
+        call.problems
+            .push(Problem::new(ProblemCode::MalformedJson, "not JSON: eof"));
+        let case = case_result(&call);
+        assert_eq!(case.outcome, Outcome::Fail);
+        assert_eq!(
+            case.reason.as_deref(),
+            Some(
+                "expected a JSON Chat Completions or Messages request with a `messages` list; got not JSON: eof"
+            )
+        );
+        assert_eq!(case.notes, ["the witness answered 400"]);
+    }
+}

@@ -1,0 +1,252 @@
+//! Decoding OpenAI Chat Completions messages (docs/wire.md and WIRE.md §3): string
+//! content, and the parts `text`, `image_url {url, detail?}`, `input_audio {data,
+//! format}` and `file {file_data, filename} | {file_id}`.
+
+use super::decode::{Collector, check_role, needs_text};
+use super::part::{self, MAX_NAME, cut};
+use super::record::{Part, PartKind, Problem, ProblemCode};
+use serde_json::Value;
+
+/// The `detail` values 0015 §3.1.2 allows.
+const DETAILS: [&str; 3] = ["low", "high", "auto"];
+
+pub fn decode(messages: &[Value], c: &mut Collector) {
+    for (index, message) in messages.iter().enumerate() {
+        let role = message
+            .get("role")
+            .and_then(Value::as_str)
+            .unwrap_or("(none)");
+        c.message(role);
+        let at = format!("/messages/{index}/content");
+        match message.get("content") {
+            None | Some(Value::Null) => {
+                // An assistant turn that only calls tools has no content.
+                if needs_text(role) || role == "tool" {
+                    c.problem(Problem::new(
+                        ProblemCode::MissingContent,
+                        format!("{at}: a `{role}` message without content"),
+                    ));
+                }
+            }
+            Some(Value::String(text)) => {
+                let mut part = Part::new(Some(index), role, 0, at);
+                part.kind = PartKind::Text;
+                part.wire_form = "string".into();
+                part::text(&mut part, text, &mut c.budget);
+                if text.is_empty() && needs_text(role) {
+                    let message = format!("{}: empty string content", part.at);
+                    part.problem(ProblemCode::EmptyText, message);
+                }
+                c.part(part);
+            }
+            Some(Value::Array(parts)) => {
+                if parts.is_empty() {
+                    c.problem(Problem::new(
+                        ProblemCode::EmptyContent,
+                        format!("{at}: an empty content list"),
+                    ));
+                }
+                for (position, value) in parts.iter().enumerate() {
+                    let part = Part::new(Some(index), role, position, format!("{at}/{position}"));
+                    let part = decode_part(part, value, &mut c.budget);
+                    c.part(part);
+                }
+            }
+            Some(_) => c.problem(Problem::new(
+                ProblemCode::BadShape,
+                format!("{at}: content is neither a string nor a list"),
+            )),
+        }
+    }
+}
+
+/// One content part, whatever its type.
+fn decode_part(mut part: Part, value: &Value, budget: &mut part::TextBudget) -> Part {
+    let kind = value.get("type").and_then(Value::as_str);
+    match kind {
+        Some("text") => text(&mut part, value, budget),
+        Some("image_url") => image_url(&mut part, value),
+        Some("input_audio") => input_audio(&mut part, value),
+        Some("file") => file(&mut part, value),
+        other => unknown(&mut part, other),
+    }
+    check_role(&mut part);
+    part
+}
+
+fn text(part: &mut Part, value: &Value, budget: &mut part::TextBudget) {
+    part.kind = PartKind::Text;
+    part.wire_form = "text".into();
+    match value.get("text") {
+        Some(Value::String(text)) => {
+            part::text(part, text, budget);
+            if text.is_empty() {
+                let message = format!("{}: an empty text block", part.at);
+                part.problem(ProblemCode::EmptyText, message);
+            }
+        }
+        _ => {
+            let message = format!("{}: a text part whose `text` is not a string", part.at);
+            part.problem(ProblemCode::BadPart, message);
+        }
+    }
+}
+
+fn image_url(part: &mut Part, value: &Value) {
+    part.kind = PartKind::Image;
+    part.wire_form = "image_url".into();
+    let (url, detail) = match value.get("image_url") {
+        Some(Value::Object(image)) => (image.get("url"), image.get("detail")),
+        // Some clients send the URL itself; the wire wants `{url}`.
+        Some(url @ Value::String(_)) => {
+            let message = format!("{}: image_url is a string, not {{url}}", part.at);
+            part.problem(ProblemCode::BadPart, message);
+            (Some(url), None)
+        }
+        _ => (None, None),
+    };
+    let Some(url) = url.and_then(Value::as_str) else {
+        let message = format!("{}: image_url without a `url` string", part.at);
+        return part.problem(ProblemCode::BadPart, message);
+    };
+    part::data_url(part, url);
+    if let Some(detail) = detail {
+        read_detail(part, detail);
+    }
+    let declared = part.mime.clone();
+    part::check_media(part, declared.as_deref());
+}
+
+/// 0015 §8.1.1: `detail` is on the wire only when it was set, and then one of
+/// low/high/auto; a `null` is a detail that was not set but sent anyway.
+fn read_detail(part: &mut Part, detail: &Value) {
+    let shown = match detail {
+        Value::String(s) => cut(s, 32),
+        other => cut(&other.to_string(), 32),
+    };
+    part.detail = Some(shown.clone());
+    let problem = match detail {
+        Value::String(s) if DETAILS.contains(&s.as_str()) => return,
+        Value::Null => "detail is null (leave it out when it is not set)".to_string(),
+        _ => format!("detail {shown} is not low, high or auto"),
+    };
+    let message = format!("{}: {problem}", part.at);
+    part.problem(ProblemCode::BadDetail, message);
+}
+
+/// The MIME type an `input_audio.format` names, when the witness can sniff it.
+fn format_mime(format: &str) -> Option<&'static str> {
+    match format.to_ascii_lowercase().as_str() {
+        "wav" => Some("audio/wav"),
+        "mp3" => Some("audio/mpeg"),
+        "flac" => Some("audio/flac"),
+        "ogg" | "opus" => Some("audio/ogg"),
+        _ => None,
+    }
+}
+
+fn input_audio(part: &mut Part, value: &Value) {
+    part.kind = PartKind::Audio;
+    part.wire_form = "input_audio".into();
+    let audio = value.get("input_audio");
+    let data = audio.and_then(|a| a.get("data")).and_then(Value::as_str);
+    let format = audio.and_then(|a| a.get("format")).and_then(Value::as_str);
+    let Some(data) = data else {
+        let message = format!("{}: input_audio without a `data` string", part.at);
+        return part.problem(ProblemCode::BadPart, message);
+    };
+    if bytes_are_data_url(data) {
+        let message = format!(
+            "{}: input_audio.data is a data URL; the wire wants bare base64",
+            part.at
+        );
+        part.problem(ProblemCode::BadUrl, message);
+        part::data_url(part, data);
+    } else {
+        part::inline_base64(part, data, None);
+    }
+    part.mime = format.map(|f| cut(f, MAX_NAME));
+    check_format(part, format);
+    part::check_media(part, None);
+}
+
+/// `input_audio.format` must name what the bytes are.
+fn check_format(part: &mut Part, format: Option<&str>) {
+    let Some(format) = format else {
+        let message = format!("{}: input_audio without a `format`", part.at);
+        return part.problem(ProblemCode::BadPart, message);
+    };
+    let Some(sniffed) = part.sniffed.clone() else {
+        return;
+    };
+    if format_mime(format) != Some(sniffed.as_str()) {
+        let message = format!(
+            "{}: input_audio.format {format:?}, the bytes are {sniffed}",
+            part.at
+        );
+        part.problem(ProblemCode::AudioFormatMismatch, message);
+    }
+}
+
+fn file(part: &mut Part, value: &Value) {
+    part.kind = PartKind::Document;
+    part.wire_form = "file".into();
+    let file = value.get("file");
+    let field = |name: &str| file.and_then(|f| f.get(name)).and_then(Value::as_str);
+    part.filename = field("filename").map(|f| cut(f, MAX_NAME));
+    if let Some(data) = field("file_data") {
+        if bytes_are_data_url(data) {
+            part::data_url(part, data);
+        } else {
+            let message = format!(
+                "{}: file_data is bare base64; the wire wants a data URL",
+                part.at
+            );
+            part.problem(ProblemCode::BadUrl, message);
+            part::inline_base64(part, data, None);
+        }
+        let declared = part.mime.clone();
+        part::check_media(part, declared.as_deref());
+    } else if let Some(id) = field("file_id") {
+        part::file_id(part, id);
+    }
+    let missing: Vec<&str> = [
+        (
+            "file_data",
+            part.source != Some(super::record::SourceKind::Data),
+        ),
+        ("filename", part.filename.is_none()),
+    ]
+    .iter()
+    .filter(|(_, missing)| *missing)
+    .map(|(name, _)| *name)
+    .collect();
+    if !missing.is_empty() {
+        let message = format!("{}: file without {}", part.at, missing.join(" and "));
+        part.problem(ProblemCode::FileIncomplete, message);
+    }
+}
+
+fn bytes_are_data_url(value: &str) -> bool {
+    super::bytes::parse_data_url(value).is_some()
+}
+
+/// A type this decoder does not know: recorded with its `type`, never guessed.
+fn unknown(part: &mut Part, kind: Option<&str>) {
+    part.kind = PartKind::Unknown;
+    part.wire_form = kind.map_or_else(|| "(no type)".to_string(), |k| cut(k, 64));
+    // A refusal is the one other part the wire defines (assistant messages).
+    if kind == Some("refusal") && part.role == "assistant" {
+        return;
+    }
+    let message = format!(
+        "{}: part type {} is not a Chat Completions content part",
+        part.at,
+        kind.map_or_else(|| "(none)".to_string(), |k| format!("{k:?}"))
+    );
+    part.problem(ProblemCode::UnknownPartType, message);
+}
+
+#[cfg(test)]
+#[path = "openai_tests.rs"]
+mod tests;

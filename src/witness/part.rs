@@ -1,0 +1,269 @@
+//! Filling a [`Part`] from the sources every wire shares (inline base64, data URLs,
+//! URLs, text) and the checks on decoded bytes, so the OpenAI and Anthropic decoders
+//! only know their own field names.
+
+use super::bytes::{self, Digest};
+use super::record::{Part, PartKind, ProblemCode, SourceKind};
+use mmconform_media::canonical_mime;
+
+/// Longest URL, filename, id or `type` kept.
+pub const MAX_URL: usize = 2048;
+pub const MAX_NAME: usize = 256;
+
+/// `s` cut to at most `max` bytes on a character boundary.
+pub fn cut(s: &str, max: usize) -> String {
+    if s.len() <= max {
+        return s.to_string();
+    }
+    let mut end = max;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    s[..end].to_string()
+}
+
+/// How much text a call may still keep.
+#[derive(Debug)]
+pub struct TextBudget {
+    pub per_part: usize,
+    pub left: usize,
+}
+
+impl TextBudget {
+    /// The part of `text` kept, charged to the call's budget.
+    fn keep(&mut self, text: &str) -> String {
+        let kept = cut(text, self.per_part.min(self.left));
+        self.left -= kept.len();
+        kept
+    }
+}
+
+/// Records `text` as the part's text: kept (bounded), measured, and scanned whole for
+/// stamps.
+pub fn text(part: &mut Part, text: &str, budget: &mut TextBudget) {
+    part.source = Some(SourceKind::Text);
+    part.text = Some(budget.keep(text));
+    part.text_bytes = Some(text.len() as u64);
+    part.stamps = mmconform_media::find_stamps(text.as_bytes());
+}
+
+/// A plain-text document (Anthropic `source.type: text`): text, and bytes like media.
+pub fn text_document(part: &mut Part, data: &str, budget: &mut TextBudget) {
+    text(part, data, budget);
+    set_digest(part, bytes::digest_bytes(data.as_bytes()));
+}
+
+/// Inline base64 declared as `mime` (`None` when the wire gave no type).
+pub fn inline_base64(part: &mut Part, b64: &str, mime: Option<&str>) {
+    part.source = Some(SourceKind::Data);
+    part.mime = mime.map(|m| cut(m, MAX_NAME));
+    match bytes::digest_base64(b64) {
+        Ok(digest) => set_digest(part, digest),
+        Err(why) => part.problem(ProblemCode::InvalidBase64, format!("{}: {why}", part.at)),
+    }
+}
+
+/// A `data:` URL: its type, then its payload like inline data.
+pub fn data_url(part: &mut Part, url: &str) {
+    let Some(parsed) = bytes::parse_data_url(url) else {
+        return url_source(part, url);
+    };
+    let mime = (!parsed.mime.is_empty()).then_some(parsed.mime);
+    if mime.is_none() {
+        part.problem(
+            ProblemCode::DataUrlWithoutMime,
+            format!(
+                "{}: data URL without a MIME type (want data:<mime>;base64,...)",
+                part.at
+            ),
+        );
+    }
+    if parsed.base64 {
+        return inline_base64(part, parsed.payload, mime);
+    }
+    part.problem(
+        ProblemCode::DataUrlNotBase64,
+        format!(
+            "{}: data URL without ;base64 (percent-encoded data)",
+            part.at
+        ),
+    );
+    part.source = Some(SourceKind::Data);
+    part.mime = mime.map(|m| cut(m, MAX_NAME));
+    set_digest(
+        part,
+        bytes::digest_bytes(&bytes::percent_decode(parsed.payload)),
+    );
+}
+
+/// A URL the model would fetch; only http(s) is a URL a model can be given.
+pub fn url_source(part: &mut Part, url: &str) {
+    part.source = Some(SourceKind::Url);
+    part.url = Some(cut(url, MAX_URL));
+    let scheme = url.split_once(':').map(|(s, _)| s.to_ascii_lowercase());
+    if !matches!(scheme.as_deref(), Some("http" | "https")) {
+        part.problem(
+            ProblemCode::BadUrl,
+            format!(
+                "{}: {:?} is neither a data URL nor an http(s) URL",
+                part.at,
+                cut(url, 64)
+            ),
+        );
+    }
+}
+
+/// A handle to an uploaded file: nothing to decode.
+pub fn file_id(part: &mut Part, id: &str) {
+    part.source = Some(SourceKind::FileId);
+    part.file_id = Some(cut(id, MAX_NAME));
+}
+
+fn set_digest(part: &mut Part, digest: Digest) {
+    part.bytes = Some(digest.len);
+    part.sha256 = Some(digest.sha256);
+    part.sniffed = digest.sniffed.map(str::to_string);
+    part.stamps = digest.stamps;
+}
+
+/// The kind a MIME type's top-level type names, if it is a media kind.
+fn kind_of(mime: &str) -> Option<PartKind> {
+    match canonical_mime(mime).split('/').next() {
+        Some("image") => Some(PartKind::Image),
+        Some("audio") => Some(PartKind::Audio),
+        _ if canonical_mime(mime) == "application/pdf" => Some(PartKind::Document),
+        _ => None,
+    }
+}
+
+/// After decoding: does the declared type agree with the bytes' signature, and does
+/// the wire form (image, audio) fit what is carried? `declared` is `None` when the
+/// declared type is not a MIME type (`input_audio.format`, checked on its own).
+pub fn check_media(part: &mut Part, declared: Option<&str>) {
+    let sniffed = part.sniffed.clone();
+    if let (Some(declared), Some(sniffed)) = (declared, &sniffed)
+        && canonical_mime(declared) != *sniffed
+    {
+        part.problem(
+            ProblemCode::MimeMismatch,
+            format!("{}: declared {declared}, the bytes are {sniffed}", part.at),
+        );
+    }
+    // What is carried: the bytes' own type when known, else what was declared.
+    let Some(carried) = sniffed.as_deref().or(declared) else {
+        return;
+    };
+    let fits = match part.kind {
+        PartKind::Image | PartKind::Audio => kind_of(carried) == Some(part.kind),
+        _ => true,
+    };
+    if !fits {
+        part.problem(
+            ProblemCode::KindMismatch,
+            format!(
+                "{}: {} part ({}) carries {carried}",
+                part.at,
+                match part.kind {
+                    PartKind::Image => "an image",
+                    _ => "an audio",
+                },
+                part.wire_form
+            ),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use base64::Engine as _;
+    use base64::engine::general_purpose::STANDARD;
+
+    fn part(kind: PartKind) -> Part {
+        let mut p = Part::new(Some(0), "user", 0, "/messages/0/content/0".into());
+        p.kind = kind;
+        p.wire_form = "image_url".into();
+        p
+    }
+
+    fn codes(part: &Part) -> Vec<ProblemCode> {
+        part.problems.iter().map(|p| p.code).collect()
+    }
+
+    #[test]
+    fn a_good_data_url_is_decoded_with_no_problem() {
+        let png = mmconform_media::generate("image/png", "n-p0");
+        let mut p = part(PartKind::Image);
+        data_url(
+            &mut p,
+            &format!("data:image/png;base64,{}", STANDARD.encode(&png)),
+        );
+        let declared = p.mime.clone();
+        check_media(&mut p, declared.as_deref());
+        assert_eq!(p.source, Some(SourceKind::Data));
+        assert_eq!(p.mime.as_deref(), Some("image/png"));
+        assert_eq!(p.bytes, Some(png.len() as u64));
+        assert_eq!(p.stamps, ["n-p0"]);
+        assert!(p.problems.is_empty(), "{:?}", p.problems);
+    }
+
+    #[test]
+    fn a_pdf_sent_as_an_image_is_caught_whatever_it_is_labelled() {
+        let pdf = STANDARD.encode(mmconform_media::generate("application/pdf", "n"));
+        let mut honest = part(PartKind::Image);
+        data_url(&mut honest, &format!("data:application/pdf;base64,{pdf}"));
+        check_media(&mut honest, Some("application/pdf"));
+        assert_eq!(codes(&honest), [ProblemCode::KindMismatch]);
+        let mut disguised = part(PartKind::Image);
+        data_url(&mut disguised, &format!("data:image/png;base64,{pdf}"));
+        check_media(&mut disguised, Some("image/png"));
+        assert_eq!(
+            codes(&disguised),
+            [ProblemCode::MimeMismatch, ProblemCode::KindMismatch]
+        );
+        // Aliases are not mismatches.
+        let jpeg = STANDARD.encode(mmconform_media::generate("image/jpeg", "n"));
+        let mut alias = part(PartKind::Image);
+        data_url(&mut alias, &format!("data:image/jpg;base64,{jpeg}"));
+        check_media(&mut alias, Some("image/jpg"));
+        assert!(alias.problems.is_empty(), "{:?}", alias.problems);
+    }
+
+    #[test]
+    fn malformed_data_urls_and_urls_are_named() {
+        let mut p = part(PartKind::Image);
+        data_url(&mut p, "data:;base64,AAAA");
+        assert_eq!(codes(&p), [ProblemCode::DataUrlWithoutMime]);
+        let mut p = part(PartKind::Image);
+        data_url(&mut p, "data:image/png;base64,!!!!");
+        assert_eq!(codes(&p), [ProblemCode::InvalidBase64]);
+        let mut p = part(PartKind::Image);
+        data_url(&mut p, "data:text/plain,mmconform-nonce:t1");
+        assert_eq!(codes(&p), [ProblemCode::DataUrlNotBase64]);
+        assert_eq!(p.stamps, ["t1"]);
+        let mut p = part(PartKind::Image);
+        url_source(&mut p, "file:///etc/passwd");
+        assert_eq!(codes(&p), [ProblemCode::BadUrl]);
+        let mut p = part(PartKind::Image);
+        url_source(&mut p, "HTTPS://example.test/a.png");
+        assert!(p.problems.is_empty());
+    }
+
+    #[test]
+    fn text_is_kept_within_the_part_and_call_budgets_but_scanned_whole() {
+        let mut budget = TextBudget {
+            per_part: 8,
+            left: 12,
+        };
+        let long = format!("{} mmconform-nonce:late", "é".repeat(20));
+        let mut p = part(PartKind::Text);
+        text(&mut p, &long, &mut budget);
+        assert_eq!(p.text.as_deref(), Some("éééé"));
+        assert_eq!(p.text_bytes, Some(long.len() as u64));
+        assert_eq!(p.stamps, ["late"]);
+        let mut q = part(PartKind::Text);
+        text(&mut q, "abcdefgh", &mut budget);
+        assert_eq!(q.text.as_deref(), Some("abcd"));
+        assert_eq!(budget.left, 0);
+    }
+}
