@@ -30,16 +30,25 @@ fn the_builtin_suite_is_calibrated_and_every_variant_is_caught() {
     assert_eq!(doc["calibrated"], true);
     let matrix = &doc["matrix"];
     let variants = matrix["variants"].as_array().unwrap();
-    // Every fault the reference host and agent can run with is in the matrix, and caught.
-    let listed = |profile: &str| -> Vec<String> {
+    // Every fault the reference host and agent can run with is in the matrix, and caught;
+    // the forwarding faults, which need an upstream model no calibration setup has yet,
+    // are listed as such and left out.
+    let mut forwarding = Vec::new();
+    let mut listed = |profile: &str| -> Vec<String> {
         let out = bin()
             .args(["serve-reference", "--profile", profile, "--list-faults"])
             .output()
             .unwrap();
-        String::from_utf8_lossy(&out.stdout)
-            .lines()
-            .filter_map(|l| l.split_whitespace().next().map(str::to_string))
-            .collect()
+        let mut faults = Vec::new();
+        for line in String::from_utf8_lossy(&out.stdout).lines() {
+            let name = line.split_whitespace().next().unwrap().to_string();
+            if line.ends_with("[needs --upstream]") {
+                forwarding.push(format!("{profile}:{name}"));
+            } else {
+                faults.push(name);
+            }
+        }
+        faults
     };
     let mut faults = listed("openwop");
     assert!(faults.len() >= 49, "{faults:?}");
@@ -52,6 +61,14 @@ fn the_builtin_suite_is_calibrated_and_every_variant_is_caught() {
             .find(|v| v["name"] == fault.as_str())
             .unwrap_or_else(|| panic!("{fault} missing from the matrix"));
         assert_eq!(row["caught"], true, "{fault}");
+    }
+    assert!(forwarding.len() >= 8, "{forwarding:?}");
+    for fault in &forwarding {
+        let name = fault.trim_start_matches("openwop:");
+        assert!(
+            !variants.iter().any(|v| v["name"] == name),
+            "{fault} needs an upstream, which calibration does not have yet"
+        );
     }
     assert!(
         variants.iter().any(|v| v["kind"] == "schema-mutant"),

@@ -8,10 +8,18 @@ use crate::exit::Ending;
 use reference_hosts::agui::{self, AgentConfig, AguiFault, DEFAULT_ACCEPTS};
 use reference_hosts::{Fault, ReferenceConfig, RunningReference};
 
-/// Prints `name description` lines; a closed stdout (`| head`) ends the listing quietly.
-fn list_faults<'a>(faults: impl Iterator<Item = (&'a str, &'a str)>) -> Result<Ending, CliError> {
-    for (name, description) in faults {
-        super::out::line(format_args!("{name:32} {description}"));
+/// What `--list-faults` appends to a fault that only shows with `--upstream`.
+pub const NEEDS_UPSTREAM: &str = "[needs --upstream]";
+
+/// Prints `name description` lines, marking the faults that need an upstream; a closed
+/// stdout (`| head`) ends the listing quietly.
+fn list_faults<'a>(
+    faults: impl Iterator<Item = (&'a str, &'a str, bool)>,
+) -> Result<Ending, CliError> {
+    for (name, description, needs_upstream) in faults {
+        let mark = if needs_upstream { NEEDS_UPSTREAM } else { "" };
+        let listed = format!("{name:32} {description} {mark}");
+        super::out::line(format_args!("{}", listed.trim_end()));
     }
     Ok(Ending::Done)
 }
@@ -19,7 +27,11 @@ fn list_faults<'a>(faults: impl Iterator<Item = (&'a str, &'a str)>) -> Result<E
 /// `serve-reference --profile agui`: the AG-UI reference agent.
 fn serve_agui(args: &ServeArgs) -> Result<Ending, CliError> {
     if args.list_faults {
-        return list_faults(AguiFault::all().iter().map(|f| (f.name(), f.description())));
+        return list_faults(
+            AguiFault::all()
+                .iter()
+                .map(|f| (f.name(), f.description(), false)),
+        );
     }
     let fault = args
         .fault
@@ -77,7 +89,11 @@ pub fn serve(args: &ServeArgs) -> Result<Ending, CliError> {
         ));
     }
     if args.list_faults {
-        return list_faults(Fault::all().iter().map(|f| (f.name(), f.description())));
+        return list_faults(
+            Fault::all()
+                .iter()
+                .map(|f| (f.name(), f.description(), f.needs_upstream())),
+        );
     }
     let modalities = parse_modalities(&args.modalities, &MODALITIES)
         .map_err(|e| CliError::Usage(format!("--modalities: {e}")))?;
@@ -110,6 +126,7 @@ pub fn serve(args: &ServeArgs) -> Result<Ending, CliError> {
         max_request_body_bytes: args.max_request_body_bytes,
         token,
         fault,
+        upstream: None,
     };
     let addr = std::net::SocketAddr::new(args.bind, args.port);
     runtime()?.block_on(async move {
