@@ -93,7 +93,13 @@ pub fn catalogue(suite: &Suite) -> Vec<Variant> {
         .copied()
         .filter(|f| !f.needs_upstream())
         .map(Variant::Host)
-        .chain(AguiFault::all().iter().copied().map(Variant::AguiHost))
+        .chain(
+            AguiFault::all()
+                .iter()
+                .copied()
+                .filter(|f| !f.needs_upstream())
+                .map(Variant::AguiHost),
+        )
         .chain(
             schema_mutant::catalogue(&judged)
                 .into_iter()

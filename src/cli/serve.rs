@@ -30,7 +30,7 @@ fn serve_agui(args: &ServeArgs) -> Result<Ending, CliError> {
         return list_faults(
             AguiFault::all()
                 .iter()
-                .map(|f| (f.name(), f.description(), false)),
+                .map(|f| (f.name(), f.description(), f.needs_upstream())),
         );
     }
     let fault = args
