@@ -1,7 +1,7 @@
 //! `mmconform serve-reference`: the embedded reference host as a standalone server.
 
 use super::args::{ProfileArg, ServeArgs};
-use super::embedded::{MODALITIES, agent_declaration};
+use super::embedded::{MODALITIES, agent_declaration, upstream_url};
 use super::resolve::parse_modalities;
 use super::{CliError, runtime};
 use crate::exit::Ending;
@@ -22,6 +22,22 @@ fn list_faults<'a>(
         super::out::line(format_args!("{}", listed.trim_end()));
     }
     Ok(Ending::Done)
+}
+
+/// `--upstream`, checked as `--reference-upstream` is.
+fn upstream(args: &ServeArgs) -> Result<Option<url::Url>, CliError> {
+    args.upstream
+        .as_deref()
+        .map(|raw| upstream_url(raw, args.allow_external_probe_urls, "--upstream"))
+        .transpose()
+        .map_err(CliError::Usage)
+}
+
+/// `, upstream URL` for a banner.
+fn upstream_banner(upstream: Option<&url::Url>) -> String {
+    upstream
+        .map(|u| format!(", upstream {u}"))
+        .unwrap_or_default()
 }
 
 /// `serve-reference --profile agui`: the AG-UI reference agent.
@@ -45,7 +61,8 @@ fn serve_agui(args: &ServeArgs) -> Result<Ending, CliError> {
         args.accepts.clone()
     };
     let config = AgentConfig::new(&accepts, fault)
-        .map_err(|e| CliError::Usage(format!("--accepts: {e}")))?;
+        .map_err(|e| CliError::Usage(format!("--accepts: {e}")))?
+        .with_upstream(upstream(args)?);
     let declaration =
         agent_declaration(&config).map_err(|e| CliError::Usage(format!("--accepts: {e}")))?;
     let addr = std::net::SocketAddr::new(args.bind, args.port);
@@ -53,9 +70,10 @@ fn serve_agui(args: &ServeArgs) -> Result<Ending, CliError> {
         let running = agui::spawn(config.clone(), addr).await;
         serve_until_interrupted(running, addr, |running| {
             format!(
-                "mmconform AG-UI reference agent listening on {} ({}{})",
+                "mmconform AG-UI reference agent listening on {} ({}{}{})",
                 agui::endpoint_url(running),
                 declaration.summary(),
+                upstream_banner(config.upstream.as_ref()),
                 config
                     .fault
                     .map(|f| format!(", FAULT {}", f.name()))
@@ -126,20 +144,21 @@ pub fn serve(args: &ServeArgs) -> Result<Ending, CliError> {
         max_request_body_bytes: args.max_request_body_bytes,
         token,
         fault,
-        upstream: None,
+        upstream: upstream(args)?,
     };
     let addr = std::net::SocketAddr::new(args.bind, args.port);
     runtime()?.block_on(async move {
         let running = reference_hosts::spawn(config.clone(), addr).await;
         serve_until_interrupted(running, addr, |running| {
             format!(
-                "mmconform reference host listening on {} (modalities {}{}{})",
+                "mmconform reference host listening on {} (modalities {}{}{}{})",
                 running.base_url(),
                 config.modalities.join(","),
                 config
                     .max_bytes_per_part
                     .map(|n| format!(", maxBytesPerPart {n}"))
                     .unwrap_or_default(),
+                upstream_banner(config.upstream.as_ref()),
                 config
                     .fault
                     .map(|f| format!(", FAULT {}", f.name()))
