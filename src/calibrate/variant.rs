@@ -90,13 +90,26 @@ pub const SCHEMA_MUTANT_SETUPS: [&str; 2] = ["all-modalities", "agui-default"];
 
 /// Every variant: each host fault, each agent fault, then each schema mutant of the
 /// schemas `suite` judges (see `schema_mutant`).
+///
+/// The forwarding faults (`needs_upstream()`) are left out: they change nothing unless
+/// the reference host forwards to an upstream model, and no setup has one yet, so in
+/// every setup they would be blind spots no case could catch. Enabling them (issue 15)
+/// takes setups whose reference host forwards to the witness, `runs_in` putting these
+/// faults in those setups only, and dropping the filter here.
 pub fn catalogue(suite: &Suite) -> Vec<Variant> {
     let judged = schema_mutant::judged_schemas(suite);
     Fault::all()
         .iter()
         .copied()
+        .filter(|f| !f.needs_upstream())
         .map(Variant::Host)
-        .chain(AguiFault::all().iter().copied().map(Variant::AguiHost))
+        .chain(
+            AguiFault::all()
+                .iter()
+                .copied()
+                .filter(|f| !f.needs_upstream())
+                .map(Variant::AguiHost),
+        )
         .chain(
             schema_mutant::catalogue(&judged)
                 .into_iter()

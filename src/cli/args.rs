@@ -180,6 +180,11 @@ pub struct ReferenceArgs {
     /// Default: image/,audio/wav,application/pdf.
     #[arg(long, value_name = "LIST", value_delimiter = ',')]
     pub reference_accepts: Vec<String>,
+    /// An OpenAI-compatible base URL (`http://127.0.0.1:4010/v1`) the reference host
+    /// forwards to: openwop calls naming `provider: compat`, every AG-UI run. Loopback
+    /// only, unless --allow-external-probe-urls.
+    #[arg(long, value_name = "URL")]
+    pub reference_upstream: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -329,6 +334,14 @@ pub struct ServeArgs {
     /// List the faults and exit.
     #[arg(long)]
     pub list_faults: bool,
+    /// An OpenAI-compatible base URL (`http://127.0.0.1:4010/v1`) to forward to: openwop
+    /// calls naming `provider: compat`, every AG-UI run. Loopback only, unless
+    /// --allow-external-probe-urls.
+    #[arg(long, value_name = "URL")]
+    pub upstream: Option<String>,
+    /// Allow an --upstream that does not point at loopback.
+    #[arg(long)]
+    pub allow_external_probe_urls: bool,
 }
 
 #[derive(Debug, Args)]

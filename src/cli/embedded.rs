@@ -25,14 +25,50 @@ pub enum Embedded {
 }
 
 impl Embedded {
-    /// The host the `--reference-*` flags describe, for an agui run or an openwop one.
-    pub fn from_args(args: &ReferenceArgs, agui: bool) -> Result<Embedded, String> {
+    /// The host the `--reference-*` flags describe, for an agui run or an openwop one;
+    /// `allow_external` lets `--reference-upstream` leave loopback.
+    pub fn from_args(
+        args: &ReferenceArgs,
+        agui: bool,
+        allow_external: bool,
+    ) -> Result<Embedded, String> {
+        let upstream = args
+            .reference_upstream
+            .as_deref()
+            .map(|raw| upstream_url(raw, allow_external, "--reference-upstream"))
+            .transpose()?;
         if agui {
-            agent_config(args).map(Embedded::Agent)
+            agent_config(args).map(|agent| Embedded::Agent(agent.with_upstream(upstream)))
         } else {
-            host_config(args).map(Embedded::Host)
+            host_config(args).map(|host| Embedded::Host(ReferenceConfig { upstream, ..host }))
         }
     }
+}
+
+/// The model base URL a reference host forwards to (`--upstream`,
+/// `--reference-upstream`): an http(s) URL with a host and no credentials, query or
+/// fragment, on loopback unless `allow_external` (`--allow-external-probe-urls`), so
+/// that no run reaches past this machine by accident.
+pub fn upstream_url(raw: &str, allow_external: bool, flag: &str) -> Result<url::Url, String> {
+    let url =
+        url::Url::parse(raw.trim()).map_err(|e| format!("{flag} `{raw}` is not a URL: {e}"))?;
+    if !url.username().is_empty() || url.password().is_some() {
+        // Not echoed: it holds a secret.
+        return Err(format!("{flag} must not carry credentials"));
+    }
+    if !matches!(url.scheme(), "http" | "https") || url.host().is_none() {
+        return Err(format!("{flag} `{raw}` must be an http(s) URL with a host"));
+    }
+    if url.query().is_some() || url.fragment().is_some() {
+        return Err(format!("{flag} `{raw}` must not carry a query or fragment"));
+    }
+    if !allow_external && !reference_hosts::is_loopback(&url) {
+        return Err(format!(
+            "{flag} `{raw}` does not point at loopback (127.0.0.1, ::1, localhost); \
+             pass --allow-external-probe-urls to forward there anyway"
+        ));
+    }
+    Ok(url)
 }
 
 fn host_config(args: &ReferenceArgs) -> Result<ReferenceConfig, String> {
@@ -144,4 +180,43 @@ fn point(config: &mut RunConfig, url: &str, label: String) -> Result<(), String>
         .map_err(|e| format!("the embedded host's URL `{url}` does not parse: {e}"))?;
     config.point_at_embedded(url, label);
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn upstreams_stay_on_loopback_unless_allowed() {
+        for ok in [
+            "http://127.0.0.1:4010/v1",
+            "http://localhost:4010/v1/",
+            "http://[::1]:4010",
+        ] {
+            assert_eq!(
+                upstream_url(ok, false, "--upstream")
+                    .unwrap()
+                    .as_str()
+                    .trim_end_matches('/'),
+                ok.trim_end_matches('/')
+            );
+        }
+        let external = "https://api.example.com/v1";
+        let err = upstream_url(external, false, "--upstream").unwrap_err();
+        assert!(
+            err.contains("loopback") && err.contains("--allow-external-probe-urls"),
+            "{err}"
+        );
+        assert!(upstream_url(external, true, "--upstream").is_ok());
+        for bad in [
+            "ftp://127.0.0.1/v1",
+            "127.0.0.1:4010",
+            "http://127.0.0.1/v1?key=1",
+            "http://127.0.0.1/v1#x",
+        ] {
+            assert!(upstream_url(bad, true, "--upstream").is_err(), "{bad}");
+        }
+        let err = upstream_url("http://me:s3cret@127.0.0.1/v1", true, "--upstream").unwrap_err();
+        assert!(!err.contains("s3cret"), "{err}");
+    }
 }

@@ -112,7 +112,13 @@ pub fn resolve_target(args: &TargetArgs, offline: bool, env: Env) -> Result<Targ
         }
     };
     if raw.trim() == "reference" {
-        return Embedded::from_args(&args.reference, agui).map(TargetChoice::Embedded);
+        return Embedded::from_args(&args.reference, agui, args.allow_external_probe_urls)
+            .map(TargetChoice::Embedded);
+    }
+    if args.reference.reference_upstream.is_some() {
+        return Err(
+            "--reference-upstream configures the embedded host: add --target reference".into(),
+        );
     }
     let url =
         url::Url::parse(raw.trim()).map_err(|e| format!("--target `{raw}` is not a URL: {e}"))?;

@@ -1,25 +1,53 @@
 //! `mmconform serve-reference`: the embedded reference host as a standalone server.
 
 use super::args::{ProfileArg, ServeArgs};
-use super::embedded::{MODALITIES, agent_declaration};
+use super::embedded::{MODALITIES, agent_declaration, upstream_url};
 use super::resolve::parse_modalities;
 use super::{CliError, runtime};
 use crate::exit::Ending;
 use reference_hosts::agui::{self, AgentConfig, AguiFault, DEFAULT_ACCEPTS};
 use reference_hosts::{Fault, ReferenceConfig, RunningReference};
 
-/// Prints `name description` lines; a closed stdout (`| head`) ends the listing quietly.
-fn list_faults<'a>(faults: impl Iterator<Item = (&'a str, &'a str)>) -> Result<Ending, CliError> {
-    for (name, description) in faults {
-        super::out::line(format_args!("{name:32} {description}"));
+/// What `--list-faults` appends to a fault that only shows with `--upstream`.
+pub const NEEDS_UPSTREAM: &str = "[needs --upstream]";
+
+/// Prints `name description` lines, marking the faults that need an upstream; a closed
+/// stdout (`| head`) ends the listing quietly.
+fn list_faults<'a>(
+    faults: impl Iterator<Item = (&'a str, &'a str, bool)>,
+) -> Result<Ending, CliError> {
+    for (name, description, needs_upstream) in faults {
+        let mark = if needs_upstream { NEEDS_UPSTREAM } else { "" };
+        let listed = format!("{name:32} {description} {mark}");
+        super::out::line(format_args!("{}", listed.trim_end()));
     }
     Ok(Ending::Done)
+}
+
+/// `--upstream`, checked as `--reference-upstream` is.
+fn upstream(args: &ServeArgs) -> Result<Option<url::Url>, CliError> {
+    args.upstream
+        .as_deref()
+        .map(|raw| upstream_url(raw, args.allow_external_probe_urls, "--upstream"))
+        .transpose()
+        .map_err(CliError::Usage)
+}
+
+/// `, upstream URL` for a banner.
+fn upstream_banner(upstream: Option<&url::Url>) -> String {
+    upstream
+        .map(|u| format!(", upstream {u}"))
+        .unwrap_or_default()
 }
 
 /// `serve-reference --profile agui`: the AG-UI reference agent.
 fn serve_agui(args: &ServeArgs) -> Result<Ending, CliError> {
     if args.list_faults {
-        return list_faults(AguiFault::all().iter().map(|f| (f.name(), f.description())));
+        return list_faults(
+            AguiFault::all()
+                .iter()
+                .map(|f| (f.name(), f.description(), f.needs_upstream())),
+        );
     }
     let fault = args
         .fault
@@ -33,7 +61,8 @@ fn serve_agui(args: &ServeArgs) -> Result<Ending, CliError> {
         args.accepts.clone()
     };
     let config = AgentConfig::new(&accepts, fault)
-        .map_err(|e| CliError::Usage(format!("--accepts: {e}")))?;
+        .map_err(|e| CliError::Usage(format!("--accepts: {e}")))?
+        .with_upstream(upstream(args)?);
     let declaration =
         agent_declaration(&config).map_err(|e| CliError::Usage(format!("--accepts: {e}")))?;
     let addr = std::net::SocketAddr::new(args.bind, args.port);
@@ -41,9 +70,10 @@ fn serve_agui(args: &ServeArgs) -> Result<Ending, CliError> {
         let running = agui::spawn(config.clone(), addr).await;
         serve_until_interrupted(running, addr, |running| {
             format!(
-                "mmconform AG-UI reference agent listening on {} ({}{})",
+                "mmconform AG-UI reference agent listening on {} ({}{}{})",
                 agui::endpoint_url(running),
                 declaration.summary(),
+                upstream_banner(config.upstream.as_ref()),
                 config
                     .fault
                     .map(|f| format!(", FAULT {}", f.name()))
@@ -77,7 +107,11 @@ pub fn serve(args: &ServeArgs) -> Result<Ending, CliError> {
         ));
     }
     if args.list_faults {
-        return list_faults(Fault::all().iter().map(|f| (f.name(), f.description())));
+        return list_faults(
+            Fault::all()
+                .iter()
+                .map(|f| (f.name(), f.description(), f.needs_upstream())),
+        );
     }
     let modalities = parse_modalities(&args.modalities, &MODALITIES)
         .map_err(|e| CliError::Usage(format!("--modalities: {e}")))?;
@@ -110,19 +144,21 @@ pub fn serve(args: &ServeArgs) -> Result<Ending, CliError> {
         max_request_body_bytes: args.max_request_body_bytes,
         token,
         fault,
+        upstream: upstream(args)?,
     };
     let addr = std::net::SocketAddr::new(args.bind, args.port);
     runtime()?.block_on(async move {
         let running = reference_hosts::spawn(config.clone(), addr).await;
         serve_until_interrupted(running, addr, |running| {
             format!(
-                "mmconform reference host listening on {} (modalities {}{}{})",
+                "mmconform reference host listening on {} (modalities {}{}{}{})",
                 running.base_url(),
                 config.modalities.join(","),
                 config
                     .max_bytes_per_part
                     .map(|n| format!(", maxBytesPerPart {n}"))
                     .unwrap_or_default(),
+                upstream_banner(config.upstream.as_ref()),
                 config
                     .fault
                     .map(|f| format!(", FAULT {}", f.name()))

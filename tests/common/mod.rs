@@ -130,7 +130,8 @@ pub fn offline_case_ids() -> Vec<String> {
 }
 
 /// The faults `serve-reference --profile PROFILE --list-faults` names (its first column).
-pub fn listed_faults(profile: &str) -> Vec<String> {
+/// `serve-reference --list-faults` of `profile`: (name, needs an upstream model).
+fn fault_list(profile: &str) -> Vec<(String, bool)> {
     let out = bin()
         .args(["serve-reference", "--profile", profile, "--list-faults"])
         .output()
@@ -138,7 +139,28 @@ pub fn listed_faults(profile: &str) -> Vec<String> {
     assert!(out.status.success(), "--list-faults failed: {out:?}");
     String::from_utf8_lossy(&out.stdout)
         .lines()
-        .filter_map(|l| l.split_whitespace().next().map(str::to_string))
+        .filter_map(|l| {
+            let name = l.split_whitespace().next()?.to_string();
+            Some((name, l.ends_with("[needs --upstream]")))
+        })
+        .collect()
+}
+
+/// The faults a host of `profile` runs with on its own (no upstream model needed).
+pub fn listed_faults(profile: &str) -> Vec<String> {
+    fault_list(profile)
+        .into_iter()
+        .filter(|(_, forwarding)| !forwarding)
+        .map(|(name, _)| name)
+        .collect()
+}
+
+/// The forwarding faults of `profile`: they change only what reaches an upstream model.
+pub fn forwarding_faults(profile: &str) -> Vec<String> {
+    fault_list(profile)
+        .into_iter()
+        .filter(|(_, forwarding)| *forwarding)
+        .map(|(name, _)| format!("{profile}:{name}"))
         .collect()
 }
 

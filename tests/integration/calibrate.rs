@@ -1,7 +1,7 @@
 //! `mmconform calibrate`: the built-in suite is calibrated (every case fails against
 //! some broken host, every fault is caught), and a vacuous case is named and fails it.
 
-use crate::common::{bin, fixture, listed_faults};
+use crate::common::{bin, fixture, forwarding_faults, listed_faults};
 use serde_json::Value;
 
 fn calibrate(args: &[&str]) -> (i32, String, String) {
@@ -29,7 +29,13 @@ fn the_builtin_suite_is_calibrated_and_every_variant_is_caught() {
     assert_eq!(doc["calibrated"], true);
     let matrix = &doc["matrix"];
     let variants = matrix["variants"].as_array().unwrap();
-    // Every fault the reference host and agent can run with is in the matrix, and caught.
+    // Every fault the reference host and agent can run with is in the matrix, and caught;
+    // the forwarding faults, which need an upstream model no calibration setup has yet,
+    // are listed as such and left out.
+    let forwarding: Vec<String> = ["openwop", "agui"]
+        .iter()
+        .flat_map(|p| forwarding_faults(p))
+        .collect();
     let mut faults = listed_faults("openwop");
     assert!(faults.len() >= 49, "{faults:?}");
     let agent_faults = listed_faults("agui");
@@ -41,6 +47,14 @@ fn the_builtin_suite_is_calibrated_and_every_variant_is_caught() {
             .find(|v| v["name"] == fault.as_str())
             .unwrap_or_else(|| panic!("{fault} missing from the matrix"));
         assert_eq!(row["caught"], true, "{fault}");
+    }
+    assert!(forwarding.len() >= 8, "{forwarding:?}");
+    for fault in &forwarding {
+        let name = fault.trim_start_matches("openwop:");
+        assert!(
+            !variants.iter().any(|v| v["name"] == name),
+            "{fault} needs an upstream, which calibration does not have yet"
+        );
     }
     assert!(
         variants.iter().any(|v| v["kind"] == "schema-mutant"),

@@ -5,7 +5,7 @@
 //! everything about the JSON is here. First problem wins, in document order: every
 //! message (whatever its role) and every part is checked.
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use super::error_body::{ErrorCode, Rejection};
 use super::modality::advertised_with_text;
@@ -25,6 +25,17 @@ pub struct AcceptedSummary {
 }
 
 impl AcceptedSummary {
+    /// The seam's 200 body: `{ok: true, accepted: true, advertised, modalities, parts}`.
+    pub fn to_json(&self) -> Value {
+        json!({
+            "ok": true,
+            "accepted": true,
+            "advertised": self.advertised,
+            "modalities": self.modalities,
+            "parts": self.parts,
+        })
+    }
+
     fn new(config: &ReferenceConfig) -> Self {
         AcceptedSummary {
             advertised: advertised_with_text(config),

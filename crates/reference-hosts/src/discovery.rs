@@ -74,7 +74,12 @@ fn limits(config: &ReferenceConfig) -> Value {
 /// the RFC 0091 `input` block.
 fn ai_providers(config: &ReferenceConfig) -> Value {
     let mut providers = Map::new();
-    providers.insert("supported".into(), json!(["reference"]));
+    let mut supported = vec!["reference"];
+    if config.upstream.is_some() {
+        // The forwarding mode's provider (forward.rs).
+        supported.push(super::forward::COMPAT_PROVIDER);
+    }
+    providers.insert("supported".into(), json!(supported));
     if let Some(modalities) = advertised_input(config) {
         let mut input = Map::new();
         input.insert("modalities".into(), json!(modalities));
@@ -130,6 +135,19 @@ mod tests {
             json!({"modalities": ["document", "audio"]})
         );
         assert_eq!(doc["limits"]["maxRequestBodyBytes"], 1_000_000);
+    }
+
+    #[test]
+    fn a_forwarding_host_also_lists_the_compat_provider() {
+        let config = ReferenceConfig {
+            upstream: Some(url::Url::parse("http://127.0.0.1:4010/v1").unwrap()),
+            ..ReferenceConfig::default()
+        };
+        let doc = discovery_document(&config);
+        assert_eq!(
+            doc["aiProviders"]["supported"],
+            json!(["reference", "compat"])
+        );
     }
 
     #[test]

@@ -21,6 +21,8 @@ pub enum ErrorCode {
     NotFound,
     MethodNotAllowed,
     InternalError,
+    /// The upstream model of a forwarding host could not be reached or failed (502).
+    UpstreamUnavailable,
 }
 
 impl ErrorCode {
@@ -36,6 +38,7 @@ impl ErrorCode {
             ErrorCode::NotFound => "not_found",
             ErrorCode::MethodNotAllowed => "method_not_allowed",
             ErrorCode::InternalError => "internal_error",
+            ErrorCode::UpstreamUnavailable => "upstream_unavailable",
         }
     }
 
@@ -50,6 +53,7 @@ impl ErrorCode {
             ErrorCode::NotFound => StatusCode::NOT_FOUND,
             ErrorCode::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             ErrorCode::InternalError => StatusCode::INTERNAL_SERVER_ERROR,
+            ErrorCode::UpstreamUnavailable => StatusCode::BAD_GATEWAY,
         }
     }
 }
@@ -161,6 +165,7 @@ mod tests {
             (ErrorCode::NotFound, 404),
             (ErrorCode::MethodNotAllowed, 405),
             (ErrorCode::InternalError, 500),
+            (ErrorCode::UpstreamUnavailable, 502),
         ];
         for (code, status) in expected {
             assert_eq!(code.status().as_u16(), status, "{}", code.as_str());

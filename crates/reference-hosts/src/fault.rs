@@ -107,6 +107,42 @@ fault_catalogue! {
             "Universal envelope kinds are gated unless hostSupportedEnvelopes lists them, instead of always passing the host kind gate.";
         DiscoveryEnvelopesNotArray => "discovery-envelopes-not-array",
             "Discovery's supportedEnvelopes is one comma-separated string instead of an array of strings.";
+        ForwardSkipsModel => "forward-skips-model",
+            "With an upstream model configured, a `provider: compat` call is answered 200 without calling the model.";
+        ForwardDropsMedia => "forward-drops-media",
+            "Only the text parts of a call reach the upstream model; every media part is left out.";
+        ForwardDropsAudio => "forward-drops-audio",
+            "Audio parts are left out of the request forwarded to the upstream model.";
+        ForwardDocumentAsImage => "forward-document-as-image",
+            "Document parts are forwarded to the upstream model as `image_url` instead of `file`.";
+        ForwardWrongMime => "forward-wrong-mime",
+            "Every data URL forwarded to the upstream model names application/octet-stream instead of the part's MIME type.";
+        ForwardTruncatesBytes => "forward-truncates-bytes",
+            "Inline media reach the upstream model one byte short (the nonce stamp survives).";
+        ForwardReordersParts => "forward-reorders-parts",
+            "The parts of each message reach the upstream model in reverse order.";
+        ForwardThenRefuses => "forward-then-refuses",
+            "A call with an unadvertised part is forwarded to the upstream model, that part included, and only then refused with unsupported_modality.";
+    }
+}
+
+impl Fault {
+    /// Faults of the forwarding path (docs/wire.md, "Forwarding to a model"): they
+    /// change nothing unless the host has an upstream model, so only a run with one can
+    /// catch them, and calibration leaves them out until it has such a run.
+    pub fn needs_upstream(self) -> bool {
+        use Fault::*;
+        matches!(
+            self,
+            ForwardSkipsModel
+                | ForwardDropsMedia
+                | ForwardDropsAudio
+                | ForwardDocumentAsImage
+                | ForwardWrongMime
+                | ForwardTruncatesBytes
+                | ForwardReordersParts
+                | ForwardThenRefuses
+        )
     }
 }
 
@@ -124,7 +160,10 @@ mod tests {
             assert!(!fault.description().is_empty());
             assert!(fault.description().ends_with('.'));
         }
-        assert_eq!(Fault::all().len(), 49);
+        assert_eq!(Fault::all().len(), 57);
+        let forwarding = Fault::all().iter().filter(|f| f.needs_upstream());
+        assert!(forwarding.clone().all(|f| f.name().starts_with("forward-")));
+        assert_eq!(forwarding.count(), 8);
     }
 
     #[test]

@@ -14,7 +14,7 @@ use super::test_support::{
 };
 use super::{Fault, ReferenceConfig, known_media_ref};
 
-struct Signature {
+pub(super) struct Signature {
     config: ReferenceConfig,
     probe: Probe,
     faithful: &'static str,
@@ -25,7 +25,7 @@ fn vendor() -> Value {
     envelope_of("vendor.mmconform.demo", json!({"note": "free"}))
 }
 
-fn sig(probe: Probe, faithful: &'static str, faulted: &'static str) -> Signature {
+pub(super) fn sig(probe: Probe, faithful: &'static str, faulted: &'static str) -> Signature {
     Signature {
         config: ReferenceConfig::default(),
         probe,
@@ -34,7 +34,7 @@ fn sig(probe: Probe, faithful: &'static str, faulted: &'static str) -> Signature
     }
 }
 
-fn with(config: ReferenceConfig, signature: Signature) -> Signature {
+pub(super) fn with(config: ReferenceConfig, signature: Signature) -> Signature {
     Signature {
         config,
         ..signature
@@ -349,6 +349,14 @@ fn signature(fault: Fault) -> Signature {
             FAITHFUL_ENVELOPES,
             "envelopes=\"clarification.request,schema.request,schema.response,error\" (a string)",
         ),
+        ForwardSkipsModel
+        | ForwardDropsMedia
+        | ForwardDropsAudio
+        | ForwardDocumentAsImage
+        | ForwardWrongMime
+        | ForwardTruncatesBytes
+        | ForwardReordersParts
+        | ForwardThenRefuses => super::forward_tests::signature(fault),
     }
 }
 
@@ -448,4 +456,12 @@ fault_tests! {
     envelope_ignores_run_boundary => EnvelopeIgnoresRunBoundary,
     envelope_gates_universal_kinds => EnvelopeGatesUniversalKinds,
     discovery_envelopes_not_array => DiscoveryEnvelopesNotArray,
+    forward_skips_model => ForwardSkipsModel,
+    forward_drops_media => ForwardDropsMedia,
+    forward_drops_audio => ForwardDropsAudio,
+    forward_document_as_image => ForwardDocumentAsImage,
+    forward_wrong_mime => ForwardWrongMime,
+    forward_truncates_bytes => ForwardTruncatesBytes,
+    forward_reorders_parts => ForwardReordersParts,
+    forward_then_refuses => ForwardThenRefuses,
 }

@@ -7,8 +7,11 @@
 //! checker (this crate does not depend on `mmconform`): a reference that read the spec
 //! through the checker's code would agree with it by construction.
 //! The faithful host passes every case; each [`Fault`] breaks exactly one requirement
-//! so the suite can prove each case is able to fail. The host never makes an outbound
-//! request: `url` sources are judged, never fetched.
+//! so the suite can prove each case is able to fail. The host never fetches a `url`
+//! source: it is judged, never fetched. Its only outbound request is the forwarding
+//! mode: with an upstream model configured ([`ReferenceConfig::upstream`]) a call that
+//! names `provider: compat` is sent on to `{upstream}/chat/completions` once it is
+//! accepted (`forward.rs`, mapped by `openai_wire.rs`, sent by `upstream.rs`).
 //!
 //! Where things live: `discovery.rs` builds `/.well-known/openwop`; `routes.rs` wires
 //! HTTP (`auth.rs` bearer check, `body_limit.rs` body cap, flat 404/405s); `ai_call.rs`
@@ -27,13 +30,16 @@ mod envelope;
 mod error_body;
 mod fault;
 mod fault_catalogue;
+mod forward;
 mod media_ref;
 mod mime;
 mod modality;
+mod openai_wire;
 mod part;
 mod routes;
 mod source;
 mod ssrf;
+mod upstream;
 
 #[cfg(test)]
 mod ai_call_tests;
@@ -41,6 +47,10 @@ mod ai_call_tests;
 mod fault_controls_tests;
 #[cfg(test)]
 mod fault_tests;
+#[cfg(test)]
+mod forward_tests;
+#[cfg(test)]
+mod mock_upstream;
 #[cfg(test)]
 mod server_tests;
 #[cfg(test)]
@@ -57,10 +67,12 @@ pub use discovery::discovery_document;
 pub use envelope::{EnvelopeState, UNIVERSAL_ENVELOPES, accept_envelope};
 pub use error_body::{ErrorCode, Rejection};
 pub use fault::{Fault, UnknownFault};
+pub use forward::COMPAT_PROVIDER;
 pub use media_ref::{KNOWN_BLOB_BYTES, known_media_ref};
 pub use routes::{
     AI_CALL_V1, AI_CALL_V2, DISCOVERY, ENVELOPE_ACCEPT_V1, ENVELOPE_ACCEPT_V2, router,
 };
+pub use upstream::{MODEL as UPSTREAM_MODEL, is_loopback};
 
 /// How the reference host behaves: what it advertises, what it enforces, and at most
 /// one deliberate fault.
@@ -76,6 +88,10 @@ pub struct ReferenceConfig {
     /// When set, the ai/call and envelope accept seams require `Authorization: Bearer <token>` (401 unauthenticated otherwise). Discovery stays public.
     pub token: Option<String>,
     pub fault: Option<Fault>,
+    /// An OpenAI-compatible base URL (`http://127.0.0.1:4010/v1`): when set, an
+    /// accepted call naming `provider: "compat"` (RFC 0108) is forwarded to
+    /// `{upstream}/chat/completions` (docs/wire.md, "Forwarding to a model").
+    pub upstream: Option<url::Url>,
 }
 
 impl Default for ReferenceConfig {
@@ -87,6 +103,7 @@ impl Default for ReferenceConfig {
             max_request_body_bytes: None,
             token: None,
             fault: None,
+            upstream: None,
         }
     }
 }

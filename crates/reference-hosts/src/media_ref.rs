@@ -22,9 +22,39 @@ pub fn known_media_ref(modality: &str) -> Option<&'static str> {
     }
 }
 
+/// The bytes of the blob a known `mediaRef` names, and their MIME type, for a host
+/// that forwards it inline: a file of the part's `mimeType` (a real file where the
+/// type has a generator, stamped bytes otherwise), or of the modality's default type
+/// when the part names none; [`KNOWN_BLOB_BYTES`] long, or the format's smallest file
+/// when that is longer (a WAV is).
+pub fn blob(modality: &str, mime: Option<&str>) -> (String, Vec<u8>) {
+    let mime = mime
+        .map(mmconform_media::mime_essence)
+        .unwrap_or_else(|| mmconform_media::default_mime(modality).to_owned());
+    let stamp = format!("blob-{modality}");
+    let bytes = mmconform_media::generate_sized(&mime, &stamp, KNOWN_BLOB_BYTES as usize)
+        .unwrap_or_else(|_| mmconform_media::generate(&mime, &stamp));
+    (mime, bytes)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn blobs_are_real_files_of_the_attributed_size() {
+        let (mime, bytes) = blob("image", Some("image/jpeg"));
+        assert_eq!(mime, "image/jpeg");
+        assert_eq!(bytes.len() as u64, KNOWN_BLOB_BYTES);
+        assert!(bytes.starts_with(b"\xFF\xD8"));
+        let (mime, bytes) = blob("document", Some("Text/Plain; charset=utf-8"));
+        assert_eq!(mime, "text/plain");
+        assert_eq!(bytes.len() as u64, KNOWN_BLOB_BYTES);
+        let (mime, bytes) = blob("audio", None);
+        assert_eq!(mime, "audio/wav");
+        assert!(bytes.starts_with(b"RIFF"));
+        assert_eq!(bytes, mmconform_media::generate("audio/wav", "blob-audio"));
+    }
 
     #[test]
     fn one_handle_per_non_text_modality() {

@@ -9,7 +9,7 @@ use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{MethodRouter, get, post};
 use axum::{Json, Router};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::ai_call::validate_call;
 use super::auth::check_auth;
@@ -17,6 +17,8 @@ use super::body_limit::{BodyError, DEFAULT_CAP, drain, read_capped};
 use super::discovery::discovery_document;
 use super::envelope::{EnvelopeState, accept_envelope};
 use super::error_body::{ErrorCode, Rejection};
+use super::forward;
+use super::upstream::Upstream;
 use super::{Fault, ReferenceConfig};
 
 /// The v1 conformance seam for callAI.
@@ -35,6 +37,8 @@ pub const ENVELOPE_ACCEPT_V2: &str = "/conformance/seams/sample/envelope/accept"
 struct Host {
     config: ReferenceConfig,
     envelopes: EnvelopeState,
+    /// The model `provider: compat` calls are forwarded to, when configured.
+    upstream: Option<Upstream>,
 }
 
 type Shared = Arc<Host>;
@@ -57,6 +61,7 @@ pub fn router(config: ReferenceConfig) -> Router {
         // 2 MiB limit would otherwise refuse bodies a larger configured max allows.
         .layer(DefaultBodyLimit::disable())
         .with_state(Arc::new(Host {
+            upstream: config.upstream.as_ref().map(Upstream::new),
             config,
             envelopes: EnvelopeState::default(),
         }))
@@ -74,20 +79,22 @@ async fn discovery(State(host): State<Shared>) -> Json<Value> {
     Json(discovery_document(&host.config))
 }
 
+/// Validation decides; a call for the upstream (`forward.rs`) then goes on to it.
 async fn ai_call(State(host): State<Shared>, headers: HeaderMap, body: Body) -> Response {
     let config = &host.config;
-    let verdict = read_json(config, &headers, body)
-        .await
-        .and_then(|json| validate_call(config, &json));
-    match verdict {
-        Ok(summary) => Json(json!({
-            "ok": true,
-            "accepted": true,
-            "advertised": summary.advertised,
-            "modalities": summary.modalities,
-            "parts": summary.parts,
-        }))
-        .into_response(),
+    let json = match read_json(config, &headers, body).await {
+        Ok(json) => json,
+        Err(rejection) => return reject(config, rejection),
+    };
+    let verdict = validate_call(config, &json);
+    let answer = match &host.upstream {
+        Some(upstream) if forward::selected(config, &json) => {
+            forward::forward(config, upstream, &json, verdict).await
+        }
+        _ => verdict.map(|summary| summary.to_json()),
+    };
+    match answer {
+        Ok(answer) => Json(answer).into_response(),
         Err(rejection) => reject(config, rejection),
     }
 }

@@ -10,6 +10,7 @@ use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use serde_json::{Value, json};
 
+use super::mock_upstream::{MockUpstream, describe};
 use super::{ReferenceConfig, spawn};
 
 /// A body with one user message carrying `content`.
@@ -80,6 +81,12 @@ pub fn call(body: Value) -> Probe {
     Probe::Call { body, bearer: None }
 }
 
+/// A call naming `provider: compat`, sent to a host forwarding to a mock upstream.
+pub fn forward(mut body: Value) -> Probe {
+    body["provider"] = json!("compat");
+    Probe::Forward { body }
+}
+
 /// An accept-seam request: `envelope` plus the other body fields in `rest`.
 pub fn accept(envelope: Value, rest: Value) -> Probe {
     let mut body = rest;
@@ -134,6 +141,10 @@ pub enum Probe {
     DiscoveryEnvelopes,
     /// POST the v1 envelope accept seam.
     Envelope { body: Value },
+    /// POST the v1 seam with the host forwarding to a fresh mock upstream (only
+    /// through `observe`); the verdict is the call's, then `=>` and what the model
+    /// received (`mock_upstream::describe`).
+    Forward { body: Value },
 }
 
 pub fn client() -> reqwest::Client {
@@ -151,13 +162,23 @@ pub fn loopback() -> SocketAddr {
 }
 
 /// Spawns a host for `config`, sends `probe`, shuts the host down, returns the verdict.
-pub async fn observe(config: ReferenceConfig, probe: &Probe) -> String {
+pub async fn observe(mut config: ReferenceConfig, probe: &Probe) -> String {
+    let mock = match probe {
+        Probe::Forward { .. } => Some(MockUpstream::start(200).await),
+        _ => None,
+    };
+    if let Some(mock) = &mock {
+        config.upstream = Some(mock.base());
+    }
     let host = spawn(config, loopback())
         .await
         .expect("spawn reference host");
     let verdict = send(&client(), &host.base_url(), probe).await;
     host.shutdown().await;
-    verdict
+    match mock {
+        Some(mock) => format!("{verdict} => {}", describe(&mock.received())),
+        None => verdict,
+    }
 }
 
 /// Sends `probe` to the host at `base` and summarises the answer.
@@ -176,19 +197,27 @@ pub async fn send(client: &reqwest::Client, base: &str, probe: &Probe) -> String
             let body: Value = response.json().await.expect("envelope accept answers JSON");
             envelope_verdict(status, &body)
         }
-        Probe::Call { body, bearer } => {
-            let mut request = client
-                .post(format!("{base}/v1/host/sample/ai/call"))
-                .json(body);
-            if let Some(token) = bearer {
-                request = request.bearer_auth(token);
-            }
-            let response = request.send().await.expect("ai/call request");
-            let status = response.status().as_u16();
-            let body: Value = response.json().await.expect("ai/call answers JSON");
-            call_verdict(status, &body)
-        }
+        Probe::Forward { body } => post_call(client, base, body, None).await,
+        Probe::Call { body, bearer } => post_call(client, base, body, *bearer).await,
     }
+}
+
+async fn post_call(
+    client: &reqwest::Client,
+    base: &str,
+    body: &Value,
+    bearer: Option<&str>,
+) -> String {
+    let mut request = client
+        .post(format!("{base}/v1/host/sample/ai/call"))
+        .json(body);
+    if let Some(token) = bearer {
+        request = request.bearer_auth(token);
+    }
+    let response = request.send().await.expect("ai/call request");
+    let status = response.status().as_u16();
+    let body: Value = response.json().await.expect("ai/call answers JSON");
+    call_verdict(status, &body)
 }
 
 async fn discovery(client: &reqwest::Client, base: &str) -> Value {

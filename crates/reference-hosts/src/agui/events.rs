@@ -17,12 +17,14 @@ fn describe(parts: &[EchoPart]) -> String {
     format!("mmconform reference agent received: {}", shown.join(", "))
 }
 
-/// The events of one run, in order, with `fault` applied.
+/// The events of one run, in order, with `fault` applied; `reply` is what an upstream
+/// model answered (forwarding mode), streamed after the agent's own description.
 pub fn events(
     thread_id: &str,
     run_id: &str,
     verdict: &Verdict,
     fault: Option<AguiFault>,
+    reply: Option<&str>,
 ) -> Vec<Value> {
     let message_id = format!("{run_id}-reply");
     let mut out = Vec::new();
@@ -36,6 +38,10 @@ pub fn events(
                 json!({"type": "TEXT_MESSAGE_START", "messageId": message_id, "role": "assistant"}),
             );
             out.push(json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": message_id, "delta": describe(parts)}));
+            // A delta may not be empty (AG-UI 1.0): an empty reply adds nothing.
+            if let Some(reply) = reply.filter(|r| !r.is_empty()) {
+                out.push(json!({"type": "TEXT_MESSAGE_CONTENT", "messageId": message_id, "delta": reply}));
+            }
             out.push(json!({"type": "TEXT_MESSAGE_END", "messageId": message_id}));
             out.push(json!({"type": "CUSTOM", "name": ECHO_EVENT_NAME, "value": {"parts": parts}}));
             out.push(json!({"type": "RUN_FINISHED", "threadId": thread_id, "runId": run_id}));
@@ -82,7 +88,7 @@ mod tests {
     #[test]
     fn faithful_streams_open_with_run_started_and_end_with_one_terminal_event() {
         let done = Verdict::Completed(vec![EchoPart::text()]);
-        let completed = events("t", "r", &done, None);
+        let completed = events("t", "r", &done, None, None);
         assert_eq!(
             types(&completed),
             [
@@ -101,9 +107,19 @@ mod tests {
             message: "m".into(),
         };
         assert_eq!(
-            types(&events("t", "r", &failed, None)),
+            types(&events("t", "r", &failed, None, None)),
             ["RUN_STARTED", "RUN_ERROR"]
         );
+    }
+
+    #[test]
+    fn an_upstream_reply_is_one_more_delta() {
+        let done = Verdict::Completed(vec![EchoPart::text()]);
+        let answered = events("t", "r", &done, None, Some("a cat"));
+        assert_eq!(types(&answered).len(), 7);
+        assert_eq!(answered[3]["type"], "TEXT_MESSAGE_CONTENT");
+        assert_eq!(answered[3]["delta"], "a cat");
+        assert_eq!(events("t", "r", &done, None, Some("")).len(), 6);
     }
 
     #[test]
@@ -112,14 +128,20 @@ mod tests {
             code: "x",
             message: "m".into(),
         };
-        let cut = events("t", "r", &failed, Some(AguiFault::NoTerminalEvent));
+        let cut = events("t", "r", &failed, Some(AguiFault::NoTerminalEvent), None);
         assert_eq!(types(&cut), ["RUN_STARTED"]);
-        let after = events("t", "r", &failed, Some(AguiFault::EventsAfterFinish));
+        let after = events("t", "r", &failed, Some(AguiFault::EventsAfterFinish), None);
         assert_eq!(
             types(&after),
             ["RUN_STARTED", "RUN_ERROR", "TEXT_MESSAGE_CONTENT"]
         );
-        let first = events("t", "r", &failed, Some(AguiFault::FirstEventNotRunStarted));
+        let first = events(
+            "t",
+            "r",
+            &failed,
+            Some(AguiFault::FirstEventNotRunStarted),
+            None,
+        );
         assert_eq!(
             types(&first),
             ["STATE_SNAPSHOT", "RUN_STARTED", "RUN_ERROR"]

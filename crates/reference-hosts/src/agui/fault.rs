@@ -43,6 +43,41 @@ fault_catalogue! {
             "url and file sources end in RUN_ERROR although they are declared.";
         RefusesStringContent => "refuses-string-content",
             "Plain string user content ends in RUN_ERROR.";
+        ForwardSkipsModel => "forward-skips-model",
+            "With an upstream model configured, runs complete without calling the model.";
+        ForwardDropsMedia => "forward-drops-media",
+            "Only the text of a run reaches the upstream model; every media part is left out.";
+        ForwardDropsAudio => "forward-drops-audio",
+            "Audio parts are left out of the request forwarded to the upstream model.";
+        ForwardDocumentAsImage => "forward-document-as-image",
+            "Document parts are forwarded to the upstream model as `image_url` instead of `file`.";
+        ForwardWrongMime => "forward-wrong-mime",
+            "Every data URL forwarded to the upstream model names application/octet-stream instead of the part's MIME type.";
+        ForwardTruncatesBytes => "forward-truncates-bytes",
+            "Inline media reach the upstream model one byte short (the nonce stamp survives).";
+        ForwardReordersParts => "forward-reorders-parts",
+            "The parts of each message reach the upstream model in reverse order.";
+        ForwardThenErrors => "forward-then-errors",
+            "A run with a part of an undeclared kind is forwarded to the upstream model, that part included, and only then ended with RUN_ERROR.";
+    }
+}
+
+impl AguiFault {
+    /// Faults of the forwarding path (`forward.rs`): they change nothing unless the
+    /// agent has an upstream model, so calibration leaves them out until it has one.
+    pub fn needs_upstream(self) -> bool {
+        use AguiFault::*;
+        matches!(
+            self,
+            ForwardSkipsModel
+                | ForwardDropsMedia
+                | ForwardDropsAudio
+                | ForwardDocumentAsImage
+                | ForwardWrongMime
+                | ForwardTruncatesBytes
+                | ForwardReordersParts
+                | ForwardThenErrors
+        )
     }
 }
 
@@ -60,6 +95,12 @@ mod tests {
         names.sort_unstable();
         names.dedup();
         assert_eq!(names.len(), AguiFault::all().len());
+        let forwarding: Vec<_> = AguiFault::all()
+            .iter()
+            .filter(|f| f.needs_upstream())
+            .collect();
+        assert_eq!(forwarding.len(), 8);
+        assert!(forwarding.iter().all(|f| f.name().starts_with("forward-")));
         assert!(
             "nope"
                 .parse::<AguiFault>()

@@ -35,6 +35,7 @@ impl Source {
 pub enum Part {
     /// A text part, or string content.
     Text {
+        text: String,
         string_content: bool,
     },
     Media {
@@ -140,8 +141,8 @@ fn source(
 fn part(v: &Value, at: &str, fault: Option<AguiFault>) -> Result<Option<Part>, SchemaError> {
     let kind = string(v, "type", at)?;
     if kind == "text" {
-        string(v, "text", at)?;
         return Ok(Some(Part::Text {
+            text: string(v, "text", at)?.to_owned(),
             string_content: false,
         }));
     }
@@ -171,7 +172,8 @@ fn part(v: &Value, at: &str, fault: Option<AguiFault>) -> Result<Option<Part>, S
 
 fn user_content(v: &Value, at: &str, fault: Option<AguiFault>) -> Result<Vec<Part>, SchemaError> {
     match v.get("content") {
-        Some(Value::String(_)) => Ok(vec![Part::Text {
+        Some(Value::String(text)) => Ok(vec![Part::Text {
+            text: text.clone(),
             string_content: true,
         }]),
         Some(Value::Array(items)) => {
@@ -181,8 +183,9 @@ fn user_content(v: &Value, at: &str, fault: Option<AguiFault>) -> Result<Vec<Par
             }
             Ok(parts)
         }
-        Some(Value::Number(_)) if fault == Some(AguiFault::CoercesNumericContent) => {
+        Some(Value::Number(n)) if fault == Some(AguiFault::CoercesNumericContent) => {
             Ok(vec![Part::Text {
+                text: n.to_string(),
                 string_content: true,
             }])
         }
@@ -192,8 +195,9 @@ fn user_content(v: &Value, at: &str, fault: Option<AguiFault>) -> Result<Vec<Par
     }
 }
 
-/// The user parts of a schema-valid `RunAgentInput`, in order, or the first violation.
-pub fn read(input: &Value, fault: Option<AguiFault>) -> Result<Vec<Part>, SchemaError> {
+/// The parts of each user message of a schema-valid `RunAgentInput`, message by
+/// message and in order, or the first violation.
+pub fn read(input: &Value, fault: Option<AguiFault>) -> Result<Vec<Vec<Part>>, SchemaError> {
     if !input.is_object() {
         return Err(SchemaError(
             "the body must be a RunAgentInput object".into(),
@@ -224,7 +228,7 @@ pub fn read(input: &Value, fault: Option<AguiFault>) -> Result<Vec<Part>, Schema
             return Err(SchemaError(format!("{at}.role: unknown role `{role}`")));
         }
         if role == "user" {
-            parts.extend(user_content(message, &at, fault)?);
+            parts.push(user_content(message, &at, fault)?);
         }
     }
     Ok(parts)
@@ -244,9 +248,14 @@ mod tests {
         read(&input(content), None).unwrap_err().0
     }
 
+    /// Every user part, the messages run together.
+    fn flat(input: &Value, fault: Option<AguiFault>) -> Result<Vec<Part>, SchemaError> {
+        read(input, fault).map(|messages| messages.concat())
+    }
+
     #[test]
     fn valid_parts_are_read_in_order() {
-        let parts = read(
+        let parts = flat(
             &input(json!([
                 {"type": "text", "text": "hi"},
                 {"type": "image", "source": {"type": "data", "value": "AAAA", "mimeType": "image/png"}},
@@ -261,8 +270,24 @@ mod tests {
         );
         assert_eq!(
             read(&input(json!("plain")), None).unwrap(),
-            [Part::Text {
+            [[Part::Text {
+                text: "plain".into(),
                 string_content: true
+            }]]
+        );
+        let mut two = input(json!("one"));
+        two["messages"] = json!([
+            {"id": "a", "role": "user", "content": "one"},
+            {"id": "b", "role": "assistant", "content": "skipped"},
+            {"id": "c", "role": "user", "content": [{"type": "text", "text": "two"}]},
+        ]);
+        let messages = read(&two, None).unwrap();
+        assert_eq!(messages.len(), 2);
+        assert_eq!(
+            messages[1],
+            [Part::Text {
+                text: "two".into(),
+                string_content: false
             }]
         );
     }
@@ -296,28 +321,28 @@ mod tests {
     fn lenient_faults_let_exactly_their_violation_through() {
         let unknown = input(json!([{"type": "text", "text": "x"}, {"type": "hologram"}]));
         assert_eq!(
-            read(&unknown, Some(AguiFault::DropsUnknownPart))
+            flat(&unknown, Some(AguiFault::DropsUnknownPart))
                 .unwrap()
                 .len(),
             1
         );
-        assert!(read(&unknown, Some(AguiFault::DropsUnknownSource)).is_err());
+        assert!(flat(&unknown, Some(AguiFault::DropsUnknownSource)).is_err());
         let sourceless = input(json!([{"type": "audio"}]));
         assert!(
-            read(&sourceless, Some(AguiFault::DropsPartWithoutSource))
+            flat(&sourceless, Some(AguiFault::DropsPartWithoutSource))
                 .unwrap()
                 .is_empty()
         );
         let blob = input(json!([{"type": "audio", "source": {"type": "blob", "value": "x"}}]));
         assert!(
-            read(&blob, Some(AguiFault::DropsUnknownSource))
+            flat(&blob, Some(AguiFault::DropsUnknownSource))
                 .unwrap()
                 .is_empty()
         );
         let no_mime =
             input(json!([{"type": "image", "source": {"type": "data", "value": "AAAA"}}]));
         assert_eq!(
-            read(&no_mime, Some(AguiFault::AcceptsMissingMimeType))
+            flat(&no_mime, Some(AguiFault::AcceptsMissingMimeType))
                 .unwrap()
                 .len(),
             1
@@ -330,7 +355,7 @@ mod tests {
             assert_eq!(sniff(&b64), Some(*mime), "{mime}");
         }
         assert_eq!(
-            read(&input(json!(42)), Some(AguiFault::CoercesNumericContent))
+            flat(&input(json!(42)), Some(AguiFault::CoercesNumericContent))
                 .unwrap()
                 .len(),
             1

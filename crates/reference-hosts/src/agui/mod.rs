@@ -6,13 +6,18 @@
 //! what the agent does not declare with `RUN_ERROR` (`model.rs`), and streams the
 //! answer with an `mmconform.echo` event saying what reached the model (`events.rs`).
 //! Each [`AguiFault`] breaks exactly one requirement (`fault.rs`). What it accepts is
-//! read in `accepts.rs`, the echo's shape is `echo.rs`. The agent never makes an
-//! outbound request: url sources are checked, never fetched.
+//! read in `accepts.rs`, the echo's shape is `echo.rs`. The agent never fetches a url
+//! source: it is checked, never fetched. Its only outbound request is the forwarding
+//! mode: with an upstream model configured ([`AgentConfig::upstream`]) what reached
+//! the model goes on to `{upstream}/chat/completions` (`forward.rs`).
 
 mod accepts;
 mod echo;
 mod events;
 mod fault;
+mod forward;
+#[cfg(test)]
+mod forward_tests;
 mod input;
 mod model;
 mod routes;
@@ -41,6 +46,10 @@ pub const DEFAULT_ACCEPTS: [&str; 3] = ["image/", "audio/wav", "application/pdf"
 pub struct AgentConfig {
     pub accepts: Accepts,
     pub fault: Option<AguiFault>,
+    /// An OpenAI-compatible base URL (`http://127.0.0.1:4010/v1`): when set, every run's
+    /// user content that reached the model is forwarded to `{upstream}/chat/completions`
+    /// (docs/wire.md, "Forwarding to a model").
+    pub upstream: Option<url::Url>,
 }
 
 impl AgentConfig {
@@ -49,7 +58,13 @@ impl AgentConfig {
         Ok(AgentConfig {
             accepts: Accepts::parse(accepts)?,
             fault,
+            upstream: None,
         })
+    }
+
+    /// The same agent forwarding to `upstream` (none: answering on its own).
+    pub fn with_upstream(self, upstream: Option<url::Url>) -> AgentConfig {
+        AgentConfig { upstream, ..self }
     }
 
     /// The source kinds the agent takes: all of AG-UI's.

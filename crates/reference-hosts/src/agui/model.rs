@@ -1,10 +1,13 @@
 //! The reference agent's "model": what it does with schema-valid parts. A part it
 //! cannot use ends the run with `RUN_ERROR` (never a silent drop); the parts it uses
 //! are echoed back, with their byte counts and the nonce found in their media, in the
-//! `mmconform.echo` event third-party echo agents imitate.
+//! `mmconform.echo` event third-party echo agents imitate. What reached the model is
+//! also kept in the OpenAI shape ([`Seen::wire`]) for an agent that forwards it to an
+//! upstream model (`forward.rs`).
 
 use super::input::{Part, Source};
 use super::{AgentConfig, AguiFault, EchoPart, PART_KINDS};
+use crate::openai_wire::{Body, Media, WirePart};
 use base64::Engine as _;
 
 /// What became of a run's input.
@@ -28,6 +31,12 @@ pub fn known_file_id(kind: &str) -> Option<String> {
         .then(|| format!("mmconform-file-{kind}"))
 }
 
+/// The file the agent holds for a part kind (its [`known_file_id`]): a real file of
+/// the kind's default type.
+pub fn held_file(kind: &str) -> Vec<u8> {
+    mmconform_media::generate(mmconform_media::default_mime(kind), "reference-file")
+}
+
 /// Length of mmconform's run nonce: 16 lower-case hex digits.
 pub const NONCE_DIGITS: usize = 16;
 
@@ -42,6 +51,13 @@ pub fn find_nonce(bytes: &[u8]) -> Option<String> {
         .iter()
         .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(b))
         .then(|| String::from_utf8_lossy(digits).into_owned())
+}
+
+/// One part as it reached the model: what the echo says of it, and its content.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Seen {
+    pub echo: EchoPart,
+    pub wire: WirePart,
 }
 
 fn run_error(code: &'static str, message: String) -> Verdict {
@@ -79,10 +95,7 @@ fn read_bytes(
             )),
         },
         Source::File { value, .. } => match known_file_id(kind) {
-            Some(id) if *value == id => Ok(Some(mmconform_media::generate(
-                mmconform_media::default_mime(kind),
-                "reference-file",
-            ))),
+            Some(id) if *value == id => Ok(Some(held_file(kind))),
             _ => Err(run_error(
                 "file_not_found",
                 format!("no file `{value}` for a {kind} part"),
@@ -91,7 +104,7 @@ fn read_bytes(
     }
 }
 
-fn media(config: &AgentConfig, kind: &str, source: &Source) -> Result<Option<EchoPart>, Verdict> {
+fn media(config: &AgentConfig, kind: &str, source: &Source) -> Result<Option<Seen>, Verdict> {
     let accepts = &config.accepts;
     let fault = config.fault;
     if !accepts.accepts_kind(kind) {
@@ -135,37 +148,74 @@ fn media(config: &AgentConfig, kind: &str, source: &Source) -> Result<Option<Ech
     {
         b.truncate(TRUNCATED_BYTES);
     }
-    Ok(Some(EchoPart {
+    let echo = EchoPart {
         kind: kind.to_string(),
         source: Some(source_kind.to_string()),
         mime_type: source.mime().map(str::to_string),
         bytes: bytes.as_ref().map(|b| b.len() as u64),
         nonce: bytes.as_deref().and_then(find_nonce),
-    }))
+    };
+    let wire = WirePart::Media(wire_media(config, kind, source, bytes.as_deref()));
+    Ok(Some(Seen { echo, wire }))
+}
+
+/// The part as the model gets it: inline data as it came (or as cut by
+/// `truncates-media`), a url as it is, a file as the bytes the agent holds (of the
+/// kind's default type, which is what it holds).
+fn wire_media(config: &AgentConfig, kind: &str, source: &Source, bytes: Option<&[u8]>) -> Media {
+    let truncated = config.fault == Some(AguiFault::TruncatesMedia);
+    let (mime, body) = match (source, bytes) {
+        (Source::Data { mime, .. }, Some(bytes)) if truncated => (mime.clone(), Body::bytes(bytes)),
+        (Source::Data { value, mime }, _) => (mime.clone(), Body::Base64(value.clone())),
+        (Source::Url { value, mime }, _) => (
+            mime.clone()
+                .unwrap_or_else(|| mmconform_media::default_mime(kind).to_owned()),
+            Body::Url(value.clone()),
+        ),
+        (Source::File { .. }, bytes) => (
+            mmconform_media::default_mime(kind).to_owned(),
+            Body::bytes(bytes.unwrap_or_default()),
+        ),
+    };
+    Media {
+        kind: kind.to_owned(),
+        mime,
+        body,
+    }
 }
 
 /// Runs the model on the parts of a schema-valid input.
 pub fn run(config: &AgentConfig, parts: &[Part]) -> Verdict {
+    match see(config, parts) {
+        Ok(seen) => Verdict::Completed(seen.into_iter().map(|s| s.echo).collect()),
+        Err(verdict) => verdict,
+    }
+}
+
+/// What of `parts` reaches the model, in order, or the verdict that ends the run.
+pub fn see(config: &AgentConfig, parts: &[Part]) -> Result<Vec<Seen>, Verdict> {
     let mut seen = Vec::new();
     for part in parts {
         match part {
-            Part::Text { string_content } => {
+            Part::Text {
+                text,
+                string_content,
+            } => {
                 if *string_content && config.fault == Some(AguiFault::RefusesStringContent) {
-                    return run_error(
+                    return Err(run_error(
                         "unsupported_content",
                         "this agent takes content parts only".into(),
-                    );
+                    ));
                 }
-                seen.push(EchoPart::text());
+                seen.push(Seen {
+                    echo: EchoPart::text(),
+                    wire: WirePart::Text(text.clone()),
+                });
             }
-            Part::Media { kind, source } => match media(config, kind, source) {
-                Ok(Some(echoed)) => seen.push(echoed),
-                Ok(None) => {}
-                Err(verdict) => return verdict,
-            },
+            Part::Media { kind, source } => seen.extend(media(config, kind, source)?),
         }
     }
-    Verdict::Completed(seen)
+    Ok(seen)
 }
 
 #[cfg(test)]
@@ -202,6 +252,7 @@ mod tests {
             &with(None),
             &[
                 Part::Text {
+                    text: "look".into(),
                     string_content: false,
                 },
                 data("image", "image/png", png(NONCE)),
@@ -289,6 +340,7 @@ mod tests {
             run(
                 &with(Some(AguiFault::RefusesStringContent)),
                 &[Part::Text {
+                    text: "hi".into(),
                     string_content: true
                 }]
             ),

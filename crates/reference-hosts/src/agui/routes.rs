@@ -2,10 +2,12 @@
 //! sources, and JSON 404s.
 
 use super::events::{events, sse_body};
+use super::forward;
 use super::input::{self, SchemaError};
 use super::model::{self, Verdict};
 use super::{AGENT_PATH, AgentConfig, AguiFault, MEDIA_PATH, kind_of_mime};
 use crate::body_limit::{BodyError, DEFAULT_CAP, read_capped};
+use crate::upstream::Upstream;
 use axum::body::Body;
 use axum::extract::{DefaultBodyLimit, Path, State};
 use axum::http::{StatusCode, header};
@@ -15,7 +17,13 @@ use axum::{Json, Router};
 use serde_json::{Value, json};
 use std::sync::Arc;
 
-type Shared = Arc<AgentConfig>;
+/// The agent's configuration, and the model it forwards to when it has one.
+struct Agent {
+    config: AgentConfig,
+    upstream: Option<Upstream>,
+}
+
+type Shared = Arc<Agent>;
 
 /// The reference agent as an axum router (no listener; see `spawn`).
 pub fn router(config: AgentConfig) -> Router {
@@ -24,7 +32,10 @@ pub fn router(config: AgentConfig) -> Router {
         .route(&format!("{MEDIA_PATH}/{{name}}"), get(media))
         .fallback(not_found)
         .layer(DefaultBodyLimit::disable())
-        .with_state(Arc::new(config))
+        .with_state(Arc::new(Agent {
+            upstream: config.upstream.as_ref().map(Upstream::new),
+            config,
+        }))
 }
 
 /// A FastAPI-style error body (`{"detail": ...}`), as the servers AG-UI is mostly
@@ -41,7 +52,8 @@ fn schema_error(config: &AgentConfig, error: SchemaError) -> Response {
     detail(StatusCode::UNPROCESSABLE_ENTITY, &error.0)
 }
 
-async fn run(State(config): State<Shared>, body: Body) -> Response {
+async fn run(State(agent): State<Shared>, body: Body) -> Response {
+    let config = &agent.config;
     let bytes = match read_capped(body, DEFAULT_CAP).await {
         Ok(b) => b,
         Err(BodyError::TooLarge { cap }) => {
@@ -55,11 +67,14 @@ async fn run(State(config): State<Shared>, body: Body) -> Response {
     let Ok(value) = serde_json::from_slice::<Value>(&bytes) else {
         return detail(StatusCode::BAD_REQUEST, "the body is not JSON");
     };
-    let parts = match input::read(&value, config.fault) {
-        Ok(parts) => parts,
-        Err(e) => return schema_error(&config, e),
+    let messages = match input::read(&value, config.fault) {
+        Ok(messages) => messages,
+        Err(e) => return schema_error(config, e),
     };
-    let verdict = model::run(&config, &parts);
+    let (verdict, reply) = match &agent.upstream {
+        Some(upstream) => forward::run(config, upstream, &messages).await,
+        None => (model::run(config, &messages.concat()), None),
+    };
     if let Verdict::Crash(_) = verdict {
         return detail(StatusCode::INTERNAL_SERVER_ERROR, "Internal Server Error");
     }
@@ -75,6 +90,7 @@ async fn run(State(config): State<Shared>, body: Body) -> Response {
         &id("runId"),
         &verdict,
         config.fault,
+        reply.as_deref(),
     ));
     (
         [

@@ -1,0 +1,204 @@
+//! The model a forwarding reference host calls: an OpenAI-compatible base URL
+//! (`http://127.0.0.1:4010/v1`), reached with one non-streaming `POST
+//! {base}/chat/completions` per call (docs/wire.md, "Forwarding to a model").
+//!
+//! Bounded like everything the hosts do: a timeout on the whole exchange, no
+//! redirects, at most [`MAX_REPLY_BYTES`] of the answer read, and no proxy for a
+//! loopback upstream (a proxy could only break it).
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+/// The `model` every forwarded request names.
+pub const MODEL: &str = "mmconform-reference";
+
+/// How long one upstream exchange may take, connect to last byte.
+const TIMEOUT: Duration = Duration::from_secs(30);
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// The most of an upstream answer that is read; a longer one is an upstream failure.
+pub const MAX_REPLY_BYTES: usize = 1024 * 1024;
+
+/// What the upstream answered: its status and the reply text (`choices[0].message.content`,
+/// text parts joined; empty when it has none).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reply {
+    pub status: u16,
+    pub text: String,
+}
+
+/// Why there is no reply: unreachable, a non-2xx status, too long, or not JSON.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unavailable(pub String);
+
+/// A configured upstream and the client that reaches it.
+#[derive(Debug, Clone)]
+pub struct Upstream {
+    endpoint: String,
+    /// A client that could not be built is reported on every call, never a panic.
+    client: Result<reqwest::Client, String>,
+}
+
+impl Upstream {
+    pub fn new(base: &url::Url) -> Upstream {
+        let endpoint = format!("{}/chat/completions", base.as_str().trim_end_matches('/'));
+        Upstream {
+            endpoint,
+            client: client(base),
+        }
+    }
+
+    /// Sends `messages` (already in the OpenAI shape) as one non-streaming completion.
+    pub async fn complete(&self, messages: Value) -> Result<Reply, Unavailable> {
+        let client = self.client.as_ref().map_err(|e| Unavailable(e.clone()))?;
+        let body = json!({"model": MODEL, "messages": messages, "stream": false});
+        let mut response = client
+            .post(&self.endpoint)
+            .json(&body)
+            .send()
+            .await
+            .map_err(|e| self.unavailable(format!("cannot reach it: {e}")))?;
+        let status = response.status();
+        let mut bytes = Vec::new();
+        loop {
+            match response.chunk().await {
+                Ok(Some(chunk)) => {
+                    if bytes.len() + chunk.len() > MAX_REPLY_BYTES {
+                        return Err(self.unavailable(format!(
+                            "its answer is longer than {MAX_REPLY_BYTES} bytes"
+                        )));
+                    }
+                    bytes.extend_from_slice(&chunk);
+                }
+                Ok(None) => break,
+                Err(e) => return Err(self.unavailable(format!("its answer broke off: {e}"))),
+            }
+        }
+        if !status.is_success() {
+            return Err(self.unavailable(format!("it answered {status}")));
+        }
+        let answer: Value = serde_json::from_slice(&bytes)
+            .map_err(|e| self.unavailable(format!("its answer is not JSON: {e}")))?;
+        Ok(Reply {
+            status: status.as_u16(),
+            text: reply_text(&answer),
+        })
+    }
+
+    fn unavailable(&self, why: String) -> Unavailable {
+        Unavailable(format!("the upstream model at {}: {why}", self.endpoint))
+    }
+}
+
+fn client(base: &url::Url) -> Result<reqwest::Client, String> {
+    // Only an https upstream needs it; installing twice is harmless.
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    let mut builder = reqwest::Client::builder()
+        .timeout(TIMEOUT)
+        .connect_timeout(CONNECT_TIMEOUT)
+        .redirect(reqwest::redirect::Policy::none());
+    if is_loopback(base) {
+        builder = builder.no_proxy();
+    }
+    builder
+        .build()
+        .map_err(|e| format!("cannot build an HTTP client for the upstream: {e}"))
+}
+
+/// True when `url` names 127.0.0.0/8, ::1 or `localhost`.
+pub fn is_loopback(url: &url::Url) -> bool {
+    match url.host() {
+        Some(url::Host::Domain(d)) => d.eq_ignore_ascii_case("localhost"),
+        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+        None => false,
+    }
+}
+
+/// `choices[0].message.content`: a string, or the text of its text parts.
+fn reply_text(answer: &Value) -> String {
+    match &answer["choices"][0]["message"]["content"] {
+        Value::String(text) => text.clone(),
+        Value::Array(parts) => parts
+            .iter()
+            .filter_map(|p| p["text"].as_str())
+            .collect::<Vec<_>>()
+            .concat(),
+        _ => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mock_upstream::MockUpstream;
+
+    #[tokio::test]
+    async fn posts_one_completion_and_reads_the_reply() {
+        let mock = MockUpstream::start(200).await;
+        let upstream = Upstream::new(&mock.base());
+        assert!(upstream.endpoint.ends_with("/v1/chat/completions"));
+        let reply = upstream
+            .complete(json!([{"role": "user", "content": "hi"}]))
+            .await
+            .unwrap();
+        assert_eq!(reply.status, 200);
+        assert_eq!(reply.text, crate::mock_upstream::REPLY);
+        let received = mock.received();
+        assert_eq!(received.len(), 1);
+        assert_eq!(
+            received[0],
+            json!({"model": MODEL, "messages": [{"role": "user", "content": "hi"}], "stream": false})
+        );
+    }
+
+    #[tokio::test]
+    async fn failures_are_unavailable_with_the_reason() {
+        let mock = MockUpstream::start(503).await;
+        let err = Upstream::new(&mock.base())
+            .complete(json!([]))
+            .await
+            .unwrap_err();
+        assert!(err.0.contains("503"), "{err:?}");
+        let closed =
+            url::Url::parse(&format!("http://127.0.0.1:{}/v1", mock.closed_port())).unwrap();
+        let err = Upstream::new(&closed)
+            .complete(json!([]))
+            .await
+            .unwrap_err();
+        assert!(err.0.contains("cannot reach it"), "{err:?}");
+    }
+
+    #[test]
+    fn reply_text_reads_strings_and_text_parts() {
+        let answer = |content: Value| json!({"choices": [{"message": {"content": content}}]});
+        assert_eq!(reply_text(&answer(json!("hi"))), "hi");
+        assert_eq!(
+            reply_text(&answer(
+                json!([{"type": "text", "text": "a"}, {"type": "text", "text": "b"}])
+            )),
+            "ab"
+        );
+        assert_eq!(reply_text(&answer(Value::Null)), "");
+        assert_eq!(reply_text(&json!({})), "");
+    }
+
+    #[test]
+    fn loopback_is_127_8_ipv6_one_and_localhost() {
+        for (url, loopback) in [
+            ("http://127.0.0.1:1/v1", true),
+            ("http://127.9.9.9/v1", true),
+            ("http://[::1]:4010/v1", true),
+            ("http://LOCALHOST/v1", true),
+            ("http://10.0.0.1/v1", false),
+            ("https://api.example.com/v1", false),
+        ] {
+            assert_eq!(
+                is_loopback(&url::Url::parse(url).unwrap()),
+                loopback,
+                "{url}"
+            );
+        }
+    }
+}
