@@ -39,6 +39,16 @@ pub struct LintFinding {
     pub message: String,
 }
 
+impl LintFinding {
+    pub fn new(pointer: String, key: bool, message: String) -> LintFinding {
+        LintFinding {
+            pointer,
+            key,
+            message,
+        }
+    }
+}
+
 /// A protocol as the registry knows it: its name, what scenario files may say in it,
 /// and how a run of it starts.
 pub trait Protocol: Sync {

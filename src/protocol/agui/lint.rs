@@ -7,20 +7,12 @@ use crate::scenario::media_objects::{media_in_body, sources};
 use crate::scenario::model::CaseSpec;
 use serde_json::Value;
 
-fn finding(pointer: String, key: bool, message: String) -> LintFinding {
-    LintFinding {
-        pointer,
-        key,
-        message,
-    }
-}
-
 pub fn lint_case(case: &CaseSpec, raw: &Value, base: &str) -> Vec<LintFinding> {
     let mut out = Vec::new();
     if let Some(endpoint) = case.endpoint()
         && endpoint != ENDPOINT
     {
-        out.push(finding(
+        out.push(LintFinding::new(
             format!("{base}/request/endpoint"),
             false,
             format!("an agui case sends to `{ENDPOINT}`, not `{endpoint}`"),
@@ -34,14 +26,14 @@ pub fn lint_case(case: &CaseSpec, raw: &Value, base: &str) -> Vec<LintFinding> {
 
 fn check_media(pointer: &str, media: &Value, out: &mut Vec<LintFinding>) {
     if sources(media).contains(&"mediaRef") || media.get("mediaRef").is_some() {
-        out.push(finding(
+        out.push(LintFinding::new(
             pointer.to_string(),
             false,
             "`mediaRef` is openwop's; an AG-UI part takes a `file` source".into(),
         ));
     }
     if matches!(media.get("source"), Some(Value::Array(items)) if items.len() > 1) {
-        out.push(finding(
+        out.push(LintFinding::new(
             format!("{pointer}/source"),
             false,
             "an AG-UI part has exactly one source object (write `source: []` for none)".into(),

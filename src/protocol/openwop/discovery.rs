@@ -129,17 +129,7 @@ pub fn judge_cached(
 
 /// Checks once that a seam exists. `Some(reason)` means every case on it is blocked.
 pub async fn probe_seam(client: &HttpClient, seam: &Seam) -> Option<String> {
-    let request = HttpRequest {
-        method: reqwest::Method::POST,
-        path: seam.path.to_string(),
-        headers: seam
-            .header
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect(),
-        body: Some(seam.probe_body.clone()),
-        auth: true,
-    };
+    let request = seam.request(Some(seam.probe_body.clone()), true);
     let path = seam.path;
     match client.send(&request).await.1 {
         Ok(r) if r.status == 404 => Some(format!(

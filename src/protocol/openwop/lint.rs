@@ -6,20 +6,12 @@ use crate::scenario::media_objects::{media_in_body, sources};
 use crate::scenario::model::CaseSpec;
 use serde_json::Value;
 
-fn finding(pointer: String, key: bool, message: String) -> LintFinding {
-    LintFinding {
-        pointer,
-        key,
-        message,
-    }
-}
-
 pub fn lint_case(case: &CaseSpec, raw: &Value, base: &str) -> Vec<LintFinding> {
     let mut out = Vec::new();
     if let Some(endpoint) = case.endpoint()
         && !super::ENDPOINTS.contains(&endpoint)
     {
-        out.push(finding(
+        out.push(LintFinding::new(
             format!("{base}/request/endpoint"),
             false,
             format!(
@@ -30,7 +22,7 @@ pub fn lint_case(case: &CaseSpec, raw: &Value, base: &str) -> Vec<LintFinding> {
     }
     for key in ["stream", "echo"] {
         if raw.pointer(&format!("/expect/{key}")).is_some() {
-            out.push(finding(
+            out.push(LintFinding::new(
                 format!("{base}/expect/{key}"),
                 true,
                 format!("`expect.{key}` judges AG-UI event streams (profile: agui)"),
@@ -46,7 +38,7 @@ pub fn lint_case(case: &CaseSpec, raw: &Value, base: &str) -> Vec<LintFinding> {
 fn check_media(pointer: &str, media: &Value, out: &mut Vec<LintFinding>) {
     for key in ["file", "legacy"] {
         if media.get(key).is_some() {
-            out.push(finding(
+            out.push(LintFinding::new(
                 format!("{pointer}/{key}"),
                 true,
                 format!("`$media.{key}` is for AG-UI parts (profile: agui)"),
@@ -54,7 +46,7 @@ fn check_media(pointer: &str, media: &Value, out: &mut Vec<LintFinding>) {
         }
     }
     if sources(media).contains(&"file") {
-        out.push(finding(
+        out.push(LintFinding::new(
             format!("{pointer}/source"),
             false,
             "a `file` source is AG-UI's; openwop parts use mediaRef".into(),

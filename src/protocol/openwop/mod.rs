@@ -69,6 +69,23 @@ pub struct Seam {
     pub probe_body: serde_json::Value,
 }
 
+impl Seam {
+    /// A POST to this seam with `body`.
+    pub fn request(&self, body: Option<serde_json::Value>, auth: bool) -> crate::http::HttpRequest {
+        crate::http::HttpRequest {
+            method: reqwest::Method::POST,
+            path: self.path.to_string(),
+            headers: self
+                .header
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+            body,
+            auth,
+        }
+    }
+}
+
 /// The seam behind a scenario endpoint name, for a protocol major version.
 pub fn seam(endpoint: &str, major: u8) -> Option<Seam> {
     let v2 = major >= 2;

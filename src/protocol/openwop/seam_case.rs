@@ -1,7 +1,7 @@
 //! Running one openwop case: render the request, send it to its seam, judge the answer.
 
 use super::part::{self, PartInputs};
-use crate::http::{HttpClient, HttpRequest, HttpResponse};
+use crate::http::{HttpClient, HttpResponse};
 use crate::judge::catalog::SchemaCatalog;
 use crate::judge::{self, Answer, verdict};
 use crate::outcome::{CaseResult, Exchange, Outcome};
@@ -107,17 +107,7 @@ pub async fn run_seam_case(
             return result_without_exchange(planned, case, Outcome::Error, Some(reason));
         }
     };
-    let request = HttpRequest {
-        method: reqwest::Method::POST,
-        path: seam.path.to_string(),
-        headers: seam
-            .header
-            .iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect(),
-        body,
-        auth: request_spec.auth,
-    };
+    let request = seam.request(body, request_spec.auth);
     let (exchange, response) = env.client.send(&request).await;
     match response {
         Ok(response) => judge_response(planned, case, env, &response, exchange, started),
