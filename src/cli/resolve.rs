@@ -382,8 +382,10 @@ pub fn resolve_run(args: &RunArgs, color: bool, env: Env) -> Result<Resolved, St
         junit: args.junit.clone(),
         report: args.report.clone(),
         color,
-        // The bar draws on stderr; case lines go to stdout.
-        progress: std::io::stderr().is_terminal(),
+        // The bar draws on stderr and case lines go to stdout: only when both are the
+        // terminal can the bar step aside for each line. With stdout piped (`| tee`)
+        // the two would interleave and leave stale bar lines behind.
+        progress: std::io::stderr().is_terminal() && std::io::stdout().is_terminal(),
         verbose: args.verbose,
     };
     Ok(resolved)
