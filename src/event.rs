@@ -102,6 +102,21 @@ impl RunSummary {
     }
 }
 
+/// One request the run sent, as the JSON report lists it under `requests`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WireEntry {
+    /// Order sent, from 1; a case's exchange cites it.
+    pub seq: u64,
+    pub method: String,
+    pub url: String,
+    /// Why it was sent: `discovery`, `probe ...`, or the case id.
+    pub purpose: String,
+    /// The status that answered it, when one did.
+    pub status: Option<u16>,
+    /// Why no answer came (refused, timed out, stopped), when none did.
+    pub failure: Option<String>,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Event {
     RunStarted(Box<RunInfo>),
@@ -121,5 +136,7 @@ pub enum Event {
         reason: String,
         hint: String,
     },
+    /// Every request the run sent, in the order sent; just before `RunFinished`.
+    Wire(Vec<WireEntry>),
     RunFinished(RunSummary),
 }

@@ -99,6 +99,7 @@ pub fn exchange(part: &str, status: Option<u16>, body: &str) -> Exchange {
                 ("authorization".into(), "[REDACTED]".into()),
             ],
             body: Some(request_body.clone()),
+            sent: None,
         },
         response: status.map(|status| RecordedResponse {
             status,
@@ -112,6 +113,8 @@ pub fn exchange(part: &str, status: Option<u16>, body: &str) -> Exchange {
         ),
         retries: 0,
         notes: vec![],
+        seq: None,
+        cached: false,
     }
 }
 

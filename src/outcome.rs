@@ -127,6 +127,13 @@ pub struct Exchange {
     /// Remarks on the exchange: retries, redirects not followed.
     #[serde(default)]
     pub notes: Vec<String>,
+    /// The request's number in the run's request list (`requests` in the JSON report).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<u64>,
+    /// True when this exchange was not sent for the case: it is the run's one discovery
+    /// request, cited by every case judged on its answer.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub cached: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -136,6 +143,19 @@ pub struct RecordedRequest {
     pub headers: Vec<(String, String)>,
     /// The body as sent, with long base64 media elided for readability.
     pub body: Option<String>,
+    /// What was really sent, when there was a body: its length and SHA-256, and
+    /// whether `body` above elides part of it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sent: Option<SentBody>,
+}
+
+/// The body as it went on the wire, named by size and digest.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SentBody {
+    pub bytes: usize,
+    pub sha256: String,
+    /// The recorded body shortens long strings (inline media).
+    pub elided: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -14,10 +14,11 @@ mod open;
 pub mod record;
 pub mod redirect;
 pub mod retry;
+pub mod wire;
 
-use super::stop::{Stop, StopReason};
-use crate::outcome::{Exchange, RecordedRequest, RecordedResponse};
+use crate::outcome::{Exchange, RecordedRequest, RecordedResponse, SentBody};
 use crate::redact::Redactor;
+use crate::stop::{Stop, StopReason};
 use serde_json::Value;
 use std::sync::Mutex;
 use std::time::Duration;
@@ -89,6 +90,8 @@ pub struct HttpRequest {
     pub body: Option<Value>,
     /// Send the bearer token (when one is configured).
     pub auth: bool,
+    /// Why it is sent (`discovery`, `probe ...`, a case id), for the report's request list.
+    pub purpose: String,
 }
 
 #[derive(Debug, Clone)]
@@ -114,6 +117,8 @@ pub struct HttpClient {
     stop: Stop,
     /// When the next request may start (`--rate`).
     next_start: Mutex<Option<Instant>>,
+    /// Every request sent, in order.
+    wire: std::sync::Arc<wire::WireLog>,
 }
 
 impl HttpClient {
@@ -156,6 +161,7 @@ impl HttpClient {
             redactor,
             stop,
             next_start: Mutex::new(None),
+            wire: Default::default(),
         })
     }
 
@@ -175,6 +181,11 @@ impl HttpClient {
     /// The run's stop signal, for readers that consume an answer as it arrives.
     pub fn stop(&self) -> &Stop {
         &self.stop
+    }
+
+    /// Every request this client sent so far, in the order sent.
+    pub fn wire(&self) -> Vec<crate::event::WireEntry> {
+        self.wire.entries()
     }
 
     /// Response headers as transcripts show them (sensitive values masked).
@@ -256,11 +267,18 @@ impl HttpClient {
                     .body
                     .as_ref()
                     .map(|b| self.redactor.redact(&elide(b).to_string())),
+                sent: body_text.map(|text| SentBody {
+                    bytes: text.len(),
+                    sha256: crate::digest::sha256_hex(text),
+                    elided: req.body.as_ref().is_some_and(|b| elide(b) != *b),
+                }),
             },
             response: None,
             curl: self.curl_line(req, body_text),
             retries: 0,
             notes: Vec::new(),
+            seq: None,
+            cached: false,
         }
     }
 
@@ -272,7 +290,18 @@ impl HttpClient {
         let body_text = req.body.as_ref().map(|b| b.to_string());
         let mut exchange = self.recorded(req, &url, body_text.as_deref());
         let result = loop {
+            let seq = self
+                .wire
+                .begin(req.method.as_str(), &exchange.request.url, &req.purpose);
+            exchange.seq = Some(seq);
             let attempt = self.attempt(req, &url, body_text.as_deref()).await;
+            match &attempt {
+                Ok(r) => self.wire.end(seq, Some(r.response.status), None),
+                Err(f) => {
+                    self.wire
+                        .end(seq, None, Some(self.redactor.redact(&f.error.to_string())))
+                }
+            }
             exchange.response = attempt.as_ref().ok().map(|r| RecordedResponse {
                 status: r.response.status,
                 headers: r.headers.clone(),

@@ -26,7 +26,11 @@ impl HttpClient {
     pub async fn open(&self, req: &HttpRequest) -> Opened {
         let url = self.url(&req.path);
         let body_text = req.body.as_ref().map(|b| b.to_string());
-        let exchange = self.recorded(req, &url, body_text.as_deref());
+        let mut exchange = self.recorded(req, &url, body_text.as_deref());
+        let seq = self
+            .wire
+            .begin(req.method.as_str(), &exchange.request.url, &req.purpose);
+        exchange.seq = Some(seq);
         let mut read_until = self.attempt_limit().0;
         let response = async {
             if let Some(reason) = self.stop.reason() {
@@ -47,6 +51,12 @@ impl HttpClient {
             }
         }
         .await;
+        match &response {
+            Ok(r) => self.wire.end(seq, Some(r.status().as_u16()), None),
+            Err(e) => self
+                .wire
+                .end(seq, None, Some(self.redactor.redact(&e.to_string()))),
+        }
         Opened {
             exchange,
             response,

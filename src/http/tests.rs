@@ -16,6 +16,7 @@ fn curl_line_quotes_and_hides_the_token_and_secret_headers() {
     ];
     let client = client(settings, &["s3cret-token"], &["x-api-key"]);
     let req = HttpRequest {
+        purpose: "test".into(),
         method: reqwest::Method::POST,
         path: "/x".into(),
         headers: vec![],
@@ -40,6 +41,7 @@ fn curl_line_carries_tls_choices() {
     settings.tls.insecure = true;
     let line = client(settings, &[], &[]).curl_line(
         &HttpRequest {
+            purpose: "test".into(),
             method: reqwest::Method::GET,
             path: "/".into(),
             headers: vec![],
@@ -71,6 +73,7 @@ async fn a_refused_connection_is_retried_then_reported_as_no_answer() {
     let client = client(settings, &[], &[]);
     let (exchange, result) = client
         .send(&HttpRequest {
+            purpose: "test".into(),
             method: reqwest::Method::GET,
             path: "/".into(),
             headers: vec![],

@@ -29,6 +29,9 @@ struct JsonReport<'a> {
     planned: Option<usize>,
     /// Decided cases in plan order; fewer than `planned` when the run was interrupted.
     cases: Vec<ReportedCase>,
+    /// Every request the run sent, in the order sent; cases cite them by `seq`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    requests: Option<&'a Vec<crate::event::WireEntry>>,
     summary: &'a RunSummary,
 }
 
@@ -77,6 +80,7 @@ impl JsonReporter {
                     assertions_executed: c.assertions.len(),
                 })
                 .collect(),
+            requests: self.record.requests.as_ref(),
             summary,
         };
         let mut value = serde_json::to_value(&report)?;

@@ -15,6 +15,18 @@ const COOKIE: &str = "session=unlisted-cookie-value";
 
 fn leaky_events() -> Vec<Event> {
     let mut events = fixtures::events();
+    let last = events.len() - 1;
+    events.insert(
+        last,
+        Event::Wire(vec![crate::event::WireEntry {
+            seq: 1,
+            method: "GET".into(),
+            url: String::new(),
+            purpose: "discovery".into(),
+            status: None,
+            failure: None,
+        }]),
+    );
     for event in &mut events {
         match event {
             Event::RunStarted(run) => {
@@ -25,6 +37,12 @@ fn leaky_events() -> Vec<Event> {
                 snapshot.document.as_mut().unwrap()["echo"] = CANARY.into();
                 snapshot.problem = Some(format!("saw {CANARY}"));
                 snapshot.facts[CANARY] = true.into();
+            }
+            Event::Wire(entries) => {
+                for entry in entries {
+                    entry.url = format!("{}/?key={CANARY}", fixtures::BASE);
+                    entry.failure = Some(format!("refused {CANARY}"));
+                }
             }
             Event::TargetUnusable { reason, hint } => {
                 *reason = format!("cannot reach {CANARY}");

@@ -16,6 +16,8 @@ pub struct RunRecord {
     pub planned: Option<usize>,
     /// Keyed by plan index, so iteration is plan order whatever the completion order.
     pub cases: BTreeMap<usize, CaseResult>,
+    /// Every request the run sent, in order (absent when the run ended before sending).
+    pub requests: Option<Vec<crate::event::WireEntry>>,
 }
 
 impl RunRecord {
@@ -31,6 +33,7 @@ impl RunRecord {
             Event::RunFinished(summary) => return Some(summary),
             // Every case it blocked carries the reason: nothing more to keep.
             Event::TargetUnusable { .. } => {}
+            Event::Wire(entries) => self.requests = Some(entries.clone()),
         }
         None
     }

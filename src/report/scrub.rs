@@ -9,7 +9,7 @@
 //! The copies are built with struct literals without `..`, so a field added to a shared
 //! type fails to compile here until someone decides how to redact it.
 
-use crate::event::{BaselineInfo, DiscoverySnapshot, Event, RunInfo, RunSummary};
+use crate::event::{BaselineInfo, DiscoverySnapshot, Event, RunInfo, RunSummary, WireEntry};
 use crate::outcome::{
     AssertionResult, CaseResult, EvidenceView, Exchange, ExpectedFailure, ProtocolEvidence,
     RecordedRequest, RecordedResponse, Requirement,
@@ -81,6 +81,7 @@ fn scrub_view(redactor: &Redactor, view: &EvidenceView) -> EvidenceView {
 /// A copy of `event` with everything a reporter could write redacted: the one place
 /// redaction happens on the way out (see [`super::fanout`]).
 pub fn scrub_event(redactor: &Redactor, event: &Event) -> Event {
+    let r = |s: &str| redactor.redact(s);
     match event {
         Event::RunStarted(run) => Event::RunStarted(Box::new(scrub_run(redactor, run))),
         Event::Discovery(d) => Event::Discovery(scrub_discovery(redactor, d)),
@@ -89,6 +90,19 @@ pub fn scrub_event(redactor: &Redactor, event: &Event) -> Event {
             index: *index,
             result: Box::new(scrub_case(redactor, result)),
         },
+        Event::Wire(entries) => Event::Wire(
+            entries
+                .iter()
+                .map(|e| WireEntry {
+                    seq: e.seq,
+                    method: r(&e.method),
+                    url: r(&e.url),
+                    purpose: r(&e.purpose),
+                    status: e.status,
+                    failure: e.failure.as_deref().map(r),
+                })
+                .collect(),
+        ),
         Event::TargetUnusable { reason, hint } => Event::TargetUnusable {
             reason: redactor.redact(reason),
             hint: redactor.redact(hint),
@@ -123,6 +137,7 @@ pub fn scrub_exchange(redactor: &Redactor, exchange: &Exchange) -> Exchange {
             url: r(&request.url),
             headers: headers(redactor, &request.headers),
             body: request.body.as_deref().map(r),
+            sent: request.sent.clone(),
         },
         response: exchange.response.as_ref().map(|response| RecordedResponse {
             status: response.status,
@@ -133,6 +148,8 @@ pub fn scrub_exchange(redactor: &Redactor, exchange: &Exchange) -> Exchange {
         curl: r(&exchange.curl),
         retries: exchange.retries,
         notes: exchange.notes.iter().map(|n| r(n)).collect(),
+        seq: exchange.seq,
+        cached: exchange.cached,
     }
 }
 
@@ -241,6 +258,7 @@ mod tests {
                     ("X-Echo".into(), "s3cret".into()),
                 ],
                 body: Some("{\"token\":\"s3cret\"}".into()),
+                sent: None,
             },
             response: Some(RecordedResponse {
                 status: 200,
@@ -251,6 +269,8 @@ mod tests {
             curl: "curl -H 'X-Echo: s3cret' http://h/x".into(),
             retries: 1,
             notes: vec!["redirect to http://u:s3cret@h/".into()],
+            seq: Some(1),
+            cached: false,
         };
         let out = scrub_exchange(&redactor, &exchange);
         let text = serde_json::to_string(&out).unwrap();

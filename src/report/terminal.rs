@@ -356,6 +356,8 @@ impl Reporter for TerminalReporter {
             }
             Event::CaseFinished { index, result } => self.case_finished(*index, result),
             Event::TargetUnusable { reason, hint } => self.target_unusable(reason, hint),
+            // The request list is for the JSON report; each case shows its own.
+            Event::Wire(_) => Ok(()),
             Event::RunFinished(summary) => self.run_finished(summary),
         }
     }

@@ -127,9 +127,12 @@ impl<'a> Ledger<'a> {
         discovery_problem: Option<String>,
         stop: &Stop,
         started: Instant,
+        client: &crate::http::HttpClient,
     ) -> RunOutput {
         let stopped = self.drain(stop).await;
         let sink = self.sink;
+        // Every request is done (or abandoned) now: the list is complete.
+        let _ = sink.send(Event::Wire(client.wire()));
         let (tally, facts) = self.close(discovery_problem, stopped);
         finish(sink, tally, &facts, started, stopped)
     }

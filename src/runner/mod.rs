@@ -136,7 +136,7 @@ pub async fn execute(mut session: Session, sink: EventSink, stop: Stop) -> RunOu
     };
     let offline = session.offline();
     let planned = session.plan((!offline).then_some(&client), &nonce).await;
-    if let Some(output) = interrupted_early(&sink, &stop, started) {
+    if let Some(output) = interrupted_early(&sink, &stop, &client, started) {
         return output;
     }
     if let Some(snapshot) = &planned.snapshot {
@@ -152,7 +152,7 @@ pub async fn execute(mut session: Session, sink: EventSink, stop: Stop) -> RunOu
     let (settled, unreachable) =
         match probe_and_settle(&session, &client, &planned, &nonce, unusable.as_deref()).await {
             Some(found) => found,
-            None => return interrupted(&sink, started),
+            None => return interrupted(&sink, &client, started),
         };
     if let Some(reason) = unusable.clone().or(unreachable.clone()) {
         let hint = unusable::hint(&reason, &session.target.base_url);
@@ -200,7 +200,9 @@ pub async fn execute(mut session: Session, sink: EventSink, stop: Stop) -> RunOu
             }
         }
     }
-    ledger.conclude(problem, &stop, started).await
+    ledger
+        .conclude(problem, &stop, started, &shared.client)
+        .await
 }
 
 /// Probes the endpoints the runnable cases need and settles every planned case; the
@@ -254,11 +256,17 @@ fn no_client(sink: &EventSink, target: &ResolvedTarget, e: String, started: Inst
 }
 
 /// Ctrl-C before any case was handed out: the run ends now, reports marked incomplete.
-fn interrupted_early(sink: &EventSink, stop: &Stop, started: Instant) -> Option<RunOutput> {
-    (stop.reason() == Some(StopReason::Interrupted)).then(|| interrupted(sink, started))
+fn interrupted_early(
+    sink: &EventSink,
+    stop: &Stop,
+    client: &HttpClient,
+    started: Instant,
+) -> Option<RunOutput> {
+    (stop.reason() == Some(StopReason::Interrupted)).then(|| interrupted(sink, client, started))
 }
 
-fn interrupted(sink: &EventSink, started: Instant) -> RunOutput {
+fn interrupted(sink: &EventSink, client: &HttpClient, started: Instant) -> RunOutput {
+    let _ = sink.send(Event::Wire(client.wire()));
     let facts = RunFacts {
         interrupted: true,
         ..RunFacts::default()

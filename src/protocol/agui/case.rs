@@ -52,7 +52,14 @@ pub async fn run_case(planned: &PlannedCase, case: &SuiteCase, env: &AguiEnv<'_>
     // The same id `{uid}` gives the case: fresh per case and run.
     let uid = format!("{}-{}", env.nonce, planned.index);
     let input = run_input(body, &uid);
-    let answer = sse::post_run(env.client, &input, request_spec.auth, env.grace).await;
+    let answer = sse::post_run(
+        env.client,
+        &input,
+        request_spec.auth,
+        env.grace,
+        &planned.id,
+    )
+    .await;
     let mut result = result_without_exchange(planned, case, Outcome::Blocked, None);
     result.exchanges.push(answer.exchange);
     result.duration_ms = started.elapsed().as_millis() as u64;

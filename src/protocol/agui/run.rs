@@ -41,7 +41,7 @@ impl AguiRun {
 async fn probe(client: &HttpClient, grace: Duration, nonce: &str) -> Probed {
     let body = json!({"messages": [{"role": "user", "content": "mmconform endpoint probe"}]});
     let input = run_input(body, &format!("{nonce}-probe"));
-    let answer = sse::post_run(client, &input, true, grace).await;
+    let answer = sse::post_run(client, &input, true, grace, "probe the run endpoint").await;
     let url = client.url("");
     let mut probed = Probed::default();
     let reason = match answer.evidence {

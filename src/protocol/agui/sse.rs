@@ -170,8 +170,10 @@ pub async fn post_run(
     body: &Value,
     auth: bool,
     grace: Duration,
+    purpose: &str,
 ) -> StreamAnswer {
     let request = HttpRequest {
+        purpose: purpose.to_string(),
         method: reqwest::Method::POST,
         path: String::new(),
         headers: vec![("Accept".into(), "text/event-stream".into())],

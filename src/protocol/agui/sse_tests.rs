@@ -103,6 +103,7 @@ async fn read(path: &str) -> (StreamEvidence, Duration) {
         &serde_json::json!({}),
         false,
         Duration::from_millis(300),
+        "test",
     )
     .await;
     let elapsed = started.elapsed();

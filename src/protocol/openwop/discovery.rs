@@ -37,6 +37,7 @@ pub fn context(usable: Option<&Value>, config: &RunConfig) -> Value {
 pub async fn fetch(client: &HttpClient, config: &RunConfig) -> DiscoveryResult {
     let url = client.url(openwop::DISCOVERY_PATH);
     let request = HttpRequest {
+        purpose: "discovery".into(),
         method: reqwest::Method::GET,
         path: openwop::DISCOVERY_PATH.to_string(),
         headers: openwop::discovery_header(config.openwop_major)
@@ -112,7 +113,10 @@ pub fn judge_cached(
     let started = Instant::now();
     match &disc.response {
         Some(response) => {
-            judge_response(planned, case, env, response, disc.exchange.clone(), started)
+            let mut cited = disc.exchange.clone();
+            // Judged on the run's one discovery answer: cited, not fetched again.
+            cited.cached = true;
+            judge_response(planned, case, env, response, cited, started)
         }
         None => {
             let reason = disc
@@ -121,7 +125,9 @@ pub fn judge_cached(
                 .map(|p| format!("discovery unusable: {p}"))
                 .unwrap_or_else(|| "discovery was not fetched".into());
             let mut result = result_without_exchange(planned, case, Outcome::Blocked, Some(reason));
-            result.exchanges.push(disc.exchange.clone());
+            let mut cited = disc.exchange.clone();
+            cited.cached = true;
+            result.exchanges.push(cited);
             result
         }
     }
@@ -129,7 +135,11 @@ pub fn judge_cached(
 
 /// Checks once that a seam exists. `Some(reason)` means every case on it is blocked.
 pub async fn probe_seam(client: &HttpClient, seam: &Seam) -> Option<String> {
-    let request = seam.request(Some(seam.probe_body.clone()), true);
+    let request = seam.request(
+        Some(seam.probe_body.clone()),
+        true,
+        format!("probe {}", seam.path),
+    );
     let path = seam.path;
     match client.send(&request).await.1 {
         Ok(r) if r.status == 404 => Some(format!(

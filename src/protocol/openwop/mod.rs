@@ -71,8 +71,14 @@ pub struct Seam {
 
 impl Seam {
     /// A POST to this seam with `body`.
-    pub fn request(&self, body: Option<serde_json::Value>, auth: bool) -> crate::http::HttpRequest {
+    pub fn request(
+        &self,
+        body: Option<serde_json::Value>,
+        auth: bool,
+        purpose: String,
+    ) -> crate::http::HttpRequest {
         crate::http::HttpRequest {
+            purpose,
             method: reqwest::Method::POST,
             path: self.path.to_string(),
             headers: self

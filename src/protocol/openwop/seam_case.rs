@@ -107,7 +107,7 @@ pub async fn run_seam_case(
             return result_without_exchange(planned, case, Outcome::Error, Some(reason));
         }
     };
-    let request = seam.request(body, request_spec.auth);
+    let request = seam.request(body, request_spec.auth, planned.id.clone());
     let (exchange, response) = env.client.send(&request).await;
     match response {
         Ok(response) => judge_response(planned, case, env, &response, exchange, started),

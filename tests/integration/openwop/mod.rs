@@ -4,3 +4,4 @@
 mod envelopes;
 mod faults;
 mod reference_host;
+mod wire;
