@@ -9,7 +9,6 @@ use mmconform::plan;
 use mmconform::protocol::openwop::facts;
 use mmconform::protocol::openwop::part::{self, PartInputs};
 use mmconform::request::body::render_body;
-use mmconform::scenario::checks::CheckOptions;
 use mmconform::scenario::load::{SourceText, load};
 use mmconform::scenario::position::source_lines;
 use mmconform::scenario::suite::{Suite, SuiteCase};

@@ -27,6 +27,11 @@ pub const NON_TEXT_MODALITIES: [&str; 3] = ["image", "audio", "document"];
 /// Request overhead besides the base64 payload, generously rounded up.
 const PROBE_OVERHEAD_BYTES: u64 = 1024;
 
+/// The smallest cap the limit probe can test: a valid file (PNG, WAV, PDF) of exactly
+/// that many bytes must exist. A smaller cap (the schema's minimum is 1) fails the
+/// advertisement schema case instead; the probe does not apply.
+const SMALLEST_PROBE_PART_BYTES: u64 = 4096;
+
 fn ai_supported(ai: &Value) -> bool {
     match ai.get("supported") {
         Some(Value::Bool(b)) => *b,
@@ -79,10 +84,19 @@ pub fn derive(document: Option<&Value>, max_probe_bytes: u64) -> Value {
     let max_body = document
         .and_then(|d| d.pointer("/limits/maxRequestBodyBytes"))
         .and_then(Value::as_u64);
+    // The host chooses these numbers: a huge one must make the probe not fit, never
+    // overflow (a wrapped sum would make a 2^64-1 cap look tiny).
     let limit_probe_fits = max_bytes.is_some_and(|n| {
-        let over = n + 1;
-        let encoded = over.div_ceil(3) * 4 + PROBE_OVERHEAD_BYTES;
-        over <= max_probe_bytes && max_body.is_none_or(|body| encoded <= body)
+        let Some(over) = n.checked_add(1) else {
+            return false;
+        };
+        let encoded = over
+            .div_ceil(3)
+            .checked_mul(4)
+            .and_then(|e| e.checked_add(PROBE_OVERHEAD_BYTES));
+        n >= SMALLEST_PROBE_PART_BYTES
+            && over <= max_probe_bytes
+            && encoded.is_some_and(|encoded| max_body.is_none_or(|body| encoded <= body))
     });
 
     let mut facts = Map::new();

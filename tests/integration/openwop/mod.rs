@@ -3,5 +3,6 @@
 
 mod envelopes;
 mod faults;
+mod host_values;
 mod reference_host;
 mod wire;
