@@ -107,6 +107,8 @@ fault_catalogue! {
             "Universal envelope kinds are gated unless hostSupportedEnvelopes lists them, instead of always passing the host kind gate.";
         DiscoveryEnvelopesNotArray => "discovery-envelopes-not-array",
             "Discovery's supportedEnvelopes is one comma-separated string instead of an array of strings.";
+        EnvelopeChecksRequiredOnly => "envelope-checks-required-only",
+            "The envelope schema stage only checks that required fields are present: wrong types, values outside an enum, lengths, ranges and unknown keys are accepted.";
         ForwardSkipsModel => "forward-skips-model",
             "With an upstream model configured, a `provider: compat` call is answered 200 without calling the model.";
         ForwardDropsMedia => "forward-drops-media",
@@ -160,7 +162,7 @@ mod tests {
             assert!(!fault.description().is_empty());
             assert!(fault.description().ends_with('.'));
         }
-        assert_eq!(Fault::all().len(), 57);
+        assert_eq!(Fault::all().len(), 58);
         let forwarding = Fault::all().iter().filter(|f| f.needs_upstream());
         assert!(forwarding.clone().all(|f| f.name().starts_with("forward-")));
         assert_eq!(forwarding.count(), 8);

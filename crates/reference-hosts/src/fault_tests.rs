@@ -344,6 +344,18 @@ fn signature(fault: Fault) -> Signature {
         EnvelopeGatesUniversalKinds => {
             sig(plain(), "200 accepted trust=trusted", "200 gated allowed=4")
         }
+        EnvelopeChecksRequiredOnly => sig(
+            accept(
+                {
+                    let mut envelope = envelope();
+                    envelope["envelopeId"] = json!(42);
+                    envelope
+                },
+                json!({}),
+            ),
+            "200 invalid details=1",
+            "200 accepted trust=trusted",
+        ),
         DiscoveryEnvelopesNotArray => sig(
             Probe::DiscoveryEnvelopes,
             FAITHFUL_ENVELOPES,
@@ -456,6 +468,7 @@ fault_tests! {
     envelope_ignores_run_boundary => EnvelopeIgnoresRunBoundary,
     envelope_gates_universal_kinds => EnvelopeGatesUniversalKinds,
     discovery_envelopes_not_array => DiscoveryEnvelopesNotArray,
+    envelope_checks_required_only => EnvelopeChecksRequiredOnly,
     forward_skips_model => ForwardSkipsModel,
     forward_drops_media => ForwardDropsMedia,
     forward_drops_audio => ForwardDropsAudio,

@@ -27,10 +27,11 @@ pub const NON_TEXT_MODALITIES: [&str; 3] = ["image", "audio", "document"];
 /// Request overhead besides the base64 payload, generously rounded up.
 const PROBE_OVERHEAD_BYTES: u64 = 1024;
 
-/// The smallest cap the limit probe can test: a valid file (PNG, WAV, PDF) of exactly
-/// that many bytes must exist. A smaller cap (the schema's minimum is 1) fails the
-/// advertisement schema case instead; the probe does not apply.
-const SMALLEST_PROBE_PART_BYTES: u64 = 4096;
+/// The smallest cap the limit probe can test: a valid file of exactly that many bytes
+/// must exist for every type it may send (the largest minimum is a WAV's, about 1.7 KiB
+/// with a long nonce). Under it the probe does not apply; a cap of 0 also fails the
+/// advertisement schema case.
+const SMALLEST_PROBE_PART_BYTES: u64 = 2048;
 
 fn ai_supported(ai: &Value) -> bool {
     match ai.get("supported") {
@@ -142,7 +143,7 @@ mod tests {
 
     #[test]
     fn reads_root_only_and_makes_text_implicit() {
-        let doc = json!({"aiProviders": {"supported": ["x"], "input": {"modalities": ["image"], "maxBytesPerPart": 100}}});
+        let doc = json!({"aiProviders": {"supported": ["x"], "input": {"modalities": ["image"], "maxBytesPerPart": 4096}}});
         let f = derive(Some(&doc), 1 << 20);
         assert_eq!(f["modalities"], json!(["text", "image"]));
         assert_eq!(f["unadvertised"], json!(["audio", "document"]));
@@ -169,11 +170,17 @@ mod tests {
 
     #[test]
     fn limit_probe_must_fit_the_body_limit_and_the_probe_cap() {
-        let doc = json!({"limits": {"maxRequestBodyBytes": 3000}, "aiProviders": {"input": {"maxBytesPerPart": 1000}}});
+        let doc = json!({"limits": {"maxRequestBodyBytes": 4000}, "aiProviders": {"input": {"maxBytesPerPart": 2048}}});
         assert_eq!(derive(Some(&doc), 1 << 20)["limitProbeFits"], json!(true));
-        let doc = json!({"limits": {"maxRequestBodyBytes": 1500}, "aiProviders": {"input": {"maxBytesPerPart": 1000}}});
+        let doc = json!({"limits": {"maxRequestBodyBytes": 3000}, "aiProviders": {"input": {"maxBytesPerPart": 2048}}});
         assert_eq!(derive(Some(&doc), 1 << 20)["limitProbeFits"], json!(false));
-        let doc = json!({"aiProviders": {"input": {"maxBytesPerPart": 1000}}});
+        let doc = json!({"aiProviders": {"input": {"maxBytesPerPart": 2048}}});
         assert_eq!(derive(Some(&doc), 500)["limitProbeFits"], json!(false));
+        // Too small for any valid file of every type the probe may send, or absurdly
+        // large: the probe does not apply, and nothing overflows.
+        let doc = json!({"aiProviders": {"input": {"maxBytesPerPart": 1000}}});
+        assert_eq!(derive(Some(&doc), 1 << 20)["limitProbeFits"], json!(false));
+        let doc = json!({"aiProviders": {"input": {"maxBytesPerPart": u64::MAX}}});
+        assert_eq!(derive(Some(&doc), u64::MAX)["limitProbeFits"], json!(false));
     }
 }

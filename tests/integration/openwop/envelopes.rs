@@ -164,3 +164,46 @@ fn the_reference_host_passes_the_envelope_cases() {
         );
     }
 }
+
+#[test]
+fn every_offline_negative_has_a_behavioural_twin_at_the_accept_seam() {
+    // What a schema file rejects offline, the host's accept seam must refuse too.
+    let out = crate::common::bin()
+        .args(["list", "--format", "json"])
+        .output()
+        .unwrap();
+    let listing: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let ids: std::collections::BTreeSet<String> = listing["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["id"].as_str().unwrap().to_string())
+        .collect();
+    let twin_of = |offline: &str| -> Option<String> {
+        let rest = offline.strip_prefix("openwop.rfc0021.")?;
+        match rest {
+            "envelope-valid" => None,
+            "envelope-without-meta" => Some("openwop.rfc0021.accept.missing-meta-invalid".into()),
+            "envelope-ts-not-datetime" => Some("openwop.rfc0021.accept.ts-not-iso8601".into()),
+            _ if rest.starts_with("envelope-") => Some(format!(
+                "openwop.rfc0021.accept.envelope-invalid.{}",
+                rest.trim_start_matches("envelope-")
+            )),
+            _ if rest.starts_with("payload-invalid[") => Some(format!(
+                "openwop.rfc0021.accept.payload-invalid-twin{}",
+                rest.trim_start_matches("payload-invalid")
+            )),
+            _ => None,
+        }
+    };
+    let negatives: Vec<&String> = ids.iter().filter(|id| twin_of(id).is_some()).collect();
+    assert!(negatives.len() >= 28, "{negatives:?}");
+    let missing: Vec<String> = negatives
+        .iter()
+        .filter_map(|id| twin_of(id).filter(|twin| !ids.contains(twin)))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "offline negatives without a twin: {missing:?}"
+    );
+}

@@ -28,6 +28,9 @@ pub fn check_shape(config: &ReferenceConfig, envelope: &Value) -> Result<(), Out
                 && v.missing.as_deref() == Some("meta"))
         })
         .filter(|v| !(config.faulted(Fault::EnvelopeTsUnchecked) && is_ts_format(&v.detail)))
+        .filter(|v| {
+            !config.faulted(Fault::EnvelopeChecksRequiredOnly) || v.detail.keyword == "required"
+        })
         .map(|v| v.detail)
         .collect();
     if details.is_empty() {
