@@ -23,7 +23,7 @@ pub struct RunInfo {
     pub concurrency: usize,
     /// RFC 3339 UTC timestamp.
     pub started_at: String,
-    /// Per-run nonce stamped into every media payload.
+    /// The run's nonce; each case's media are stamped with `<nonce>-c<plan index>`.
     pub nonce: String,
     /// SHA-256 over the scenario files actually loaded (path and bytes, in load order).
     pub scenario_set_sha256: String,

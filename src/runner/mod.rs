@@ -99,7 +99,6 @@ struct Shared {
     client: HttpClient,
     catalog: SchemaCatalog,
     context: serde_json::Value,
-    nonce: String,
     strict: bool,
 }
 
@@ -115,7 +114,7 @@ impl Shared {
             client: &self.client,
             catalog: &self.catalog,
             context: &self.context,
-            nonce: &self.nonce,
+            nonce: &planned.nonce,
             strict: self.strict,
         }
     }
@@ -170,7 +169,6 @@ pub async fn execute(mut session: Session, sink: EventSink, stop: Stop) -> RunOu
         client,
         catalog: SchemaCatalog::new(config.schemas_dir.clone()),
         context: planned.context,
-        nonce,
         strict: config.strict,
     });
     let mut ledger = Ledger::new(&config, &suite, &sink);
