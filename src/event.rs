@@ -42,6 +42,9 @@ pub struct RunInfo {
     /// `--insecure`: certificates were not verified.
     #[serde(default)]
     pub insecure_tls: bool,
+    /// The base URL of the witness the run started (`run --witness`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub witness: Option<String>,
     /// How reporters show the protocol's part of the run header: the options
     /// (`dialect spec`) and properties (`dialect`, `openwop.major`). Not in the JSON
     /// report: the protocol derives it from the fields above.
