@@ -165,6 +165,14 @@ pub struct RunConfig {
     pub tls: TlsSettings,
     /// Shown at the start of the run and kept in every report.
     pub warnings: Vec<String>,
+    /// The base URL of the witness the run started (`--witness`), where the host's model
+    /// calls are expected; recorded in the reports.
+    pub witness_url: Option<String>,
+    /// How long to wait after a case for a model call carrying its nonce (`--witness-wait`).
+    pub witness_wait: Duration,
+    /// The provider a request asks the host to send its model calls through, when the
+    /// run has a witness (`--witness-provider`; openwop: `provider` on ai/call).
+    pub model_provider: Option<String>,
 }
 
 impl RunConfig {
@@ -231,6 +239,9 @@ impl RunConfig {
             deadline: None,
             tls: TlsSettings::default(),
             warnings: Vec::new(),
+            witness_url: None,
+            witness_wait: Duration::from_secs(3),
+            model_provider: None,
         }
     }
 

@@ -23,7 +23,7 @@ pub struct RunInfo {
     pub concurrency: usize,
     /// RFC 3339 UTC timestamp.
     pub started_at: String,
-    /// Per-run nonce stamped into every media payload.
+    /// The run's nonce; each case's media are stamped with `<nonce>-c<plan index>`.
     pub nonce: String,
     /// SHA-256 over the scenario files actually loaded (path and bytes, in load order).
     pub scenario_set_sha256: String,
@@ -42,6 +42,9 @@ pub struct RunInfo {
     /// `--insecure`: certificates were not verified.
     #[serde(default)]
     pub insecure_tls: bool,
+    /// The base URL of the witness the run started (`run --witness`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub witness: Option<String>,
     /// How reporters show the protocol's part of the run header: the options
     /// (`dialect spec`) and properties (`dialect`, `openwop.major`). Not in the JSON
     /// report: the protocol derives it from the fields above.

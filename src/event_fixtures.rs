@@ -57,6 +57,7 @@ pub fn run_info() -> RunInfo {
         declared: None,
         warnings: vec![],
         insecure_tls: false,
+        witness: None,
         protocol_view,
     }
 }
@@ -136,6 +137,7 @@ pub fn case(id: &str, case_id: &str, requirement: Requirement, outcome: Outcome)
         exchanges: vec![],
         expected_failure: None,
         stream: None,
+        model_calls: None,
     }
 }
 

@@ -207,6 +207,11 @@ pub struct CaseResult {
     /// events, terminal event, echo). Kept under `stream` in the JSON report.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stream: Option<ProtocolEvidence>,
+    /// With a witness (`run --witness`), the model calls carrying the case's nonce, as
+    /// the witness recorded them (records only: nothing is judged on them yet). `None`:
+    /// no witness, or the case sent no request; `Some` and empty: none arrived.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model_calls: Option<Vec<ProtocolEvidence>>,
 }
 
 /// Evidence only a protocol understands (how it read an answer; what a target was

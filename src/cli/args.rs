@@ -49,6 +49,9 @@ pub enum FormatArg {
     Json,
 }
 
+// Parsed once per process and matched at once: the size of its largest variant costs
+// nothing worth boxing for.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Probe a host's discovery document and run every applicable case.
@@ -231,6 +234,21 @@ pub struct RunArgs {
     /// Retries after no answer or a 429/503 with Retry-After (never after a wrong answer).
     #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u32).range(0..=5))]
     pub retries: u32,
+    /// Start a witness (a mock model endpoint) on ADDR, e.g. `127.0.0.1:0`, before any
+    /// case, and record the model calls carrying each case's nonce. With `--target
+    /// reference` the embedded host forwards to it.
+    #[arg(long, value_name = "ADDR")]
+    pub witness: Option<std::net::SocketAddr>,
+    /// Allow a non-loopback --witness address: whoever reaches it is answered and recorded.
+    #[arg(long = "witness-allow-remote", requires = "witness")]
+    pub witness_allow_remote: bool,
+    /// After a case whose request was accepted, wait at most this long for its model call.
+    #[arg(long, value_name = "SECS", default_value_t = 3.0)]
+    pub witness_wait: f64,
+    /// The provider openwop ai/call requests name when a witness runs (RFC 0108's
+    /// self-hosted OpenAI-compatible path is `compat`).
+    #[arg(long, value_name = "NAME", default_value = "compat")]
+    pub witness_provider: String,
 }
 
 #[derive(Debug, Args)]

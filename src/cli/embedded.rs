@@ -45,6 +45,18 @@ impl Embedded {
     }
 }
 
+impl Embedded {
+    /// Forwards to `url` (a run's witness) unless `--reference-upstream` named an
+    /// upstream already.
+    pub fn default_upstream(&mut self, url: url::Url) {
+        let upstream = match self {
+            Embedded::Host(host) => &mut host.upstream,
+            Embedded::Agent(agent) => &mut agent.upstream,
+        };
+        upstream.get_or_insert(url);
+    }
+}
+
 /// The model base URL a reference host forwards to (`--upstream`,
 /// `--reference-upstream`): an http(s) URL with a host and no credentials, query or
 /// fragment, on loopback unless `allow_external` (`--allow-external-probe-urls`), so

@@ -13,6 +13,7 @@ mod media;
 mod out;
 pub mod resolve;
 mod run;
+mod run_witness;
 mod serve;
 mod verify;
 mod witness;

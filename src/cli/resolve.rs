@@ -378,6 +378,20 @@ pub fn resolve_run(args: &RunArgs, color: bool, env: Env) -> Result<Resolved, St
         }
         config.deadline = Some(Duration::from_secs_f64(secs));
     }
+    if !(args.witness_wait.is_finite() && (0.0..=600.0).contains(&args.witness_wait)) {
+        return Err(format!(
+            "--witness-wait {} must be between 0 and 600 seconds",
+            args.witness_wait
+        ));
+    }
+    config.witness_wait = Duration::from_secs_f64(args.witness_wait);
+    if args.witness.is_some() {
+        let provider = args.witness_provider.trim();
+        if provider.is_empty() {
+            return Err("--witness-provider must name a provider".into());
+        }
+        config.model_provider = Some(provider.to_string());
+    }
     config.output = Output {
         junit: args.junit.clone(),
         report: args.report.clone(),

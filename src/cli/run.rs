@@ -3,7 +3,7 @@
 
 use super::args::RunArgs;
 use super::resolve::{self, process_env};
-use super::{CliError, runtime};
+use super::{CliError, run_witness, runtime};
 use crate::baseline;
 use crate::event::Event;
 use crate::exit::Ending;
@@ -51,8 +51,12 @@ pub fn run(args: &RunArgs, color: bool) -> Result<Ending, CliError> {
         // The deadline bounds the whole run, starting the embedded host included.
         let deadline = resolved.config.deadline;
         let stop = Stop::watch(deadline.map(|d| tokio::time::Instant::now() + d));
+        let witness = run_witness::start(args, &mut resolved)
+            .await
+            .map_err(CliError::Usage)?;
         let (config, reference) = resolved.start().await.map_err(CliError::Internal)?;
-        let session = Session::open(Arc::new(config), &suite).map_err(CliError::Usage)?;
+        let mut session = Session::open(Arc::new(config), &suite).map_err(CliError::Usage)?;
+        session.witness = witness.clone();
         let (tx, mut rx) = mpsc::unbounded_channel::<Event>();
         let execution = tokio::spawn(runner::execute(session, tx, stop.clone()));
         loop {
@@ -71,6 +75,7 @@ pub fn run(args: &RunArgs, color: bool) -> Result<Ending, CliError> {
         if let Some(reference) = reference {
             reference.shutdown().await;
         }
+        run_witness::stop(witness).await;
         let failures = fanout.finish();
         Ok(if failures.is_empty() {
             Ending::Run(output.summary.exit_code)

@@ -172,6 +172,7 @@ fn run_info(running: &RunningWitness, args: &WitnessArgs) -> RunInfo {
         baseline: None,
         warnings,
         insecure_tls: false,
+        witness: None,
         protocol_view: EvidenceView {
             summary: format!("stops {}", stops.join(", ")),
             properties: Vec::new(),

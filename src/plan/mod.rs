@@ -32,11 +32,20 @@ pub struct PlannedCase {
     pub bindings: Vec<(String, String)>,
     pub disposition: Disposition,
     pub decided_on: Vec<String>,
+    /// The case's own nonce ([`case_nonce`]): what `{nonce}` renders and its media are
+    /// stamped with, so a witness can tell which case a model call came from.
+    pub nonce: String,
+}
+
+/// A case's nonce: the run's followed by `-c<plan index>`. A witness names a stamp by
+/// its nonce or the nonce followed by `-`, so case 1's nonce never names case 10's.
+pub fn case_nonce(run_nonce: &str, index: usize) -> String {
+    format!("{run_nonce}-c{index}")
 }
 
 /// Answers placeholders for one expanded case: its bindings, the built-ins, then
 /// paths into the context. `{uid}` is unique per expanded case and run (fresh envelope
-/// and correlation ids), `{nonce}` per run.
+/// and correlation ids), `{nonce}` per case (see [`case_nonce`]).
 pub fn resolver<'a>(
     bindings: &'a [(String, String)],
     context: &'a Value,
@@ -102,12 +111,12 @@ fn excluded_reason(filters: &[FilterTerm]) -> String {
     format!("matches none of --filter {}", terms.join(", "))
 }
 
-/// Every expanded case, in suite order, with its disposition.
+/// Every expanded case, in suite order, with its disposition and its own nonce.
 pub fn plan(
     suite: &Suite,
     context: &Value,
     filters: &[FilterTerm],
-    nonce: &str,
+    run_nonce: &str,
 ) -> Vec<PlannedCase> {
     let mut planned = Vec::new();
     for (case_index, case) in suite.cases.iter().enumerate() {
@@ -118,8 +127,10 @@ pub fn plan(
                 || filters
                     .iter()
                     .any(|f| f.matches(&id, &case.spec.id, req.level, &req.source));
+            let index = planned.len();
+            let nonce = case_nonce(run_nonce, index);
             let (title, disposition, decided_on) = if selected {
-                decide(case, &bindings, context, nonce, planned.len())
+                decide(case, &bindings, context, &nonce, index)
             } else {
                 (
                     case.spec.title.clone(),
@@ -128,13 +139,14 @@ pub fn plan(
                 )
             };
             planned.push(PlannedCase {
-                index: planned.len(),
+                index,
                 case: case_index,
                 id,
                 title,
                 bindings,
                 disposition,
                 decided_on,
+                nonce,
             });
         }
     }

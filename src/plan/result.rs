@@ -28,5 +28,6 @@ pub fn result_without_exchange(
         exchanges: Vec::new(),
         expected_failure: None,
         stream: None,
+        model_calls: None,
     }
 }

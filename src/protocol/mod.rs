@@ -88,6 +88,8 @@ pub struct CaseInput<'a> {
     pub client: &'a HttpClient,
     pub catalog: &'a SchemaCatalog,
     pub context: &'a Value,
+    /// The case's own nonce (`PlannedCase::nonce`): `{nonce}`, media stamps and echo
+    /// comparisons use it. The run's nonce is `RunInfo::nonce`.
     pub nonce: &'a str,
     pub strict: bool,
 }

@@ -107,6 +107,31 @@ pub fn detail_lines(case: &CaseResult, compact: bool) -> Vec<String> {
     lines
 }
 
+/// What a witness recorded for the case (`run --witness`): one line per model call
+/// carrying its nonce (`model received: image/png 1234 B (image_url), text`), or a line
+/// saying none did; nothing when no witness looked.
+pub fn model_call_lines(case: &CaseResult) -> Vec<String> {
+    match &case.model_calls {
+        None => Vec::new(),
+        Some(calls) if calls.is_empty() => {
+            vec!["model received: no call carrying the case's nonce".into()]
+        }
+        Some(calls) => calls.iter().map(|c| c.view.summary.clone()).collect(),
+    }
+}
+
+/// The same, each line after its call's header (`call 3: openai.chat ... -> 200, model m`),
+/// for JUnit's `<system-out>`.
+pub fn model_call_transcript(case: &CaseResult) -> Option<String> {
+    let calls = case.model_calls.as_ref()?;
+    let mut lines = vec![format!("witness: {} model call(s)", calls.len())];
+    lines.extend(calls.iter().map(|c| match c.view.lines.first() {
+        Some(header) => format!("{header}: {}", c.view.summary),
+        None => c.view.summary.clone(),
+    }));
+    Some(lines.join("\n"))
+}
+
 /// Cut `body` to at most `limit` bytes (on a character boundary) with a visible marker.
 pub fn truncate_body(body: &str, limit: usize) -> String {
     if body.len() <= limit {

@@ -106,6 +106,9 @@ impl JunitReporter {
             if run.insecure_tls {
                 add("tls.insecure", "true".into());
             }
+            if let Some(witness) = run.witness {
+                add("witness", witness);
+            }
             for warning in run.warnings {
                 add("warning", warning);
             }
@@ -214,10 +217,16 @@ fn test_case(case: &CaseResult) -> TestCase {
             test_case.add_property(Property::new(name.as_str(), value.as_str()));
         }
     }
+    if let Some(calls) = &case.model_calls {
+        test_case.add_property(Property::new("witness.calls", calls.len().to_string()));
+    }
     if !case.exchanges.is_empty() {
         let mut out = evidence::transcript(case, JUNIT_BODY_LIMIT);
         if let Some(evidence) = &case.stream {
             out = format!("{}\n\n{out}", evidence.view.lines.join("\n"));
+        }
+        if let Some(calls) = evidence::model_call_transcript(case) {
+            out = format!("{out}\n\n{calls}");
         }
         test_case.set_system_out(out);
     }

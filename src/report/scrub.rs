@@ -56,6 +56,10 @@ pub fn scrub_case(redactor: &Redactor, case: &CaseResult) -> CaseResult {
             expires: x.expires.as_deref().map(r),
         }),
         stream: case.stream.as_ref().map(|s| scrub_evidence(redactor, s)),
+        model_calls: case
+            .model_calls
+            .as_ref()
+            .map(|calls| calls.iter().map(|c| scrub_evidence(redactor, c)).collect()),
     }
 }
 
@@ -187,6 +191,7 @@ pub fn scrub_run(redactor: &Redactor, run: &RunInfo) -> RunInfo {
         declared: run.declared.as_ref().map(|d| scrub_evidence(redactor, d)),
         warnings: all(&run.warnings),
         insecure_tls: run.insecure_tls,
+        witness: run.witness.as_deref().map(r),
         protocol_view: scrub_view(redactor, &run.protocol_view),
     }
 }

@@ -125,6 +125,12 @@ impl TerminalReporter {
             // No discovery: the declaration is what this run was planned on.
             text.push_str(&format!("{}\n", printable(&declared.view.summary)));
         }
+        if let Some(witness) = &run.witness {
+            text.push_str(&format!(
+                "witness: {} (model calls carrying each case's nonce are recorded)\n",
+                printable(witness)
+            ));
+        }
         for warning in &run.warnings {
             let warning = format!("warning: {}", printable(warning));
             text.push_str(&format!("{}\n", self.paint(&warning, Paint::Yellow)));
@@ -232,6 +238,11 @@ impl TerminalReporter {
             text.push_str(&format!(" {}", self.paint(&duration, Paint::Dim)));
         }
         text.push('\n');
+        if self.options.verbose {
+            for line in evidence::model_call_lines(case) {
+                push_indented(&mut text, &printable(&line));
+            }
+        }
         if shows_details(case.outcome) {
             for line in evidence::detail_lines(case, true) {
                 push_indented(&mut text, &printable(&line));

@@ -8,6 +8,7 @@ pub mod offline;
 pub mod session;
 pub mod target;
 pub mod unusable;
+pub mod witnessed;
 
 use crate::event::{BaselineInfo, DiscoverySnapshot, Event, RunInfo, RunSummary};
 use crate::exit::{self, RunFacts};
@@ -17,10 +18,11 @@ use crate::plan::result::result_without_exchange;
 use crate::plan::settle::{self, Settled, Situation};
 use crate::protocol::{CaseInput, Probed, ProtocolRun};
 use crate::stop::{Stop, StopReason};
+use crate::witness::RunningWitness;
 use ledger::{Ledger, Tally};
 use session::Session;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
 
 /// Where events go; a closed receiver is not an error for the run.
@@ -89,6 +91,7 @@ fn run_info(session: &Session, nonce: &str) -> RunInfo {
         declared: session.protocol.declared(),
         warnings: config.warnings.clone(),
         insecure_tls: config.tls.insecure,
+        witness: config.witness_url.clone(),
         protocol_view,
     }
 }
@@ -99,8 +102,9 @@ struct Shared {
     client: HttpClient,
     catalog: SchemaCatalog,
     context: serde_json::Value,
-    nonce: String,
     strict: bool,
+    /// The run's witness and how long a case waits for its model call.
+    witness: Option<(Arc<RunningWitness>, Duration)>,
 }
 
 impl Shared {
@@ -115,7 +119,7 @@ impl Shared {
             client: &self.client,
             catalog: &self.catalog,
             context: &self.context,
-            nonce: &self.nonce,
+            nonce: &planned.nonce,
             strict: self.strict,
         }
     }
@@ -163,6 +167,7 @@ pub async fn execute(mut session: Session, sink: EventSink, stop: Stop) -> RunOu
         config,
         suite,
         protocol,
+        witness,
         ..
     } = session;
     let shared = Arc::new(Shared {
@@ -170,8 +175,8 @@ pub async fn execute(mut session: Session, sink: EventSink, stop: Stop) -> RunOu
         client,
         catalog: SchemaCatalog::new(config.schemas_dir.clone()),
         context: planned.context,
-        nonce,
         strict: config.strict,
+        witness: witness.map(|w| (w, config.witness_wait)),
     });
     let mut ledger = Ledger::new(&config, &suite, &sink);
     for (p, settled) in planned.cases.into_iter().zip(settled) {
@@ -191,18 +196,27 @@ pub async fn execute(mut session: Session, sink: EventSink, stop: Stop) -> RunOu
                     continue;
                 }
                 let (shared, suite, planned) = (shared.clone(), suite.clone(), p.clone());
-                ledger.spawn(p, async move {
-                    shared
-                        .protocol
-                        .run_case(shared.input(&planned, &suite))
-                        .await
-                });
+                ledger.spawn(p, async move { send_case(&shared, &planned, &suite).await });
             }
         }
     }
     ledger
         .conclude(problem, &stop, started, &shared.client)
         .await
+}
+
+/// Sends one case through its protocol, then records what reached the model when the
+/// run has a witness.
+async fn send_case(
+    shared: &Shared,
+    planned: &crate::plan::PlannedCase,
+    suite: &crate::scenario::suite::Suite,
+) -> crate::outcome::CaseResult {
+    let mut result = shared.protocol.run_case(shared.input(planned, suite)).await;
+    if let Some((witness, wait)) = &shared.witness {
+        witnessed::record(witness, *wait, &planned.nonce, &mut result).await;
+    }
+    result
 }
 
 /// Probes the endpoints the runnable cases need and settles every planned case; the

@@ -10,6 +10,7 @@ use crate::plan::{self, PlannedCase};
 use crate::protocol::{self, ProtocolRun};
 use crate::scenario::suite::Suite;
 use crate::stop::Stop;
+use crate::witness::RunningWitness;
 use serde_json::Value;
 use std::sync::Arc;
 
@@ -22,6 +23,9 @@ pub struct Session {
     /// The protocol's registered name (`profile:` in scenario files).
     pub protocol_name: &'static str,
     pub protocol: Box<dyn ProtocolRun>,
+    /// The witness the run started (`run --witness`): after each case the executor
+    /// records the model calls carrying the case's nonce. Protocols never see it.
+    pub witness: Option<Arc<RunningWitness>>,
 }
 
 /// What a session learned before planning, and the plan.
@@ -63,6 +67,7 @@ impl Session {
             config,
             target,
             protocol,
+            witness: None,
         })
     }
 

@@ -47,6 +47,7 @@ pub fn case_result(call: &ModelCall) -> CaseResult {
         exchanges: Vec::new(),
         expected_failure: None,
         stream: Some(evidence(call)),
+        model_calls: None,
     };
     verdict::decide(&mut result, false);
     result

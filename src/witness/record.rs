@@ -236,14 +236,15 @@ impl Part {
     }
 
     /// True when a stamp names `nonce` (exactly, or `nonce-<suffix>` as `media export`
-    /// and per-part stamps write), or the kept text or URL contains it.
+    /// and per-part stamps write), or the kept text or URL names it as a word of its
+    /// own (see [`text_names`]).
     pub fn carries(&self, nonce: &str) -> bool {
         if nonce.is_empty() {
             return false;
         }
         self.stamps.iter().any(|s| stamp_names(s, nonce))
-            || self.text.as_deref().is_some_and(|t| t.contains(nonce))
-            || self.url.as_deref().is_some_and(|u| u.contains(nonce))
+            || self.text.as_deref().is_some_and(|t| text_names(t, nonce))
+            || self.url.as_deref().is_some_and(|u| text_names(u, nonce))
     }
 
     pub fn problem(&mut self, code: ProblemCode, message: impl Into<String>) {
@@ -256,6 +257,16 @@ pub fn stamp_names(stamp: &str, nonce: &str) -> bool {
     stamp
         .strip_prefix(nonce)
         .is_some_and(|rest| rest.is_empty() || rest.starts_with('-'))
+}
+
+/// Text names a nonce when the nonce occurs in it neither preceded nor followed by a
+/// letter, digit or `_`: a case nonce `n-c1` is not named by a text holding `n-c10`.
+pub fn text_names(text: &str, nonce: &str) -> bool {
+    let word = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_');
+    !nonce.is_empty()
+        && text.match_indices(nonce).any(|(at, _)| {
+            !word(text[..at].chars().next_back()) && !word(text[at + nonce.len()..].chars().next())
+        })
 }
 
 /// One model call as the witness received and answered it.
@@ -350,6 +361,29 @@ mod tests {
         assert!(part.carries("n9"));
         part.url = Some("http://127.0.0.1/media/n7/a.png".into());
         assert!(part.carries("n7"));
+    }
+
+    #[test]
+    fn a_case_nonce_is_not_named_by_a_longer_case_nonce() {
+        // Case nonces are `<run>-c<index>`: case 1 must not collect case 10's calls.
+        assert!(stamp_names("ab12-c1", "ab12-c1"));
+        assert!(stamp_names("ab12-c1-p0", "ab12-c1"));
+        assert!(!stamp_names("ab12-c10", "ab12-c1"));
+        assert!(!stamp_names("ab12-c10-p0", "ab12-c1"));
+        assert!(text_names("mmconform ab12-c1", "ab12-c1"));
+        assert!(text_names("ab12-c1-3: hi", "ab12-c1"));
+        assert!(!text_names("mmconform ab12-c10", "ab12-c1"));
+        assert!(!text_names("xab12-c1", "ab12-c1"));
+        assert!(text_names("ab12-c10 then ab12-c1.", "ab12-c1"));
+        let mut part = Part::new(Some(0), "user", 0, "/messages/0/content/0".into());
+        part.text = Some("What is this? mmconform ab12-c10".into());
+        part.url = Some("http://127.0.0.1/media/ab12-c10/a.png".into());
+        part.stamps.push("ab12-c10".into());
+        assert!(part.carries("ab12-c10"));
+        assert!(!part.carries("ab12-c1"));
+        // What the media generators stamp reads back whole, suffix included.
+        let png = mmconform_media::generate("image/png", "ab12-c10");
+        assert_eq!(mmconform_media::find_stamps(&png), ["ab12-c10"]);
     }
 
     #[test]

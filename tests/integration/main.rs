@@ -26,3 +26,4 @@ mod openwop;
 mod snapshots;
 mod verify;
 mod witness;
+mod witness_run;

@@ -10,6 +10,7 @@ pub mod evidence;
 pub mod facts;
 pub mod lint;
 pub mod part;
+pub mod provider;
 pub mod run;
 pub mod seam_case;
 

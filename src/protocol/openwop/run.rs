@@ -43,6 +43,7 @@ impl OpenwopRun {
                 media_base_url: self.config.media_base_url.as_deref(),
                 media_refs: &self.config.media_refs,
             },
+            provider: self.config.model_provider.as_deref(),
         }
     }
 }

@@ -21,6 +21,8 @@ pub struct CaseEnv<'a> {
     pub nonce: &'a str,
     pub strict: bool,
     pub part_inputs: PartInputs<'a>,
+    /// The provider ai/call requests name (`RunConfig::model_provider`), if any.
+    pub provider: Option<&'a str>,
 }
 
 /// Judges `response` (already obtained) for a planned case.
@@ -107,6 +109,7 @@ pub async fn run_seam_case(
             return result_without_exchange(planned, case, Outcome::Error, Some(reason));
         }
     };
+    let body = super::provider::name_provider(&request_spec.endpoint, body, env.provider);
     let request = seam.request(body, request_spec.auth, planned.id.clone());
     let (exchange, response) = env.client.send(&request).await;
     match response {

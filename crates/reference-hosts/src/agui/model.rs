@@ -39,18 +39,38 @@ pub fn held_file(kind: &str) -> Vec<u8> {
 
 /// Length of mmconform's run nonce: 16 lower-case hex digits.
 pub const NONCE_DIGITS: usize = 16;
+/// Most digits of a case suffix (`-c<plan index>`) read after the run nonce.
+const CASE_DIGITS: usize = 9;
 
 /// The nonce stamped into the media by mmconform: the 16 lower-case hex digits after
-/// `mmconform-nonce:`. Exactly 16, because what follows the stamp in a file is format
-/// bytes (a PNG chunk's CRC, say) that may happen to look like more digits.
+/// `mmconform-nonce:`, with the case suffix `-c<digits>` when one follows (each case
+/// stamps its own nonce, the run's plus `-c<plan index>`). Exactly 16 digits, because
+/// what follows the stamp in a file is format bytes (a PNG chunk's CRC, say) that may
+/// happen to look like more digits.
 pub fn find_nonce(bytes: &[u8]) -> Option<String> {
     const STAMP: &[u8] = b"mmconform-nonce:";
     let start = bytes.windows(STAMP.len()).position(|w| w == STAMP)? + STAMP.len();
     let digits = bytes.get(start..start + NONCE_DIGITS)?;
-    digits
+    if !digits
         .iter()
         .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(b))
-        .then(|| String::from_utf8_lossy(digits).into_owned())
+    {
+        return None;
+    }
+    let rest = &bytes[start + NONCE_DIGITS..];
+    let suffix = match rest.strip_prefix(b"-c") {
+        Some(after) => {
+            let n = after
+                .iter()
+                .take(CASE_DIGITS)
+                .take_while(|b| b.is_ascii_digit())
+                .count();
+            if n > 0 { 2 + n } else { 0 }
+        }
+        None => 0,
+    };
+    let end = start + NONCE_DIGITS + suffix;
+    Some(String::from_utf8_lossy(&bytes[start..end]).into_owned())
 }
 
 /// One part as it reached the model: what the echo says of it, and its content.
@@ -357,5 +377,12 @@ mod tests {
         assert_eq!(find_nonce(b"mmconform-nonce:0123"), None);
         assert_eq!(find_nonce(b"mmconform-nonce:0123456789ABCDEF"), None);
         assert_eq!(find_nonce(b"nothing"), None);
+        // A case's nonce: the run's plus `-c<plan index>`, read whole.
+        let png = mmconform_media::generate("image/png", "0123456789abcdef-c17");
+        assert_eq!(find_nonce(&png).as_deref(), Some("0123456789abcdef-c17"));
+        assert_eq!(
+            find_nonce(b"mmconform-nonce:0123456789abcdef-cx").as_deref(),
+            Some(NONCE)
+        );
     }
 }
