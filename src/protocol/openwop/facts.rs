@@ -85,20 +85,7 @@ pub fn derive(document: Option<&Value>, max_probe_bytes: u64) -> Value {
     let max_body = document
         .and_then(|d| d.pointer("/limits/maxRequestBodyBytes"))
         .and_then(Value::as_u64);
-    // The host chooses these numbers: a huge one must make the probe not fit, never
-    // overflow (a wrapped sum would make a 2^64-1 cap look tiny).
-    let limit_probe_fits = max_bytes.is_some_and(|n| {
-        let Some(over) = n.checked_add(1) else {
-            return false;
-        };
-        let encoded = over
-            .div_ceil(3)
-            .checked_mul(4)
-            .and_then(|e| e.checked_add(PROBE_OVERHEAD_BYTES));
-        n >= SMALLEST_PROBE_PART_BYTES
-            && over <= max_probe_bytes
-            && encoded.is_some_and(|encoded| max_body.is_none_or(|body| encoded <= body))
-    });
+    let limit_probe_fits = limit_probe_fits(max_bytes, max_body, max_probe_bytes);
 
     let mut facts = Map::new();
     facts.insert("aiProvidersAtRoot".into(), json!(root_ai.is_some()));
@@ -135,6 +122,26 @@ pub fn derive(document: Option<&Value>, max_probe_bytes: u64) -> Value {
     );
     facts.insert("limitProbeFits".into(), json!(limit_probe_fits));
     Value::Object(facts)
+}
+
+/// Whether the `maxBytesPerPart` probe can be sent: the cap is at least the smallest
+/// file every probe type has, and cap + 1 bytes (base64 and the request around them)
+/// fit `--max-probe-bytes` and `limits.maxRequestBodyBytes`. The host chooses these
+/// numbers: a huge one makes the probe not fit, it never overflows (a wrapped sum would
+/// make a 2^64-1 cap look tiny).
+fn limit_probe_fits(max_bytes: Option<u64>, max_body: Option<u64>, max_probe_bytes: u64) -> bool {
+    max_bytes.is_some_and(|n| {
+        let Some(over) = n.checked_add(1) else {
+            return false;
+        };
+        let encoded = over
+            .div_ceil(3)
+            .checked_mul(4)
+            .and_then(|e| e.checked_add(PROBE_OVERHEAD_BYTES));
+        n >= SMALLEST_PROBE_PART_BYTES
+            && over <= max_probe_bytes
+            && encoded.is_some_and(|encoded| max_body.is_none_or(|body| encoded <= body))
+    })
 }
 
 #[cfg(test)]
