@@ -16,6 +16,7 @@ pub mod evidence;
 pub mod fanout;
 pub mod json;
 pub mod junit;
+mod junit_strict;
 pub mod listing;
 mod record;
 pub mod scrub;

@@ -1,6 +1,10 @@
 //! Helpers shared by the integration tests: run the built binary, read its JSON report.
 #![allow(dead_code)]
 
+pub mod junit_xsd;
+
+pub use junit_xsd::assert_junit_valid;
+
 use assert_cmd::Command;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -106,6 +110,9 @@ pub fn run_timed(
     let started = std::time::Instant::now();
     let out = cmd.timeout(limit).output().unwrap();
     let wall = started.elapsed();
+    if junit.exists() {
+        assert_junit_valid(&junit);
+    }
     let result = RunResult {
         code: out.status.code().unwrap_or(-1),
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),

@@ -21,6 +21,7 @@ mod calibrate;
 mod cli;
 mod evidence;
 mod fault_table;
+mod junit;
 mod openwop;
 mod snapshots;
 mod verify;
