@@ -5,6 +5,7 @@ pub mod args;
 mod baseline;
 mod calibrate;
 mod connection;
+mod destination;
 mod embedded;
 mod evidence;
 mod lint;

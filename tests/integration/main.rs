@@ -23,5 +23,6 @@ mod evidence;
 mod fault_table;
 mod junit;
 mod openwop;
+mod report_paths;
 mod snapshots;
 mod verify;
