@@ -34,3 +34,4 @@ pub mod request;
 pub mod runner;
 pub mod scenario;
 pub mod stop;
+pub mod suggest;

@@ -25,7 +25,8 @@ use clap::Parser;
 pub type CliError = Ending;
 
 /// What the user is told about how the command ended (a run's own output says the rest).
-fn tell(ending: &Ending) {
+/// `sends` is whether the command could have sent requests at all (`lint` never does).
+fn tell(ending: &Ending, sends: bool) {
     match ending {
         Ending::Usage(m) => out::error_line(format_args!("error: {m}")),
         Ending::Internal(m) => out::error_line(format_args!("internal error: {m}")),
@@ -42,9 +43,10 @@ fn tell(ending: &Ending) {
             let files: std::collections::BTreeSet<&str> =
                 diagnostics.iter().map(|d| d.file.as_str()).collect();
             out::error_line(format_args!(
-                "error: {} problem(s) in {} file(s); nothing was sent",
+                "error: {} problem(s) in {} file(s){}",
                 diagnostics.len(),
-                files.len()
+                files.len(),
+                if sends { "; nothing was sent" } else { "" }
             ));
         }
         Ending::Run(_)
@@ -74,6 +76,10 @@ pub fn main() -> i32 {
         }
     };
     let color = resolve::resolve_color(cli.color);
+    let sends = matches!(
+        cli.command,
+        Command::Run(_) | Command::List(_) | Command::Calibrate(_)
+    );
     let result = match cli.command {
         Command::Run(args) => run::run(&args, color),
         Command::List(args) => list::list(&args),
@@ -85,6 +91,6 @@ pub fn main() -> i32 {
         Command::Evidence(args) => evidence::evidence(&args),
     };
     let ending = result.unwrap_or_else(|e| e);
-    tell(&ending);
+    tell(&ending, sends);
     ending.code()
 }

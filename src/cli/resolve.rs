@@ -44,8 +44,9 @@ pub fn parse_modalities(list: &[String], allowed: &[&str]) -> Result<Vec<String>
     for m in list.iter().map(|m| m.trim()).filter(|m| !m.is_empty()) {
         if !allowed.contains(&m) {
             return Err(format!(
-                "unknown modality `{m}` (use {})",
-                allowed.join(", ")
+                "unknown modality `{m}` (use {}){}",
+                allowed.join(", "),
+                crate::suggest::hint(m, allowed.iter().copied())
             ));
         }
         if !out.iter().any(|o| o == m) {

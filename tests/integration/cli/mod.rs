@@ -3,3 +3,4 @@
 
 mod broken_scenarios;
 mod contract;
+mod small_things;
