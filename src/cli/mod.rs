@@ -6,6 +6,7 @@ mod baseline;
 mod calibrate;
 mod connection;
 mod destination;
+mod docs;
 mod embedded;
 mod evidence;
 mod lint;
@@ -89,6 +90,8 @@ pub fn main() -> i32 {
         Command::Baseline(args) => baseline::baseline(&args),
         Command::Verify(args) => verify::verify(&args),
         Command::Evidence(args) => evidence::evidence(&args),
+        Command::Completions(args) => docs::completions(&args),
+        Command::Man(args) => docs::man(&args),
     };
     let ending = result.unwrap_or_else(|e| e);
     tell(&ending, sends);

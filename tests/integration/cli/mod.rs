@@ -3,4 +3,5 @@
 
 mod broken_scenarios;
 mod contract;
+mod help;
 mod small_things;
