@@ -18,6 +18,7 @@ pub(super) const RUN_EXAMPLES: &str = "Examples:
   mmconform run --profile agui --target http://localhost:8000/agent --accepts image/,application/pdf
   mmconform run --target $URL --filter 'openwop.rfc0091.*' --filter level:MUST --strict
   mmconform run --target $URL --baseline baseline.yaml  # known failures are xfail; drift exits 5
+  mmconform run --config ci/mmconform.toml --junit junit.xml  # the file's options; --junit wins
 ";
 
 /// `run --help`'s closing text: examples, then the exit codes.
@@ -191,6 +192,11 @@ pub struct TargetArgs {
     pub max_redirects: u8,
     #[command(flatten)]
     pub reference: ReferenceArgs,
+    /// Project file with the options a CI job repeats (target, profile, filters, baseline,
+    /// junit, report, strict, require, timeout, concurrency); the command line wins.
+    /// Default: ./mmconform.toml when it exists.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
 }
 
 /// Shape of the embedded host used by `--target reference`.

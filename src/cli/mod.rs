@@ -12,6 +12,7 @@ mod evidence;
 mod lint;
 mod list;
 mod out;
+mod project;
 pub mod resolve;
 mod run;
 mod serve;
@@ -19,7 +20,7 @@ mod verify;
 
 use crate::exit::Ending;
 use args::{Cli, Command};
-use clap::Parser;
+use clap::{CommandFactory, FromArgMatches};
 
 /// How a command ends when it cannot go on: an [`Ending`] like any other, so that
 /// `?` carries usage, scenario and internal errors to [`main`].
@@ -66,16 +67,32 @@ pub fn runtime() -> Result<tokio::runtime::Runtime, CliError> {
         .map_err(|e| CliError::Internal(format!("cannot start the async runtime: {e}")))
 }
 
+/// The parsed arguments, with the matches that say where each value came from.
+fn parse() -> Result<(Cli, clap::ArgMatches), clap::Error> {
+    let matches = Cli::command().try_get_matches()?;
+    Ok((Cli::from_arg_matches(&matches)?, matches))
+}
+
 /// Runs the CLI and returns the process exit code.
 pub fn main() -> i32 {
-    let cli = match Cli::try_parse() {
-        Ok(cli) => cli,
+    let (mut cli, matches) = match parse() {
+        Ok(parsed) => parsed,
         Err(e) => {
             // clap's own exit codes: 0 for --help/--version, 2 for usage errors.
             let _ = e.print();
             return e.exit_code();
         }
     };
+    // The project file fills in what the command line left out (run and list only).
+    let project = match (&mut cli.command, matches.subcommand()) {
+        (Command::Run(args), Some((_, m))) => project::apply_run(args, m),
+        (Command::List(args), Some((_, m))) => project::apply_list(args, m),
+        _ => Ok(()),
+    };
+    if let Err(ending) = project {
+        tell(&ending, true);
+        return ending.code();
+    }
     let color = resolve::resolve_color(cli.color);
     let sends = matches!(
         cli.command,

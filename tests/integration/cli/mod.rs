@@ -4,4 +4,5 @@
 mod broken_scenarios;
 mod contract;
 mod help;
+mod project_file;
 mod small_things;
