@@ -4,5 +4,6 @@
 mod broken_scenarios;
 mod contract;
 mod help;
+mod install;
 mod project_file;
 mod small_things;
