@@ -14,6 +14,51 @@ pub const BASELINE_DRIFT: i32 = 5;
 pub const INTERNAL: i32 = 70;
 pub const INTERRUPTED: i32 = 130;
 
+/// The contract as `--help` and the man page state it, one short line each (the
+/// README's table says the same at more length).
+pub const CONTRACT: [(i32, &str); 8] = [
+    (PASSED, "passed: every selected case that applies passed"),
+    (
+        CONFORMANCE_FAILURE,
+        "a MUST not met (a SHOULD with --strict, a skip with --require)",
+    ),
+    (
+        USAGE,
+        "usage, configuration or scenario error; nothing was sent",
+    ),
+    (
+        INSUFFICIENT_EVIDENCE,
+        "insufficient evidence: nothing selected, all skipped, or blocked",
+    ),
+    (UNREACHABLE, "target unreachable or discovery unusable"),
+    (
+        BASELINE_DRIFT,
+        "baseline drift: an entry now passes, matches nothing or expired",
+    ),
+    (
+        INTERNAL,
+        "internal error, or a report that could not be written",
+    ),
+    (
+        INTERRUPTED,
+        "interrupted (Ctrl-C); reports written, marked incomplete",
+    ),
+];
+
+/// What the other commands' codes mean, and how a run's codes combine.
+pub const OTHER_COMMANDS: &str = "Precedence: 130, 70, 4, 1, 5, 3, 0. Reports are written for \
+    every code but 2. calibrate, verify and evidence merge: 0 yes, 1 no, 2 usage error.";
+
+/// The exit codes as help text.
+pub fn contract_text() -> String {
+    let mut text = String::from("Exit codes:\n");
+    for (code, meaning) in CONTRACT {
+        text.push_str(&format!("  {code:<4} {meaning}\n"));
+    }
+    text.push_str(OTHER_COMMANDS);
+    text
+}
+
 /// Every way a command ends. `main` gets exactly one of these and exits with its
 /// [`Ending::code`]; nothing else in the program picks an exit status.
 #[derive(Debug)]

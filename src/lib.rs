@@ -34,4 +34,5 @@ pub mod request;
 pub mod runner;
 pub mod scenario;
 pub mod stop;
+pub mod suggest;
 pub mod witness;

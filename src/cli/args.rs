@@ -4,13 +4,34 @@
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
+// `run --help` sections.
+const TARGET: &str = "Target";
+const SELECTION: &str = "Selection";
+const VERDICT: &str = "Verdict";
+const REPORTS: &str = "Reports";
+const LIMITS: &str = "Limits";
+const TLS: &str = "TLS";
+
+pub(super) const RUN_EXAMPLES: &str = "Examples:
+  mmconform run --target reference                     # the embedded reference host (exits 0)
+  mmconform run --target http://localhost:8080 --junit junit.xml --report evidence.json
+  mmconform run --profile agui --target http://localhost:8000/agent --accepts image/,application/pdf
+  mmconform run --target $URL --filter 'openwop.rfc0091.*' --filter level:MUST --strict
+  mmconform run --target $URL --baseline baseline.yaml  # known failures are xfail; drift exits 5
+  mmconform run --config ci/mmconform.toml --junit junit.xml  # the file's options; --junit wins
+";
+
+/// `run --help`'s closing text: examples, then the exit codes.
+fn run_after_help() -> String {
+    format!("{RUN_EXAMPLES}\n\n{}", crate::exit::contract_text())
+}
+
 #[derive(Debug, Parser)]
 #[command(
     name = "mmconform",
     version,
     about = "Conformance tester for multimodal input (text, image, audio, document) to AI agent hosts",
-    after_help = "Exit codes: 0 passed, 1 conformance failure, 2 usage/scenario error, 3 insufficient evidence, \
-                  4 target unreachable, 70 internal error, 130 interrupted. See README.md."
+    after_help = crate::exit::contract_text()
 )]
 pub struct Cli {
     /// When to colour terminal output (NO_COLOR is honoured in `auto`).
@@ -55,6 +76,7 @@ pub enum FormatArg {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Probe a host's discovery document and run every applicable case.
+    #[command(after_help = run_after_help())]
     Run(RunArgs),
     /// List every case; with --target, whether it would run or skip and why.
     List(ListArgs),
@@ -77,17 +99,35 @@ pub enum Command {
     Witness(WitnessArgs),
     /// Stamped media files for checking a client by hand with `mmconform witness`.
     Media(MediaArgs),
+    /// Print a shell completion script: `mmconform completions bash > ~/.local/share/bash-completion/completions/mmconform`.
+    Completions(CompletionsArgs),
+    /// Print the manual page (roff): `mmconform man | man -l -`, `mmconform man run`.
+    Man(ManArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete for.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// A command's own page (`mmconform-run(1)`); the page of mmconform itself when absent.
+    #[arg(value_name = "COMMAND")]
+    pub command: Option<String>,
 }
 
 /// How to reach a target (shared by `run` and `list`).
 #[derive(Debug, Args)]
 pub struct TargetArgs {
     /// Host base URL (agui: the agent's run endpoint itself), or `reference` for the
-    /// embedded reference host. Default (openwop): $OPENWOP_BASE_URL.
-    #[arg(long, value_name = "URL|reference")]
+    /// embedded reference host. [env: OPENWOP_BASE_URL (openwop), AGUI_TARGET_URL (agui)]
+    #[arg(long, value_name = "URL|reference", help_heading = TARGET)]
     pub target: Option<String>,
     /// Wire protocol to test; a run plans only the scenario cases of this profile.
-    #[arg(long, value_enum, default_value_t = ProfileArg::Openwop)]
+    #[arg(long, value_enum, default_value_t = ProfileArg::Openwop, help_heading = TARGET)]
     pub profile: ProfileArg,
     /// agui: MIME prefixes the agent accepts (`image/,audio/wav,application/pdf`);
     /// AG-UI has no discovery, so this declaration plans the run.
@@ -95,74 +135,81 @@ pub struct TargetArgs {
         long,
         value_name = "LIST",
         value_delimiter = ',',
-        conflicts_with = "claims"
+        conflicts_with = "claims",
+        help_heading = TARGET
     )]
     pub accepts: Vec<String>,
     /// agui: a claim file (YAML or JSON: accepts, sources, echo) instead of --accepts.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", help_heading = TARGET)]
     pub claims: Option<PathBuf>,
     /// Environment variable holding the bearer token.
-    #[arg(long, value_name = "VAR", default_value = "OPENWOP_API_KEY")]
+    #[arg(long, value_name = "VAR", default_value = "OPENWOP_API_KEY", help_heading = TARGET)]
     pub token_env: String,
     /// File holding the bearer token (first line; wins over --token-env).
-    #[arg(long, value_name = "PATH")]
+    #[arg(long, value_name = "PATH", help_heading = TARGET)]
     pub token_file: Option<PathBuf>,
     /// Extra header sent with every request (repeatable).
-    #[arg(long = "header", value_name = "'Name: value'")]
+    #[arg(long = "header", value_name = "'Name: value'", help_heading = TARGET)]
     pub headers: Vec<String>,
     /// Per-request timeout in seconds (connect, headers and body).
-    #[arg(long, value_name = "SECS", default_value_t = 30.0)]
+    #[arg(long, value_name = "SECS", default_value_t = 30.0, help_heading = LIMITS)]
     pub timeout: f64,
     /// openwop protocol major version: 2 uses the v2 seam path and header.
-    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=2))]
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=2), help_heading = TARGET)]
     pub openwop_major: u8,
     /// Request-body spelling of content parts.
-    #[arg(long, value_enum, default_value_t = DialectArg::Spec)]
+    #[arg(long, value_enum, default_value_t = DialectArg::Spec, help_heading = TARGET)]
     pub dialect: DialectArg,
     /// Base URL where the host can fetch `image.png`, `audio.wav`, `document.pdf` (enables url positives).
-    #[arg(long, value_name = "URL")]
+    #[arg(long, value_name = "URL", help_heading = TARGET)]
     pub media_base_url: Option<String>,
     /// A mediaRef the host resolves per modality, or (agui) a file id the agent resolves
     /// per part kind: enables the mediaRef / file-source positives (repeatable).
-    #[arg(long = "media-ref", value_name = "MODALITY=REF")]
+    #[arg(long = "media-ref", value_name = "MODALITY=REF", help_heading = TARGET)]
     pub media_refs: Vec<String>,
     /// Case selection: id glob or substring, `level:MUST`, `source:"RFC 0091 §A"` (repeatable, OR).
-    #[arg(long = "filter", value_name = "PATTERN")]
+    #[arg(long = "filter", value_name = "PATTERN", help_heading = SELECTION)]
     pub filters: Vec<String>,
     /// Extra scenario files or directories (repeatable); a case id equal to a built-in one replaces it.
-    #[arg(long = "scenarios", value_name = "DIR|FILE")]
+    #[arg(long = "scenarios", value_name = "DIR|FILE", help_heading = SELECTION)]
     pub scenarios: Vec<PathBuf>,
     /// Use only the scenarios given with --scenarios.
-    #[arg(long)]
+    #[arg(long, help_heading = SELECTION)]
     pub no_builtin: bool,
     /// Judge with the schema files of an openwop checkout (same file names, e.g.
     /// `ai-envelope.schema.json`, `envelopes/error.schema.json`); missing ones fall back to ours.
-    #[arg(long = "schemas", value_name = "DIR")]
+    #[arg(long = "schemas", value_name = "DIR", help_heading = SELECTION)]
     pub schemas_dir: Option<PathBuf>,
     /// Allow `$media.url` probe URLs that do not point at loopback.
-    #[arg(long)]
+    #[arg(long, help_heading = SELECTION)]
     pub allow_external_probe_urls: bool,
     /// Largest part the maxBytesPerPart probe may send, in bytes.
-    #[arg(long, value_name = "BYTES", default_value_t = 16 * 1024 * 1024)]
+    #[arg(long, value_name = "BYTES", default_value_t = 16 * 1024 * 1024, help_heading = LIMITS)]
     pub max_probe_bytes: u64,
     /// A --header whose value is secret: masked in every output like the token (repeatable).
-    #[arg(long = "secret-header", value_name = "NAME")]
+    #[arg(long = "secret-header", value_name = "NAME", help_heading = TARGET)]
     pub secret_headers: Vec<String>,
     /// Trust only the certificates in this PEM file (like curl's --cacert).
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", help_heading = TLS)]
     pub cacert: Option<PathBuf>,
     /// Do not verify TLS certificates (loud warning, recorded in every report).
-    #[arg(long)]
+    #[arg(long, help_heading = TLS)]
     pub insecure: bool,
     /// Same-origin redirects followed at most; redirects to another origin are never followed.
-    #[arg(long, value_name = "N", default_value_t = 5, value_parser = clap::value_parser!(u8).range(0..=20))]
+    #[arg(long, value_name = "N", default_value_t = 5, value_parser = clap::value_parser!(u8).range(0..=20), help_heading = LIMITS)]
     pub max_redirects: u8,
     #[command(flatten)]
     pub reference: ReferenceArgs,
+    /// Project file with the options a CI job repeats (target, profile, filters, baseline,
+    /// junit, report, strict, require, timeout, concurrency); the command line wins.
+    /// Default: ./mmconform.toml when it exists.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
 }
 
 /// Shape of the embedded host used by `--target reference`.
 #[derive(Debug, Args)]
+#[command(next_help_heading = "Embedded host (--target reference)")]
 pub struct ReferenceArgs {
     /// Modalities the reference host advertises.
     #[arg(
@@ -195,44 +242,45 @@ pub struct RunArgs {
     #[command(flatten)]
     pub target: TargetArgs,
     /// Run only the offline cases (schema checks); no target needed.
-    #[arg(long, conflicts_with = "target")]
+    #[arg(long, conflicts_with = "target", help_heading = TARGET)]
     pub offline: bool,
     /// Cases run at once.
-    #[arg(short = 'j', long, value_name = "N", default_value_t = 8, value_parser = clap::value_parser!(u16).range(1..=256))]
+    #[arg(short = 'j', long, value_name = "N", default_value_t = 8, value_parser = clap::value_parser!(u16).range(1..=256), help_heading = LIMITS)]
     pub concurrency: u16,
     /// SHOULD failures fail the run.
-    #[arg(long)]
+    #[arg(long, help_heading = VERDICT)]
     pub strict: bool,
-    /// Skipped and blocked cases count as failures (also OPENWOP_REQUIRE_BEHAVIOR=true).
-    #[arg(long)]
+    /// Skipped and blocked cases count as failures.
+    #[arg(long, env = "OPENWOP_REQUIRE_BEHAVIOR", value_parser = clap::builder::FalseyValueParser::new(), help_heading = VERDICT)]
     pub require: bool,
-    /// Conformance profile honestly opted out of (repeatable; also OPENWOP_OPTED_OUT_PROFILES).
-    #[arg(long = "opt-out", value_name = "PROFILE")]
+    /// Conformance profile honestly opted out of (repeatable).
+    /// [env: OPENWOP_OPTED_OUT_PROFILES, comma-separated, added to these]
+    #[arg(long = "opt-out", value_name = "PROFILE", help_heading = VERDICT)]
     pub opt_out: Vec<String>,
     /// Write JUnit XML here.
-    #[arg(long, value_name = "PATH")]
+    #[arg(long, value_name = "PATH", help_heading = REPORTS)]
     pub junit: Option<PathBuf>,
     /// Write the JSON evidence report here.
-    #[arg(long, value_name = "PATH")]
+    #[arg(long, value_name = "PATH", help_heading = REPORTS)]
     pub report: Option<PathBuf>,
     /// Known failures (YAML or JSON): listed failures are reported as xfail and do not
     /// fail the run; stale, unmatched or expired entries exit 5.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", help_heading = VERDICT)]
     pub baseline: Option<PathBuf>,
     /// Largest response body read, in bytes; the rest is dropped and the report says so.
-    #[arg(long, value_name = "BYTES", default_value_t = 4 * 1024 * 1024)]
+    #[arg(long, value_name = "BYTES", default_value_t = 4 * 1024 * 1024, help_heading = LIMITS)]
     pub max_response_bytes: usize,
     /// Print the redacted request and response of failing cases.
-    #[arg(short, long)]
+    #[arg(short, long, help_heading = REPORTS)]
     pub verbose: bool,
     /// Time bound for the whole run; cases undecided when it passes are blocked.
-    #[arg(long, value_name = "SECS")]
+    #[arg(long, value_name = "SECS", help_heading = LIMITS)]
     pub deadline: Option<f64>,
     /// At most this many requests per second to the target, e.g. `5/s`, `30/m`, `0.5`.
-    #[arg(long, value_name = "N/s")]
+    #[arg(long, value_name = "N/s", help_heading = LIMITS)]
     pub rate: Option<String>,
     /// Retries after no answer or a 429/503 with Retry-After (never after a wrong answer).
-    #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u32).range(0..=5))]
+    #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u32).range(0..=5), help_heading = LIMITS)]
     pub retries: u32,
     /// Start a witness (a mock model endpoint) on ADDR, e.g. `127.0.0.1:0`, before any
     /// case, and record the model calls carrying each case's nonce. With `--target

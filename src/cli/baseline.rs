@@ -8,6 +8,7 @@ use crate::exit::Ending;
 use crate::report::write_atomically;
 
 pub fn baseline(args: &BaselineArgs) -> Result<Ending, CliError> {
+    super::destination::check(&[("--output", &args.output)])?;
     let name = args.from.display().to_string();
     let text = std::fs::read_to_string(&args.from)
         .map_err(|e| CliError::Usage(format!("--from {name}: {e}")))?;

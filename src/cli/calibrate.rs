@@ -14,6 +14,7 @@ use std::io::IsTerminal;
 use std::sync::Arc;
 
 pub fn calibrate(args: &CalibrateArgs) -> Result<Ending, CliError> {
+    super::destination::check(&[("--report", &args.report)])?;
     let filters = args
         .filters
         .iter()

@@ -83,13 +83,49 @@ pub fn upstream_url(raw: &str, allow_external: bool, flag: &str) -> Result<url::
     Ok(url)
 }
 
+/// The fault `given` for `flag`: a typo gets the closest name rather than the whole
+/// catalogue (`listing` shows that).
+pub fn parse_fault<F>(
+    flag: &str,
+    given: Option<&str>,
+    names: &[&str],
+    listing: &str,
+) -> Result<Option<F>, String>
+where
+    F: std::str::FromStr,
+    F::Err: std::fmt::Display,
+{
+    let Some(given) = given else {
+        return Ok(None);
+    };
+    given.parse::<F>().map(Some).map_err(|e| {
+        match crate::suggest::closest(given, names.iter().copied()) {
+            Some(name) => format!(
+                "{flag}: unknown fault `{given}`; did you mean `{name}`? (`{listing}` lists them all)"
+            ),
+            None => format!("{flag}: {e}"),
+        }
+    })
+}
+
+pub fn fault_names() -> Vec<&'static str> {
+    Fault::all().iter().map(|f| f.name()).collect()
+}
+
+pub fn agui_fault_names() -> Vec<&'static str> {
+    AguiFault::all().iter().map(|f| f.name()).collect()
+}
+
+pub const FAULT_LISTING: &str = "mmconform serve-reference --list-faults";
+pub const AGUI_FAULT_LISTING: &str = "mmconform serve-reference --profile agui --list-faults";
+
 fn host_config(args: &ReferenceArgs) -> Result<ReferenceConfig, String> {
-    let fault = args
-        .reference_fault
-        .as_deref()
-        .map(str::parse::<Fault>)
-        .transpose()
-        .map_err(|e| format!("--reference-fault: {e}"))?;
+    let fault = parse_fault::<Fault>(
+        "--reference-fault",
+        args.reference_fault.as_deref(),
+        &fault_names(),
+        FAULT_LISTING,
+    )?;
     Ok(ReferenceConfig {
         modalities: parse_modalities(&args.reference_modalities, &MODALITIES)
             .map_err(|e| format!("--reference-modalities: {e}"))?,
@@ -103,12 +139,12 @@ fn host_config(args: &ReferenceArgs) -> Result<ReferenceConfig, String> {
 /// The AG-UI reference agent's shape: `--reference-accepts` (its own declaration) and
 /// `--reference-fault`, read as an AG-UI fault.
 fn agent_config(args: &ReferenceArgs) -> Result<AgentConfig, String> {
-    let fault = args
-        .reference_fault
-        .as_deref()
-        .map(str::parse::<AguiFault>)
-        .transpose()
-        .map_err(|e| format!("--reference-fault: {e}"))?;
+    let fault = parse_fault::<AguiFault>(
+        "--reference-fault",
+        args.reference_fault.as_deref(),
+        &agui_fault_names(),
+        AGUI_FAULT_LISTING,
+    )?;
     let accepts: Vec<String> = if args.reference_accepts.is_empty() {
         DEFAULT_ACCEPTS.iter().map(|s| s.to_string()).collect()
     } else {

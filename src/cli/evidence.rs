@@ -40,6 +40,7 @@ fn load_criteria(given: &str) -> Result<Result<LoadedCriteria, Vec<Diagnostic>>,
 }
 
 fn merge_reports(args: &MergeArgs) -> Result<Ending, CliError> {
+    super::destination::check(&[("--output", &args.output)])?;
     let criteria = match &args.criteria {
         None => None,
         Some(given) => match load_criteria(given)? {

@@ -17,7 +17,8 @@ use std::sync::Arc;
 
 fn has_target(args: &ListArgs) -> bool {
     args.target.target.is_some()
-        || process_env("OPENWOP_BASE_URL").is_some_and(|v| !v.trim().is_empty())
+        || process_env(resolve::target_env(args.target.profile))
+            .is_some_and(|v| !v.trim().is_empty())
 }
 
 /// Plans against the target's context (or the declaration alone, with no target) and
@@ -26,7 +27,7 @@ fn planned_on_context(
     args: &ListArgs,
     suite: &Suite,
 ) -> Result<(Arc<Suite>, Vec<plan::PlannedCase>, String), CliError> {
-    let resolved = if args.target.target.is_some() || args.target.profile == ProfileArg::Openwop {
+    let resolved = if has_target(args) || args.target.profile == ProfileArg::Openwop {
         resolve::resolve_common(&args.target, false, &process_env)
     } else {
         let offline = TargetChoice::Given(Target::Offline);

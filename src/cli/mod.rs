@@ -5,12 +5,15 @@ pub mod args;
 mod baseline;
 mod calibrate;
 mod connection;
+mod destination;
+mod docs;
 mod embedded;
 mod evidence;
 mod lint;
 mod list;
 mod media;
 mod out;
+mod project;
 pub mod resolve;
 mod run;
 mod run_witness;
@@ -20,14 +23,15 @@ mod witness;
 
 use crate::exit::Ending;
 use args::{Cli, Command};
-use clap::Parser;
+use clap::{CommandFactory, FromArgMatches};
 
 /// How a command ends when it cannot go on: an [`Ending`] like any other, so that
 /// `?` carries usage, scenario and internal errors to [`main`].
 pub type CliError = Ending;
 
 /// What the user is told about how the command ended (a run's own output says the rest).
-fn tell(ending: &Ending) {
+/// `sends` is whether the command could have sent requests at all (`lint` never does).
+fn tell(ending: &Ending, sends: bool) {
     match ending {
         Ending::Usage(m) => out::error_line(format_args!("error: {m}")),
         Ending::Internal(m) => out::error_line(format_args!("internal error: {m}")),
@@ -44,9 +48,10 @@ fn tell(ending: &Ending) {
             let files: std::collections::BTreeSet<&str> =
                 diagnostics.iter().map(|d| d.file.as_str()).collect();
             out::error_line(format_args!(
-                "error: {} problem(s) in {} file(s); nothing was sent",
+                "error: {} problem(s) in {} file(s){}",
                 diagnostics.len(),
-                files.len()
+                files.len(),
+                if sends { "; nothing was sent" } else { "" }
             ));
         }
         Ending::Run(_)
@@ -65,17 +70,37 @@ pub fn runtime() -> Result<tokio::runtime::Runtime, CliError> {
         .map_err(|e| CliError::Internal(format!("cannot start the async runtime: {e}")))
 }
 
+/// The parsed arguments, with the matches that say where each value came from.
+fn parse() -> Result<(Cli, clap::ArgMatches), clap::Error> {
+    let matches = Cli::command().try_get_matches()?;
+    Ok((Cli::from_arg_matches(&matches)?, matches))
+}
+
 /// Runs the CLI and returns the process exit code.
 pub fn main() -> i32 {
-    let cli = match Cli::try_parse() {
-        Ok(cli) => cli,
+    let (mut cli, matches) = match parse() {
+        Ok(parsed) => parsed,
         Err(e) => {
             // clap's own exit codes: 0 for --help/--version, 2 for usage errors.
             let _ = e.print();
             return e.exit_code();
         }
     };
+    // The project file fills in what the command line left out (run and list only).
+    let project = match (&mut cli.command, matches.subcommand()) {
+        (Command::Run(args), Some((_, m))) => project::apply_run(args, m),
+        (Command::List(args), Some((_, m))) => project::apply_list(args, m),
+        _ => Ok(()),
+    };
+    if let Err(ending) = project {
+        tell(&ending, true);
+        return ending.code();
+    }
     let color = resolve::resolve_color(cli.color);
+    let sends = matches!(
+        cli.command,
+        Command::Run(_) | Command::List(_) | Command::Calibrate(_)
+    );
     let result = match cli.command {
         Command::Run(args) => run::run(&args, color),
         Command::List(args) => list::list(&args),
@@ -87,8 +112,10 @@ pub fn main() -> i32 {
         Command::Evidence(args) => evidence::evidence(&args),
         Command::Witness(args) => witness::witness(&args, color),
         Command::Media(args) => media::media(&args),
+        Command::Completions(args) => docs::completions(&args),
+        Command::Man(args) => docs::man(&args),
     };
     let ending = result.unwrap_or_else(|e| e);
-    tell(&ending);
+    tell(&ending, sends);
     ending.code()
 }

@@ -34,18 +34,14 @@ pub fn resolve_color(choice: ColorArg) -> bool {
     colored::control::SHOULD_COLORIZE.should_colorize()
 }
 
-fn env_true(env: Env, name: &str) -> bool {
-    env(name)
-        .is_some_and(|v| matches!(v.trim().to_ascii_lowercase().as_str(), "1" | "true" | "yes"))
-}
-
 pub fn parse_modalities(list: &[String], allowed: &[&str]) -> Result<Vec<String>, String> {
     let mut out = Vec::new();
     for m in list.iter().map(|m| m.trim()).filter(|m| !m.is_empty()) {
         if !allowed.contains(&m) {
             return Err(format!(
-                "unknown modality `{m}` (use {})",
-                allowed.join(", ")
+                "unknown modality `{m}` (use {}){}",
+                allowed.join(", "),
+                crate::suggest::hint(m, allowed.iter().copied())
             ));
         }
         if !out.iter().any(|o| o == m) {
@@ -87,6 +83,15 @@ impl Resolved {
     }
 }
 
+/// The environment variable that names the target when `--target` is absent, one per
+/// profile (an OpenAI profile adds its `OPENAI_BASE_URL` here).
+pub fn target_env(profile: ProfileArg) -> &'static str {
+    match profile {
+        ProfileArg::Openwop => "OPENWOP_BASE_URL",
+        ProfileArg::Agui => "AGUI_TARGET_URL",
+    }
+}
+
 pub fn resolve_target(args: &TargetArgs, offline: bool, env: Env) -> Result<TargetChoice, String> {
     let agui = args.profile == ProfileArg::Agui;
     if offline {
@@ -97,18 +102,21 @@ pub fn resolve_target(args: &TargetArgs, offline: bool, env: Env) -> Result<Targ
         }
         return Ok(TargetChoice::Given(Target::Offline));
     }
-    let raw = match (&args.target, env("OPENWOP_BASE_URL")) {
+    let variable = target_env(args.profile);
+    let raw = match (&args.target, env(variable)) {
         (Some(t), _) => t.clone(),
-        (None, _) if agui => {
-            return Err("no target: pass --target URL (the agent's run endpoint) \
-                        or `--target reference`"
-                .into());
-        }
         (None, Some(t)) if !t.trim().is_empty() => t,
+        _ if agui => {
+            return Err(format!(
+                "no target: pass --target URL (the agent's run endpoint) \
+                 or `--target reference`, or set {variable}"
+            ));
+        }
         _ => {
-            return Err("no target: pass --target URL (or `--target reference`), \
-                        set OPENWOP_BASE_URL, or use --offline"
-                .into());
+            return Err(format!(
+                "no target: pass --target URL (or `--target reference`), \
+                 set {variable}, or use --offline"
+            ));
         }
     };
     if raw.trim() == "reference" {
@@ -355,7 +363,8 @@ pub fn resolve_run(args: &RunArgs, color: bool, env: Env) -> Result<Resolved, St
     let config = &mut resolved.config;
     config.concurrency = usize::from(args.concurrency);
     config.strict = args.strict;
-    config.require = args.require || env_true(env, "OPENWOP_REQUIRE_BEHAVIOR");
+    // OPENWOP_REQUIRE_BEHAVIOR is read by clap (`--require`'s `env`).
+    config.require = args.require;
     let mut opted: Vec<String> = args.opt_out.clone();
     if let Some(list) = env("OPENWOP_OPTED_OUT_PROFILES") {
         opted.extend(

@@ -17,6 +17,7 @@ use tokio::sync::mpsc;
 
 pub fn run(args: &RunArgs, color: bool) -> Result<Ending, CliError> {
     let mut resolved = resolve::resolve_run(args, color, &process_env).map_err(CliError::Usage)?;
+    super::destination::check(&[("--junit", &args.junit), ("--report", &args.report)])?;
     if let Some(path) = &args.baseline {
         resolved.config.baseline = Some(baseline::load(path).map_err(|e| match e {
             baseline::LoadError::Io(m) => CliError::Usage(m),

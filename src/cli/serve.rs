@@ -1,7 +1,7 @@
 //! `mmconform serve-reference`: the embedded reference host as a standalone server.
 
 use super::args::{ProfileArg, ServeArgs};
-use super::embedded::{MODALITIES, agent_declaration, upstream_url};
+use super::embedded::{self, MODALITIES, agent_declaration, upstream_url};
 use super::resolve::parse_modalities;
 use super::{CliError, runtime};
 use crate::exit::Ending;
@@ -49,12 +49,13 @@ fn serve_agui(args: &ServeArgs) -> Result<Ending, CliError> {
                 .map(|f| (f.name(), f.description(), f.needs_upstream())),
         );
     }
-    let fault = args
-        .fault
-        .as_deref()
-        .map(str::parse::<AguiFault>)
-        .transpose()
-        .map_err(|e| CliError::Usage(format!("--fault: {e}")))?;
+    let fault = embedded::parse_fault::<AguiFault>(
+        "--fault",
+        args.fault.as_deref(),
+        &embedded::agui_fault_names(),
+        embedded::AGUI_FAULT_LISTING,
+    )
+    .map_err(CliError::Usage)?;
     let accepts: Vec<String> = if args.accepts.is_empty() {
         DEFAULT_ACCEPTS.iter().map(|s| s.to_string()).collect()
     } else {
@@ -115,12 +116,13 @@ pub fn serve(args: &ServeArgs) -> Result<Ending, CliError> {
     }
     let modalities = parse_modalities(&args.modalities, &MODALITIES)
         .map_err(|e| CliError::Usage(format!("--modalities: {e}")))?;
-    let fault = args
-        .fault
-        .as_deref()
-        .map(str::parse::<Fault>)
-        .transpose()
-        .map_err(|e| CliError::Usage(format!("--fault: {e}")))?;
+    let fault = embedded::parse_fault::<Fault>(
+        "--fault",
+        args.fault.as_deref(),
+        &embedded::fault_names(),
+        embedded::FAULT_LISTING,
+    )
+    .map_err(CliError::Usage)?;
     let token = match (&args.token, &args.token_env) {
         (Some(t), _) => {
             super::out::error_line(format_args!(

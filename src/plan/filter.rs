@@ -36,13 +36,15 @@ impl FilterTerm {
                     "SHOULD" => Ok(FilterTerm::Level(Level::Should)),
                     "MAY" => Ok(FilterTerm::Level(Level::May)),
                     other => Err(format!(
-                        "unknown level `{other}` in --filter (use MUST, SHOULD or MAY)"
+                        "unknown level `{other}` in --filter (use MUST, SHOULD or MAY){}",
+                        crate::suggest::hint(other, ["MUST", "SHOULD", "MAY"])
                     )),
                 },
                 "source" => Ok(FilterTerm::Source(value.to_lowercase())),
                 "id" => FilterTerm::id(value),
                 other => Err(format!(
-                    "unknown --filter key `{other}` (known: id, level, source)"
+                    "unknown --filter key `{other}` (known: id, level, source){}",
+                    crate::suggest::hint(other, ["id", "level", "source"])
                 )),
             };
         }

@@ -1,5 +1,12 @@
-//! JUnit XML for CI gates: one `<testsuite>` per requirement source, one `<testcase>`
-//! per selected expanded case.
+//! JUnit XML for CI gates: one `<testsuite>` per scenario file, one `<testcase>` per
+//! selected expanded case, whose `classname` is its suite's name (so viewers that group
+//! by class and viewers that group by suite show the same sections).
+//!
+//! The document validates against the strictest schema CI consumers apply, the
+//! Jenkins xUnit plugin's `junit-10.xsd` (`tests/fixtures/junit/`): no `assertions` or
+//! `<properties>` on a test case (the JSON report keeps the assertions and the stream
+//! record), the run's properties once (on the first suite: `<testsuites>` takes none),
+//! and no `skipped` count on `<testsuites>` ([`junit_strict`]).
 //!
 //! JUnit has four states (pass, failure, error, skipped) against our seven outcomes;
 //! the mapping below is the one CI consumers understand: an unmet requirement is a
@@ -10,6 +17,7 @@
 
 use super::atomic::write_atomically;
 use super::evidence::{self, JUNIT_BODY_LIMIT};
+use super::junit_strict;
 use super::record::RunRecord;
 use super::{ReportError, Reporter, mode_label};
 use crate::event::{Event, RunSummary};
@@ -33,47 +41,49 @@ impl JunitReporter {
 
     /// The XML document for what has been recorded so far.
     pub fn render(&self, summary: &RunSummary) -> Result<String, quick_junit::SerializeError> {
-        let properties = self.properties(summary);
+        let profile = self
+            .record
+            .run
+            .as_ref()
+            .map_or("mmconform", |r| r.profile.as_str());
         // Suites in order of first appearance in the plan, so the file reads like the run.
         let mut suites: Vec<TestSuite> = Vec::new();
         for case in self.record.cases() {
             if case.outcome == Outcome::Excluded {
                 continue;
             }
-            let position = match suites
-                .iter()
-                .position(|s| s.name.as_str() == case.requirement.source)
-            {
+            let group = group(case, profile);
+            let position = match suites.iter().position(|s| s.name.as_str() == group) {
                 Some(position) => position,
                 None => {
-                    let mut suite = TestSuite::new(case.requirement.source.as_str());
-                    suite.add_properties(properties.iter().cloned());
-                    suites.push(suite);
+                    suites.push(TestSuite::new(group.as_str()));
                     suites.len() - 1
                 }
             };
             let suite = &mut suites[position];
             let elapsed = suite.time.unwrap_or_default() + millis(case.duration_ms);
             suite.set_time(elapsed);
-            suite.add_test_case(test_case(case));
+            suite.add_test_case(test_case(case, group));
         }
         if suites.is_empty() {
             // Nothing was decided (discovery failed, nothing selected, interrupted
             // early): keep the run's properties and verdict in the file so a CI reader
             // sees why it is empty instead of an unexplained green.
             let mut suite = TestSuite::new("mmconform");
-            suite.add_properties(properties);
             suite.set_system_err(run_note(summary));
             suites.push(suite);
         }
+        // The run's facts once, on the first suite: the xUnit schema gives
+        // `<testsuites>` no properties, and a copy per suite says nothing more.
+        suites[0].add_properties(self.properties(summary));
         let mut report = Report::new("mmconform");
         report.set_time(millis(summary.duration_ms));
         report.add_test_suites(suites);
-        report.to_string()
+        let xml = report.to_string()?;
+        junit_strict::strict(&xml).map_err(|e| std::io::Error::other(e).into())
     }
 
-    /// Facts a CI reader needs to trust or reproduce the result, on every suite
-    /// (the `<testsuites>` element has no properties).
+    /// Facts a CI reader needs to trust or reproduce the result.
     fn properties(&self, summary: &RunSummary) -> Vec<Property> {
         let mut props = Vec::new();
         let mut add = |name: &str, value: String| {
@@ -162,18 +172,50 @@ impl Reporter for JunitReporter {
     }
 }
 
-fn test_case(case: &CaseResult) -> TestCase {
+fn test_case(case: &CaseResult, group: String) -> TestCase {
+    let mut test_case = TestCase::new(case.id.as_str(), status(case));
+    test_case
+        .set_classname(group)
+        .set_time(millis(case.duration_ms));
+    // The stream's classification leads the output; its full record (and the
+    // assertions) are the JSON report's: the xUnit schema allows neither here.
+    let mut out: Vec<String> = case
+        .stream
+        .iter()
+        .map(|evidence| evidence.view.lines.join("\n"))
+        .collect();
+    if !case.exchanges.is_empty() {
+        out.push(evidence::transcript(case, JUNIT_BODY_LIMIT));
+    }
+    // What reached the model (with --witness), after the transcript.
+    out.extend(evidence::model_call_transcript(case));
+    if !out.is_empty() {
+        test_case.set_system_out(out.join("\n\n"));
+    }
+    if case.outcome == Outcome::Warn {
+        let summary = evidence::failure_summary(case).unwrap_or_else(|| case.outcome.to_string());
+        let details = evidence::detail_lines(case, false).join("\n");
+        test_case.set_system_err(format!("warn: {summary}\n{details}"));
+    }
+    test_case
+}
+
+/// The JUnit state of an outcome. A skip and an expected failure carry their reason in
+/// the body too: GitLab shows the body, Jenkins and others the `message`.
+fn status(case: &CaseResult) -> TestCaseStatus {
     let details = || evidence::detail_lines(case, false).join("\n");
     let summary = || evidence::failure_summary(case).unwrap_or_else(|| case.outcome.to_string());
-    let status = match case.outcome {
+    match case.outcome {
         Outcome::Pass | Outcome::Warn => TestCaseStatus::success(),
         Outcome::Skip | Outcome::Excluded => {
             let mut status = TestCaseStatus::skipped();
             let reason = case.reason.as_deref().unwrap_or("no reason given");
-            status.set_message(format!("not-applicable: {reason}"));
+            let message = format!("not-applicable: {reason}");
+            let mut body = message.clone();
             if !case.decided_on.is_empty() {
-                status.set_description(format!("decided on: {}", case.decided_on.join("; ")));
+                body.push_str(&format!("\ndecided on: {}", case.decided_on.join("; ")));
             }
+            status.set_message(message).set_description(body);
             status
         }
         // JUnit has no expected failure; consumers treat skipped as neutral, which is
@@ -185,9 +227,9 @@ fn test_case(case: &CaseResult) -> TestCase {
                 .as_ref()
                 .map(|x| x.reason.as_str())
                 .unwrap_or("listed in the baseline");
-            status
-                .set_message(format!("expected-failure: {reason}"))
-                .set_description(details());
+            let message = format!("expected-failure: {reason}");
+            let body = format!("{message}\n{}", details());
+            status.set_message(message).set_description(body);
             status
         }
         Outcome::Fail => {
@@ -206,47 +248,24 @@ fn test_case(case: &CaseResult) -> TestCase {
                 .set_description(details());
             status
         }
-    };
-    let mut test_case = TestCase::new(case.id.as_str(), status);
-    test_case
-        .set_classname(classname(case))
-        .set_assertions(case.assertions.len())
-        .set_time(millis(case.duration_ms));
-    if let Some(evidence) = &case.stream {
-        for (name, value) in &evidence.view.properties {
-            test_case.add_property(Property::new(name.as_str(), value.as_str()));
-        }
     }
-    if let Some(calls) = &case.model_calls {
-        test_case.add_property(Property::new("witness.calls", calls.len().to_string()));
-    }
-    if !case.exchanges.is_empty() {
-        let mut out = evidence::transcript(case, JUNIT_BODY_LIMIT);
-        if let Some(evidence) = &case.stream {
-            out = format!("{}\n\n{out}", evidence.view.lines.join("\n"));
-        }
-        if let Some(calls) = evidence::model_call_transcript(case) {
-            out = format!("{out}\n\n{calls}");
-        }
-        test_case.set_system_out(out);
-    }
-    if case.outcome == Outcome::Warn {
-        test_case.set_system_err(format!("warn: {}\n{}", summary(), details()));
-    }
-    test_case
 }
 
-/// The scenario file's stem (`rfc0091-input` for `builtin:openwop/rfc0091-input.yaml`):
-/// CI tools group test cases by class, and a file is what a steward edits.
-fn classname(case: &CaseResult) -> String {
+/// The group a case is reported in, as suite name and `classname` alike: the profile
+/// and the scenario file's stem (`openwop.rfc0091-accept` for
+/// `builtin:openwop/rfc0091-accept.yaml`). A file is what a steward edits, and the one
+/// dot makes Jenkins show the profile as the package and the file as the class (a dot
+/// inside the stem would split it, so it becomes `-`).
+fn group(case: &CaseResult, profile: &str) -> String {
     let file = case
         .scenario_file
         .strip_prefix("builtin:")
         .unwrap_or(&case.scenario_file);
-    match Path::new(file).file_stem().and_then(|s| s.to_str()) {
-        Some(stem) if !stem.is_empty() => stem.to_string(),
-        _ => case.case_id.clone(),
-    }
+    let stem = match Path::new(file).file_stem().and_then(|s| s.to_str()) {
+        Some(stem) if !stem.is_empty() => stem,
+        _ => case.case_id.as_str(),
+    };
+    format!("{profile}.{}", stem.replace('.', "-"))
 }
 
 fn run_note(summary: &RunSummary) -> String {

@@ -1,12 +1,30 @@
 use super::*;
 use crate::event_fixtures as fixtures;
 
+#[path = "../../tests/common/junit_xsd.rs"]
+mod junit_xsd;
+
+/// The document the reporter writes for `events`, validated against `junit-10.xsd`.
 fn write(events: &[Event]) -> String {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("out/junit.xml");
     let mut reporter = JunitReporter::new(path.clone());
     fixtures::feed(&mut reporter, events);
+    junit_xsd::assert_junit_valid(&path);
     std::fs::read_to_string(&path).unwrap()
+}
+
+/// The fixture run with its §B and §C cases moved to a second scenario file.
+fn events_in_two_files() -> Vec<Event> {
+    let mut events = fixtures::events();
+    for event in &mut events {
+        if let Event::CaseFinished { result, .. } = event
+            && result.requirement.source != "RFC 0091 §A"
+        {
+            result.scenario_file = "/work/my.limits.yaml".into();
+        }
+    }
+    events
 }
 
 fn parse(xml: &str) -> Report {
@@ -25,16 +43,25 @@ fn snapshot() {
 }
 
 #[test]
-fn one_suite_per_source_in_plan_order_and_every_selected_case() {
-    let report = parse(&write(&fixtures::events()));
+fn one_suite_per_scenario_file_in_plan_order_named_as_its_classname() {
+    let report = parse(&write(&events_in_two_files()));
     let names: Vec<&str> = report.test_suites.iter().map(|s| s.name.as_str()).collect();
-    assert_eq!(names, ["RFC 0091 §A", "RFC 0091 §B", "RFC 0091 §C"]);
+    // The profile is the package, the file the class; a dot in a stem would split it.
+    assert_eq!(names, ["openwop.rfc0091-input", "openwop.my-limits"]);
+    for suite in &report.test_suites {
+        for case in &suite.test_cases {
+            assert_eq!(case.classname.as_deref(), Some(suite.name.as_str()));
+            assert_eq!(case.assertions, None, "the xUnit schema has no assertions");
+            assert!(case.properties.is_empty(), "nor test-case properties");
+        }
+    }
     // Nine planned, one excluded: eight test cases, one per selected case; the
     // expected failure is skipped for a CI gate.
     assert_eq!(report.tests, 8);
     assert_eq!(report.failures, 1);
     assert_eq!(report.errors, 2);
-    assert_eq!(report.skipped, 2);
+    let skipped: usize = report.test_suites.iter().map(|s| s.skipped).sum();
+    assert_eq!(skipped, 2);
     let a = &report.test_suites[0];
     let ids: Vec<&str> = a.test_cases.iter().map(|c| c.name.as_str()).collect();
     assert_eq!(
@@ -47,7 +74,22 @@ fn one_suite_per_source_in_plan_order_and_every_selected_case() {
             "openwop.rfc0091.reject-unadvertised[document]",
         ]
     );
-    assert_eq!(a.test_cases[0].classname.as_deref(), Some("rfc0091-input"));
+}
+
+#[test]
+fn run_properties_are_written_once() {
+    let xml = write(&events_in_two_files());
+    assert_eq!(xml.matches("<properties>").count(), 1, "{xml}");
+    assert_eq!(xml.matches(r#"name="target""#).count(), 1, "{xml}");
+    let report = parse(&xml);
+    assert!(!report.test_suites[0].properties.is_empty());
+    assert!(report.test_suites[1].properties.is_empty());
+    // `<testsuites>` carries no skipped count (the schema refuses it); suites do.
+    let head = xml.lines().nth(1).unwrap();
+    assert!(
+        head.starts_with("<testsuites ") && !head.contains("skipped"),
+        "{head}"
+    );
 }
 
 #[test]
@@ -63,10 +105,17 @@ fn outcomes_map_to_junit_states() {
             .clone()
     };
     match case("openwop.rfc0091.accept-inline[audio]").status {
-        TestCaseStatus::Skipped { message, .. } => assert_eq!(
-            message.as_deref(),
-            Some("not-applicable: aiProviders.input.modalities lacks audio")
-        ),
+        TestCaseStatus::Skipped {
+            message,
+            description,
+            ..
+        } => {
+            let reason = "not-applicable: aiProviders.input.modalities lacks audio";
+            assert_eq!(message.as_deref(), Some(reason));
+            // GitLab shows the body, not the attribute: the reason leads it.
+            let body = description.unwrap().into_string();
+            assert!(body.starts_with(reason), "{body}");
+        }
         other => panic!("skip became {other:?}"),
     }
     match case("openwop.rfc0091.reject-unadvertised[audio]").status {
@@ -113,6 +162,7 @@ fn outcomes_map_to_junit_states() {
         } => {
             assert_eq!(message.as_deref(), Some("expected-failure: HOST-42"));
             let description = description.unwrap().into_string();
+            assert!(description.starts_with("expected-failure: HOST-42\n"));
             assert!(
                 description.contains("status: expected 400; got 200"),
                 "the baselined failure stays visible: {description}"
@@ -221,12 +271,10 @@ fn agui_runs_carry_the_declaration_and_each_case_its_stream() {
     assert_eq!(property("agui.sources").as_deref(), Some("data"));
     assert_eq!(property("agui.declared-by").as_deref(), Some("--accepts"));
     let case = &suite.test_cases[1];
-    let class = case
-        .properties
-        .iter()
-        .find(|p| p.name.as_str() == "stream.classification")
-        .map(|p| p.value.to_string());
-    assert_eq!(class.as_deref(), Some("completed"));
+    assert!(
+        case.properties.is_empty(),
+        "the stream record is the JSON report's"
+    );
     let out = case
         .system_out
         .as_ref()
@@ -238,4 +286,5 @@ fn agui_runs_carry_the_declaration_and_each_case_its_stream() {
         ),
         "{out}"
     );
+    assert_eq!(case.classname.as_deref(), Some("agui.refuse"));
 }

@@ -41,7 +41,17 @@ pub fn json(note: &str, rows: &[Value]) -> String {
     serde_json::to_string_pretty(&doc).unwrap_or_default()
 }
 
+/// One line per case, its columns aligned on the widest value of each (a long
+/// requirement source widens its column rather than pushing the id out of line).
 pub fn human(note: &str, rows: &[Value]) -> String {
+    let field = |row: &Value, key: &str| row[key].as_str().unwrap_or("").to_string();
+    let width = |key: &str| {
+        rows.iter()
+            .map(|r| field(r, key).chars().count())
+            .max()
+            .unwrap_or(0)
+    };
+    let (d, l, s) = (width("disposition"), width("level"), width("source"));
     let mut text = format!("{note}\n");
     for row in rows {
         let reason = row["reason"]
@@ -49,13 +59,35 @@ pub fn human(note: &str, rows: &[Value]) -> String {
             .map(|r| format!("  ({r})"))
             .unwrap_or_default();
         text.push_str(&format!(
-            "{:9} {:6} {:16} {}{reason}\n",
-            row["disposition"].as_str().unwrap_or(""),
-            row["level"].as_str().unwrap_or(""),
-            row["source"].as_str().unwrap_or(""),
-            row["id"].as_str().unwrap_or(""),
+            "{:d$} {:l$} {:s$} {}{reason}\n",
+            field(row, "disposition"),
+            field(row, "level"),
+            field(row, "source"),
+            field(row, "id"),
         ));
     }
     text.push_str(&format!("{} case(s)", rows.len()));
     text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn columns_align_on_the_longest_source() {
+        let row = |source: &str, id: &str| json!({"disposition": "will-run", "level": "MUST", "source": source, "id": id});
+        let rows = [
+            row("RFC 0091 §A", "a"),
+            row("AG-UI multimodal proposal (legacy binary)", "b"),
+        ];
+        let text = human("note", &rows);
+        let columns: Vec<usize> = text
+            .lines()
+            .skip(1)
+            .take(2)
+            .map(|line| line.chars().count() - 1)
+            .collect();
+        assert_eq!(columns[0], columns[1], "{text}");
+    }
 }

@@ -16,6 +16,7 @@ pub mod evidence;
 pub mod fanout;
 pub mod json;
 pub mod junit;
+mod junit_strict;
 pub mod listing;
 mod record;
 pub mod scrub;
@@ -25,7 +26,7 @@ pub mod verify;
 #[cfg(test)]
 mod no_secret_leaks;
 
-pub use atomic::write_atomically;
+pub use atomic::{check_writable, write_atomically};
 pub use json::JsonReporter;
 pub use junit::JunitReporter;
 pub use terminal::{TerminalOptions, TerminalReporter};

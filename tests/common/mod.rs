@@ -1,7 +1,10 @@
 //! Helpers shared by the integration tests: run the built binary, read its JSON report.
 #![allow(dead_code)]
 
+pub mod junit_xsd;
 pub mod witness;
+
+pub use junit_xsd::assert_junit_valid;
 
 use assert_cmd::Command;
 use serde_json::Value;
@@ -56,6 +59,7 @@ impl RunResult {
 pub fn bin() -> Command {
     let mut cmd = Command::cargo_bin("mmconform").unwrap();
     cmd.env_remove("OPENWOP_BASE_URL")
+        .env_remove("AGUI_TARGET_URL")
         .env_remove("OPENWOP_API_KEY")
         .env_remove("OPENWOP_REQUIRE_BEHAVIOR")
         .env_remove("OPENWOP_OPTED_OUT_PROFILES")
@@ -108,6 +112,9 @@ pub fn run_timed(
     let started = std::time::Instant::now();
     let out = cmd.timeout(limit).output().unwrap();
     let wall = started.elapsed();
+    if junit.exists() {
+        assert_junit_valid(&junit);
+    }
     let result = RunResult {
         code: out.status.code().unwrap_or(-1),
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),

@@ -61,6 +61,7 @@ fn sigint_stops_sending_writes_incomplete_reports_and_exits_130() {
     assert_eq!(report["summary"]["incomplete"], true);
     assert_eq!(report["summary"]["verdict"], "interrupted");
     assert_eq!(report["summary"]["exit_code"], 130);
+    crate::common::assert_junit_valid(&junit);
     let junit = std::fs::read_to_string(&junit).expect("JUnit is written on Ctrl-C");
     assert!(
         junit.contains("name=\"incomplete\" value=\"true\""),

@@ -116,10 +116,7 @@ fn what_reached_the_model_is_recorded_per_case_with_the_bytes_sent() {
         .unwrap();
     assert_eq!(refused["model_calls"], serde_json::json!([]));
     let junit = r.junit.as_deref().unwrap();
-    assert!(
-        junit.contains(r#"name="witness.calls" value="1""#),
-        "{junit}"
-    );
+    // The calls are in <system-out> (the xUnit schema allows no per-case properties).
     assert!(junit.contains("model received: text, image/png"), "{junit}");
     let verified = bin()
         .arg("verify")

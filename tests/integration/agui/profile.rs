@@ -85,7 +85,7 @@ fn reports_carry_the_declaration_and_every_stream_classification() {
         r#"<property name="profile" value="agui"/>"#,
         r#"<property name="agui.accepts" value="image/,audio/wav,application/pdf"/>"#,
         r#"<property name="agui.sources" value="data,url,file"/>"#,
-        r#"<property name="stream.classification" value="run-error"/>"#,
+        "stream: run-error",
         "stream: completed: RUN_FINISHED after 6 events",
     ] {
         assert!(

@@ -3,4 +3,8 @@
 
 mod broken_scenarios;
 mod contract;
+mod help;
+mod install;
 mod progress;
+mod project_file;
+mod small_things;

@@ -1,0 +1,67 @@
+//! The one rewrite quick-junit's output needs to validate against the Jenkins xUnit
+//! schema (`junit-10.xsd`): quick-junit always writes a `skipped` count on
+//! `<testsuites>`, an attribute that schema does not allow there (it does on
+//! `<testsuite>`, where the count stays). Everything else is chosen through
+//! quick-junit's own options (no `assertions`, no test-case properties).
+//!
+//! The rewrite goes through an XML reader and writer (quick-xml, which quick-junit
+//! itself uses), never through text search: every event but the `<testsuites>` start
+//! tag is written back as read.
+
+use quick_xml::Reader;
+use quick_xml::Writer;
+use quick_xml::events::{BytesStart, Event};
+
+/// The attributes `junit-10.xsd` allows on `<testsuites>`.
+const TESTSUITES_ATTRIBUTES: [&[u8]; 5] = [b"name", b"time", b"tests", b"failures", b"errors"];
+
+/// `xml` with the attributes of `<testsuites>` that the xUnit schema refuses removed.
+pub fn strict(xml: &str) -> Result<String, quick_xml::Error> {
+    let mut reader = Reader::from_str(xml);
+    let mut writer = Writer::new(Vec::with_capacity(xml.len()));
+    loop {
+        match reader.read_event()? {
+            Event::Eof => break,
+            Event::Start(tag) if tag.name().as_ref() == b"testsuites" => {
+                writer.write_event(Event::Start(allowed_only(&tag)?))?;
+            }
+            event => writer.write_event(event)?,
+        }
+    }
+    // Events of a `&str` are UTF-8, and so is what is written from them.
+    Ok(String::from_utf8_lossy(&writer.into_inner()).into_owned())
+}
+
+fn allowed_only(tag: &BytesStart) -> Result<BytesStart<'static>, quick_xml::Error> {
+    let mut kept = BytesStart::new("testsuites");
+    for attribute in tag.attributes() {
+        let attribute = attribute.map_err(quick_xml::Error::from)?;
+        if TESTSUITES_ATTRIBUTES.contains(&attribute.key.as_ref()) {
+            kept.push_attribute(attribute);
+        }
+    }
+    Ok(kept)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_skipped_count_of_testsuites_goes() {
+        let xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\
+            <testsuites name=\"mmconform\" tests=\"2\" skipped=\"1\" failures=\"0\" errors=\"0\" time=\"0.010\">\n    \
+            <testsuite name=\"a.b\" tests=\"2\" skipped=\"1\" errors=\"0\" failures=\"0\">\n        \
+            <testcase name=\"x\"><skipped message=\"m &amp; &lt;n&gt;\">body ]]&gt; &amp;</skipped></testcase>\n        \
+            <testcase name=\"y\"><system-out><![CDATA[raw <x>]]></system-out></testcase>\n    \
+            </testsuite>\n</testsuites>\n";
+        let expected = xml.replacen(" skipped=\"1\"", "", 1);
+        assert_ne!(expected, xml);
+        assert_eq!(strict(xml).unwrap(), expected);
+    }
+
+    #[test]
+    fn malformed_input_is_an_error_not_a_guess() {
+        assert!(strict("<testsuites><testsuite></testsuites>").is_err());
+    }
+}

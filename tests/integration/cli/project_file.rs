@@ -1,0 +1,162 @@
+//! `mmconform.toml`: the options a CI job repeats, read from the current directory or
+//! `--config FILE`; the command line wins; a bad key or value is exit 2 at
+//! `file:line:col` before anything is sent.
+
+use crate::common::{assert_junit_valid, bin, read_json};
+use std::path::Path;
+
+const PROJECT: &str = r#"# what every CI run of this host repeats
+target = "reference"
+profile = "openwop"
+filters = ["openwop.discovery.*"]
+junit = "out/junit.xml"
+report = "out/report.json"
+timeout = 10
+concurrency = 2
+strict = true
+"#;
+
+fn run_in(dir: &Path, args: &[&str]) -> (i32, String) {
+    let out = bin().current_dir(dir).args(args).output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn ids(report: &serde_json::Value, outcome: &str) -> Vec<String> {
+    report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["outcome"] != "excluded" && (outcome.is_empty() || c["outcome"] == outcome))
+        .map(|c| c["id"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn the_file_in_the_current_directory_supplies_what_the_command_line_leaves_out() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("mmconform.toml"), PROJECT).unwrap();
+    let (code, stderr) = run_in(dir.path(), &["run"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("options from mmconform.toml"), "{stderr}");
+    assert_junit_valid(&dir.path().join("out/junit.xml"));
+    let report = read_json(&dir.path().join("out/report.json")).expect("report from the file");
+    let ran = ids(&report, "");
+    assert!(!ran.is_empty() && ran.iter().all(|id| id.starts_with("openwop.discovery.")));
+    assert_eq!(report["run"]["strict"], true, "{}", report["run"]);
+
+    // The command line wins, value by value.
+    let (code, stderr) = run_in(
+        dir.path(),
+        &[
+            "run",
+            "--filter",
+            "openwop.rfc0091.*",
+            "--report",
+            "mine.json",
+        ],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let report = read_json(&dir.path().join("mine.json")).expect("--report wins");
+    assert!(
+        ids(&report, "")
+            .iter()
+            .all(|id| id.starts_with("openwop.rfc0091."))
+    );
+}
+
+#[test]
+fn config_names_another_file_whose_paths_are_relative_to_it() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("ci")).unwrap();
+    std::fs::write(dir.path().join("ci/conformance.toml"), PROJECT).unwrap();
+    let (code, stderr) = run_in(dir.path(), &["run", "--config", "ci/conformance.toml"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(dir.path().join("ci/out/report.json").is_file());
+    assert_junit_valid(&dir.path().join("ci/out/junit.xml"));
+    let (code, stderr) = run_in(dir.path(), &["run", "--config", "missing.toml"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("--config missing.toml"), "{stderr}");
+}
+
+#[test]
+fn an_unknown_key_or_a_bad_value_is_exit_2_at_its_position() {
+    let cases = [
+        (
+            "target = \"reference\"\nprofil = \"agui\"\n",
+            "mmconform.toml:2:1",
+            "unknown field `profil`",
+        ),
+        (
+            "profile = \"agi\"\n",
+            "mmconform.toml:1:11",
+            "did you mean `agui`?",
+        ),
+        (
+            "concurrency = 0\n",
+            "mmconform.toml:1:15",
+            "between 1 and 256",
+        ),
+        (
+            "timeout = -1\n",
+            "mmconform.toml:1:11",
+            "between 0 and 3600",
+        ),
+        (
+            "filters = [\"x\", \"level:MUTS\"]\n",
+            "mmconform.toml:1:17",
+            "did you mean `MUST`?",
+        ),
+        (
+            "target = \"ftp://host\"\n",
+            "mmconform.toml:1:10",
+            "neither `reference` nor",
+        ),
+        (
+            "strict = \"yes\"\n",
+            "mmconform.toml:1:10",
+            "expected a boolean",
+        ),
+    ];
+    for (text, at, says) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("mmconform.toml"), text).unwrap();
+        for command in ["run", "list"] {
+            let (code, stderr) = run_in(dir.path(), &[command]);
+            assert_eq!(code, 2, "{command} {text}: {stderr}");
+            assert!(
+                stderr.contains(at) && stderr.contains(says),
+                "{text}: {stderr}"
+            );
+        }
+    }
+}
+
+#[test]
+fn other_commands_ignore_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("mmconform.toml"), "nonsense = 1\n").unwrap();
+    let (code, stderr) = run_in(dir.path(), &["lint"]);
+    assert_eq!(code, 0, "{stderr}");
+}
+
+/// The README's example project file is one mmconform reads without a complaint.
+#[test]
+fn the_readme_example_is_a_valid_project_file() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let start = readme
+        .find("```toml\n# mmconform.toml\n")
+        .expect("the README's example");
+    let body = &readme[start + "```toml\n".len()..];
+    let example = &body[..body.find("```").unwrap()];
+    assert!(example.contains("baseline =") && example.contains("junit ="));
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("mmconform.toml"), example).unwrap();
+    // `list` reads and checks every key; the command line points it at the embedded host.
+    let (code, stderr) = run_in(dir.path(), &["list", "--target", "reference"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("options from mmconform.toml"), "{stderr}");
+}
