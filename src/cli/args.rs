@@ -11,6 +11,7 @@ const VERDICT: &str = "Verdict";
 const REPORTS: &str = "Reports";
 const LIMITS: &str = "Limits";
 const TLS: &str = "TLS";
+const WITNESS: &str = "Witness";
 
 pub(super) const RUN_EXAMPLES: &str = "Examples:
   mmconform run --target reference                     # the embedded reference host (exits 0)
@@ -285,17 +286,17 @@ pub struct RunArgs {
     /// Start a witness (a mock model endpoint) on ADDR, e.g. `127.0.0.1:0`, before any
     /// case, and record the model calls carrying each case's nonce. With `--target
     /// reference` the embedded host forwards to it.
-    #[arg(long, value_name = "ADDR")]
+    #[arg(long, value_name = "ADDR", help_heading = WITNESS)]
     pub witness: Option<std::net::SocketAddr>,
     /// Allow a non-loopback --witness address: whoever reaches it is answered and recorded.
-    #[arg(long = "witness-allow-remote", requires = "witness")]
+    #[arg(long = "witness-allow-remote", requires = "witness", help_heading = WITNESS)]
     pub witness_allow_remote: bool,
     /// After a case whose request was accepted, wait at most this long for its model call.
-    #[arg(long, value_name = "SECS", default_value_t = 3.0)]
+    #[arg(long, value_name = "SECS", default_value_t = 3.0, help_heading = WITNESS)]
     pub witness_wait: f64,
     /// The provider openwop ai/call requests name when a witness runs (RFC 0108's
     /// self-hosted OpenAI-compatible path is `compat`).
-    #[arg(long, value_name = "NAME", default_value = "compat")]
+    #[arg(long, value_name = "NAME", default_value = "compat", help_heading = WITNESS)]
     pub witness_provider: String,
 }
 

@@ -27,6 +27,7 @@ enum End {
 }
 
 pub fn witness(args: &WitnessArgs, color: bool) -> Result<Ending, CliError> {
+    super::destination::check(&[("--junit", &args.junit), ("--report", &args.report)])?;
     let duration = match args.duration {
         Some(s) if !(s.is_finite() && s > 0.0) => {
             return Err(CliError::Usage(format!(

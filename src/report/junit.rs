@@ -177,8 +177,8 @@ fn test_case(case: &CaseResult, group: String) -> TestCase {
     test_case
         .set_classname(group)
         .set_time(millis(case.duration_ms));
-    // The stream's classification leads the output; its full record (and the
-    // assertions) are the JSON report's: the xUnit schema allows neither here.
+    // The stream's classification leads the output; its full record, the assertions and
+    // the model calls are the JSON report's: the xUnit schema allows no properties here.
     let mut out: Vec<String> = case
         .stream
         .iter()
@@ -187,7 +187,7 @@ fn test_case(case: &CaseResult, group: String) -> TestCase {
     if !case.exchanges.is_empty() {
         out.push(evidence::transcript(case, JUNIT_BODY_LIMIT));
     }
-    // What reached the model (with --witness), after the transcript.
+    // What a witnessed run saw reach the model, count first (`witness: N model call(s)`).
     out.extend(evidence::model_call_transcript(case));
     if !out.is_empty() {
         test_case.set_system_out(out.join("\n\n"));

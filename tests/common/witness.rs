@@ -1,7 +1,7 @@
 //! Running `mmconform witness` from tests: the built binary on 127.0.0.1:0, its
 //! printed URL, blocking POSTs to it, and what it left when it ended.
 
-use super::read_json;
+use super::{assert_junit_valid, read_json};
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Read};
 use std::path::PathBuf;
@@ -167,6 +167,10 @@ impl Served {
             .read_to_string(&mut stderr);
         let dir = self.dir.take().unwrap();
         let report_path = dir.path().join("report.json");
+        let junit_path = dir.path().join("junit.xml");
+        if junit_path.exists() {
+            assert_junit_valid(&junit_path);
+        }
         Ended {
             code: status.code().unwrap_or(-1),
             stdout: format!("{}{rest}", self.first_line),

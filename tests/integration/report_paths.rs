@@ -70,6 +70,20 @@ fn other_commands_check_their_output_first_too() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2), "{out:?}");
     assert!(String::from_utf8_lossy(&out.stderr).contains("--report /proc/calibration.json"));
+    // The witness checks its reports before it listens.
+    let out = bin()
+        .args([
+            "witness",
+            "--listen",
+            "127.0.0.1:0",
+            "--junit",
+            "/proc/w.xml",
+        ])
+        .timeout(std::time::Duration::from_secs(30))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--junit /proc/w.xml"));
 }
 
 #[cfg(unix)]

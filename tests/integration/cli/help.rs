@@ -84,6 +84,7 @@ fn run_help_is_grouped_with_examples_env_and_every_exit_code() {
         "Limits:",
         "TLS:",
         "Embedded host (--target reference):",
+        "Witness:",
         "Examples:",
         "Exit codes:",
     ] {
