@@ -80,6 +80,9 @@ def print_call(call, indent):
     for part in call["parts"]:
         if part["kind"] != "text":
             print(f"{indent}  {part_line(part)}")
+        else:
+            for problem in part.get("problems") or []:
+                print(f'{indent}  text problem: {problem.get("message", problem)}')
     for problem in call.get("problems") or []:
         print(f'{indent}  problem: {problem.get("message", problem)}')
 

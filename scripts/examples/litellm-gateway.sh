@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Did the media reach the model, through a gateway? The LiteLLM proxy, its one model an
+# `openai/` model whose api_base is mmconform's witness, started offline.
+#
+#   cargo build --release && scripts/examples/litellm-gateway.sh
+#
+# 1. Requests written by hand (apps/send_openai.py: each exported medium in each wire
+#    form, detail set and not, a file with and without a filename, a streamed call, all six
+#    in one message, and eight malformed requests) go through the proxy; the standalone
+#    witness judges what the proxy forwarded, and model-calls.py compares each part with
+#    the file it came from.
+# 2. When this mmconform has `run --profile openai`: the openai pack against the proxy,
+#    with the witness checking what reached the upstream.
+#
+# Installs litellm[proxy] 1.106.2 (frozen in requirements/litellm.txt) into
+# target/examples/venv-litellm; writes reports and logs to target/examples/litellm/.
+# Everything listens on 127.0.0.1 and is stopped on exit. Exit 0 when every step ran (what
+# the steps found is printed, not turned into the exit code), 2 when the setup failed.
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+
+require_mmconform
+VENV=$(venv litellm)
+OUT=$WORK/litellm
+rm -rf "$OUT" && mkdir -p "$OUT"
+media_dir "$OUT/media" example
+
+WITNESS_PORT=$(free_port)
+PROXY_PORT=$(free_port)
+MODEL=witness-vision
+# The proxy refuses to start without a master key; a fresh one each run, never printed.
+GATEWAY_KEY=sk-$("$PYTHON" -c 'import secrets; print(secrets.token_hex(16))')
+export GATEWAY_KEY
+
+cat >"$OUT/config.yaml" <<CONFIG
+model_list:
+  - model_name: $MODEL
+    litellm_params:
+      model: openai/mmconform-witness
+      api_base: http://127.0.0.1:$WITNESS_PORT/v1
+      api_key: unused
+CONFIG
+
+step "starting the LiteLLM proxy on 127.0.0.1:$PROXY_PORT (upstream: the witness on 127.0.0.1:$WITNESS_PORT)"
+# LITELLM_LOCAL_MODEL_COST_MAP: use the cost map the package ships instead of fetching it.
+LITELLM_MASTER_KEY=$GATEWAY_KEY LITELLM_LOCAL_MODEL_COST_MAP=True \
+    start "$OUT/proxy.log" "$VENV/bin/litellm" --config "$OUT/config.yaml" \
+    --host 127.0.0.1 --port "$PROXY_PORT" --telemetry False
+wait_http "http://127.0.0.1:$PROXY_PORT/health/liveliness" 240 "$OUT/proxy.log"
+
+step "1. hand-written requests through the proxy; the standalone witness judges what it forwarded"
+REQUESTS=17
+# --count: every request sent; one the proxy does not forward leaves the witness waiting
+# until --duration.
+"$MMCONFORM" witness --listen "127.0.0.1:$WITNESS_PORT" --count "$REQUESTS" --duration 60 \
+    --junit "$OUT/witness.xml" --report "$OUT/witness.json" --color never >"$OUT/witness.log" 2>&1 &
+WITNESS_PID=$!
+wait_http "http://127.0.0.1:$WITNESS_PORT/v1/models" 30 "$OUT/witness.log"
+echo "  #  status  request (the proxy's answer)"
+"$VENV/bin/python" "$EXAMPLES_DIR/apps/send_openai.py" "http://127.0.0.1:$PROXY_PORT/v1" "$MODEL" \
+    "$OUT/media/exported" || die "sending through the proxy failed"
+rc=0
+wait "$WITNESS_PID" || rc=$?
+grep -E '^(PASS|FAIL|summary|verdict)|^        [a-z-]+: expected' "$OUT/witness.log" || true
+case $rc in 0 | 1) ;; *) die "mmconform witness exited $rc (log: $OUT/witness.log)" ;; esac
+"$PYTHON" "$EXAMPLES_DIR/model-calls.py" "$OUT/witness.json" --media "$OUT/media/exported"
+
+step "2. the openai pack against the proxy"
+if "$MMCONFORM" run --profile openai --help >/dev/null 2>&1; then
+    OPENAI_API_KEY=$GATEWAY_KEY mm run --profile openai --target "http://127.0.0.1:$PROXY_PORT/v1" \
+        --model "$MODEL" --accepts image/,audio/wav,audio/mpeg,application/pdf \
+        --witness "127.0.0.1:$WITNESS_PORT" \
+        --report "$OUT/openai.json" --junit "$OUT/openai.xml" --color never
+    "$PYTHON" "$EXAMPLES_DIR/model-calls.py" "$OUT/openai.json"
+else
+    echo "this mmconform has no --profile openai yet: step 2 skipped"
+fi
+
+step "reports in $OUT: witness.json witness.xml (step 1), openai.json openai.xml (step 2)"
