@@ -10,6 +10,7 @@
 # to target/examples/langgraph/. Everything listens on 127.0.0.1 and is stopped on exit.
 # Exit 0 when every step ran (what it found is printed, not turned into the exit code), 2
 # when the setup failed.
+# shellcheck source=scripts/examples/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 require_mmconform

@@ -9,6 +9,7 @@
 # target/examples/venv-pydantic-ai; writes reports and logs to target/examples/pydantic-ai/.
 # Everything listens on 127.0.0.1 and is stopped on exit. Exit 0 when every step ran (what
 # the steps found is printed, not turned into the exit code), 2 when the setup failed.
+# shellcheck source=scripts/examples/lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 require_mmconform
