@@ -111,8 +111,7 @@ media_dir() {
 # whose model is the witness on WITNESS_PORT. The declaration claims image, wav, mp3 and
 # PDF in all three source kinds, so every positive case runs: data parts, url parts
 # (media served at MEDIA_URL), file parts (ids the agent cannot resolve: what it does
-# with them is the finding), plus this folder's scenarios. The data-URI url case needs
-# --allow-external-probe-urls: a data: URL is not on loopback (nothing is fetched).
+# with them is the finding), plus this folder's scenarios.
 agui_run() {
     local out=$1 target=$2 witness_port=$3 media_url=$4
     cat >"$out/claims.yaml" <<CLAIMS
@@ -122,7 +121,7 @@ CLAIMS
     mm run --profile agui --target "$target" --claims "$out/claims.yaml" \
         --media-base-url "$media_url" \
         --media-ref image=file-image-1 --media-ref audio=file-audio-1 --media-ref document=file-document-1 \
-        --scenarios "$EXAMPLES_DIR/scenarios" --allow-external-probe-urls \
+        --scenarios "$EXAMPLES_DIR/scenarios" \
         --witness "127.0.0.1:$witness_port" \
         --report "$out/agui.json" --junit "$out/agui.xml" --color never
     "$PYTHON" "$EXAMPLES_DIR/model-calls.py" "$out/agui.json"

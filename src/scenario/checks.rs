@@ -119,7 +119,8 @@ fn is_loopback_host(host: &url::Host<&str>) -> bool {
 }
 
 fn check_probe_url(raw: &str, options: &CheckOptions) -> Option<String> {
-    if options.allow_external_probe_urls {
+    // A data: URL carries its bytes; nothing is fetched, so nothing leaves loopback.
+    if options.allow_external_probe_urls || raw.trim_start().starts_with("data:") {
         return None;
     }
     // Placeholders cannot be resolved before discovery; a URL whose host is templated is
@@ -349,4 +350,26 @@ pub fn check(file: &ScenarioFile, raw: &Value, options: &CheckOptions) -> Vec<Fi
         }
     }
     out
+}
+
+#[cfg(test)]
+mod probe_url_tests {
+    use super::*;
+
+    fn strict() -> CheckOptions {
+        CheckOptions::default()
+    }
+
+    #[test]
+    fn loopback_and_data_urls_pass_and_others_are_refused() {
+        assert_eq!(check_probe_url("http://127.0.0.1:9/a.png", &strict()), None);
+        assert_eq!(
+            check_probe_url("data:image/png;base64,iVBORw0KGgo=", &strict()),
+            None
+        );
+        let refused = check_probe_url("https://example.com/a.png", &strict());
+        assert!(refused.is_some_and(|p| p.contains("does not point at loopback")));
+        let templated = check_probe_url("http://{host}/a.png", &strict());
+        assert!(templated.is_some());
+    }
 }
