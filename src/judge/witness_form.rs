@@ -8,7 +8,7 @@
 use super::witness::Matched;
 use crate::outcome::{AssertionResult, Level};
 use crate::request::sent::{SentMedia, SentPart, SentSource};
-use crate::witness::{ModelCall, Part, PartKind};
+use crate::witness::{ModelCall, Part, PartKind, SourceKind};
 
 const CITE: &str = "llm-provider 0015 §3.1, WIRE.md §3";
 
@@ -45,9 +45,15 @@ pub fn forms(kind: &str) -> Option<&'static [&'static str]> {
     })
 }
 
-/// `witness.form`: the part went in a form of its kind.
+/// `witness.form`: the part went in a form of its kind. A part that arrived as a URL
+/// or file id (no bytes on the wire) is judged only when an image: 0015 gives audio
+/// and documents no by-reference form.
 fn form(m: &SentMedia, part: &Part) -> Option<AssertionResult> {
     let allowed = forms(&m.kind)?;
+    let by_reference = matches!(part.source, Some(SourceKind::Url | SourceKind::FileId));
+    if by_reference && m.kind != "image" {
+        return None;
+    }
     Some(should(
         "witness.form",
         format!("{} as {} ({CITE})", m.kind, allowed.join(" or ")),
