@@ -62,7 +62,10 @@ mod tests {
             outcome(&[passed.clone(), should.clone()], Level::Must, false),
             Outcome::Warn
         );
-        assert_eq!(outcome(&[should.clone()], Level::Must, true), Outcome::Fail);
+        assert_eq!(
+            outcome(std::slice::from_ref(&should), Level::Must, true),
+            Outcome::Fail
+        );
         assert_eq!(
             outcome(&[should.clone(), must], Level::Must, false),
             Outcome::Fail

@@ -102,6 +102,9 @@ pub struct Matched<'a> {
     pub found: Vec<Option<&'a Part>>,
 }
 
+/// One way a received part may fit a sent one, in order of preference.
+type Fits<'a> = Box<dyn Fn(&Part) -> bool + 'a>;
+
 /// Finds each sent media part in `call`: inline data by a part stamped with the nonce
 /// (the same digest first, then the same type, then any); a reference by any media part
 /// of the call (the host resolves it to bytes of its own). Each part is used once.
@@ -111,7 +114,7 @@ fn match_call<'a>(media: &[&SentMedia], call: &'a ModelCall, nonce: &str) -> Mat
     for m in media {
         let stamped = |p: &Part| p.kind != PartKind::Text && p.carries(nonce);
         let any_media = |p: &Part| p.kind.is_media();
-        let candidates: Vec<Box<dyn Fn(&Part) -> bool>> = match &m.source {
+        let candidates: Vec<Fits> = match &m.source {
             SentSource::Data { sha256, .. } => vec![
                 Box::new(move |p: &Part| stamped(p) && p.sha256.as_deref() == Some(sha256)),
                 Box::new(move |p: &Part| stamped(p) && same_type(p, &m.mime)),

@@ -59,7 +59,7 @@ pub fn size(bytes: u64) -> String {
     let digits = bytes.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
@@ -87,10 +87,10 @@ fn walk(
     out: &mut Vec<SentPart>,
 ) -> Result<(), String> {
     match value {
-        Value::String(s) => {
-            if template::placeholders(s).is_ok_and(|names| names.iter().any(|n| n == "nonce")) {
-                out.push(SentPart::Text);
-            }
+        Value::String(s)
+            if template::placeholders(s).is_ok_and(|names| names.iter().any(|n| n == "nonce")) =>
+        {
+            out.push(SentPart::Text);
         }
         Value::Array(items) => {
             for item in items {
