@@ -226,8 +226,9 @@ pub struct CaseResult {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stream: Option<ProtocolEvidence>,
     /// With a witness (`run --witness`), the model calls carrying the case's nonce, as
-    /// the witness recorded them (records only: nothing is judged on them yet). `None`:
-    /// no witness, or the case sent no request; `Some` and empty: none arrived.
+    /// the witness recorded them (the case's `expect.witness` is judged on them, as
+    /// `witness.*` assertions). `None`: no witness, or the case sent no request; `Some`
+    /// and empty: none arrived.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model_calls: Option<Vec<ProtocolEvidence>>,
 }

@@ -118,14 +118,7 @@ fn judge(
         None => Vec::<SentPart>::new(),
     };
     let assertions = witness_judge::judge(expect, &sent, calls, w.nonce, answered);
-    // A full log may have dropped the very call that would fail `withheld` or pass
-    // `reached`: neither verdict rests on what was seen then.
-    let unseen = log_was_full
-        && assertions.iter().any(|a| match expect {
-            WitnessExpectation::Withheld => a.passed,
-            WitnessExpectation::Reached => !a.passed,
-        });
-    if unseen {
+    if log_was_full && may_rest_on_a_dropped_call(expect, &assertions) {
         result.outcome = Outcome::Blocked;
         result.reason = Some(format!(
             "{what} cannot be judged: the witness's call log was full and dropped {} call(s), which may include this case's",
@@ -135,6 +128,19 @@ fn judge(
     }
     result.assertions.extend(assertions);
     verdict::decide(result, w.strict);
+}
+
+/// A full log may have dropped the very call that would fail `withheld` or pass
+/// `reached`: neither verdict can rest on what was seen then. (A `withheld` failure and a
+/// `reached` pass rest on a call that was seen.)
+fn may_rest_on_a_dropped_call(
+    expect: WitnessExpectation,
+    assertions: &[crate::outcome::AssertionResult],
+) -> bool {
+    assertions.iter().any(|a| match expect {
+        WitnessExpectation::Withheld => a.passed,
+        WitnessExpectation::Reached => !a.passed,
+    })
 }
 
 /// A call as a case's evidence: the witness's record, a one-line summary
@@ -194,6 +200,39 @@ mod tests {
     use super::*;
     use crate::witness::{Limits, Wire, decode_call};
     use base64::Engine as _;
+
+    #[test]
+    fn only_verdicts_that_a_dropped_call_could_change_are_withdrawn() {
+        use crate::outcome::AssertionResult;
+        let held = [AssertionResult::new(
+            "witness.x",
+            "e".into(),
+            "a".into(),
+            true,
+        )];
+        let broken = [AssertionResult::new(
+            "witness.x",
+            "e".into(),
+            "a".into(),
+            false,
+        )];
+        assert!(may_rest_on_a_dropped_call(
+            WitnessExpectation::Withheld,
+            &held
+        ));
+        assert!(!may_rest_on_a_dropped_call(
+            WitnessExpectation::Withheld,
+            &broken
+        ));
+        assert!(may_rest_on_a_dropped_call(
+            WitnessExpectation::Reached,
+            &broken
+        ));
+        assert!(!may_rest_on_a_dropped_call(
+            WitnessExpectation::Reached,
+            &held
+        ));
+    }
 
     #[test]
     fn a_call_is_summarised_part_by_part_with_its_record_kept() {
