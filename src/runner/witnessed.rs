@@ -35,7 +35,6 @@ pub async fn record(w: &Witnessed<'_>, result: &mut CaseResult) {
     }
     let expect = w.spec.expect.witness;
     let answered = answered(result);
-    let dropped_before = w.witness.dropped();
     let calls = if expect == Some(WitnessExpectation::Reached)
         && answered == Answered::Success
         && judged_on_its_answer(result)
@@ -48,7 +47,8 @@ pub async fn record(w: &Witnessed<'_>, result: &mut CaseResult) {
     w.witness.forget_carrying(w.nonce);
     result.model_calls = Some(calls.iter().map(evidence).collect());
     if let Some(expect) = expect {
-        let full = w.witness.dropped() > 0 || dropped_before > 0;
+        // Any drop in the run may have been this case's call: the log keeps the oldest.
+        let full = w.witness.dropped() > 0;
         judge(w, expect, answered, &calls, full, result);
     }
 }
