@@ -202,6 +202,25 @@ mod tests {
     use base64::Engine as _;
 
     #[test]
+    fn success_is_a_2xx_and_for_a_stream_a_completed_run() {
+        use crate::event_fixtures::{case, exchange, requirement};
+        use crate::outcome::Level;
+        let mut result = case("c", "c", requirement("s", Level::Must, "t"), Outcome::Pass);
+        result.exchanges = vec![exchange("ai/call", Some(200), "{}")];
+        assert_eq!(answered(&result), Answered::Success);
+        result.stream = Some(ProtocolEvidence {
+            record: serde_json::json!({"classification": "run-error"}),
+            view: EvidenceView::default(),
+        });
+        assert_eq!(answered(&result), Answered::Refused);
+        result.stream = None;
+        result.exchanges = vec![exchange("ai/call", Some(400), "{}")];
+        assert_eq!(answered(&result), Answered::Refused);
+        result.exchanges = vec![exchange("ai/call", None, "")];
+        assert_eq!(answered(&result), Answered::Refused);
+    }
+
+    #[test]
     fn only_verdicts_that_a_dropped_call_could_change_are_withdrawn() {
         use crate::outcome::AssertionResult;
         let held = [AssertionResult::new(
