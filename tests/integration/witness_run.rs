@@ -441,3 +441,52 @@ fn without_a_witness_the_expectation_is_a_note_not_a_verdict() {
         "{notes}"
     );
 }
+
+#[test]
+fn a_run_with_more_model_calls_than_the_log_keeps_judges_every_case() {
+    // 300 cases, one model call each: more than the witness keeps (256). Each case's
+    // calls are released once it is judged, so none is dropped and every case passes;
+    // without that, the late cases would be blocked ("the call log was full").
+    let dir = tempfile::tempdir().unwrap();
+    let rows: Vec<String> = (0..300).map(|i| format!("\"{i}\"")).collect();
+    let file = dir.path().join("many.yaml");
+    std::fs::write(
+        &file,
+        format!(
+            "mmconform: 1
+profile: openwop
+cases:
+  - id: many.text-reaches-the-model
+    title: Text {{n}} reaches the model
+    requirement: {{ source: RFC 0091 §A, level: MUST, text: plain string content is forwarded }}
+    expand:
+      n: [{}]
+    request:
+      endpoint: ai-call
+      body:
+        messages:
+          - {{ role: user, content: \"mmconform {{n}} {{nonce}}\" }}
+    expect:
+      status: 2xx
+      witness: reached
+",
+            rows.join(", ")
+        ),
+    )
+    .unwrap();
+    let r = run(&[
+        "--target",
+        "reference",
+        "--witness",
+        "127.0.0.1:0",
+        "--no-builtin",
+        "--scenarios",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.context());
+    assert_eq!(r.ids_with("pass").len(), 300, "{}", r.context());
+    for case in r.cases() {
+        let reached = witness_assertion(&case, "witness.reached").unwrap();
+        assert_eq!(reached["passed"], true, "{}: {reached}", case["id"]);
+    }
+}
