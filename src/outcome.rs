@@ -99,6 +99,11 @@ pub struct AssertionResult {
     pub expected: String,
     pub actual: String,
     pub passed: bool,
+    /// The check's own level when it is weaker than the case's requirement (a SHOULD
+    /// inside a MUST case: the witness's wire-form checks). A failure counts at the
+    /// weaker of the two; absent, at the case's level.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<Level>,
 }
 
 impl AssertionResult {
@@ -108,7 +113,20 @@ impl AssertionResult {
             expected,
             actual,
             passed,
+            level: None,
         }
+    }
+
+    /// The same assertion, held to `level` at most.
+    pub fn at_level(mut self, level: Level) -> AssertionResult {
+        self.level = Some(level);
+        self
+    }
+
+    /// The level a failure of this assertion counts at in a case requiring `case`:
+    /// the weaker of the two (MAY is weaker than SHOULD, SHOULD than MUST).
+    pub fn effective_level(&self, case: Level) -> Level {
+        self.level.map_or(case, |own| own.max(case))
     }
 }
 
@@ -208,8 +226,9 @@ pub struct CaseResult {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stream: Option<ProtocolEvidence>,
     /// With a witness (`run --witness`), the model calls carrying the case's nonce, as
-    /// the witness recorded them (records only: nothing is judged on them yet). `None`:
-    /// no witness, or the case sent no request; `Some` and empty: none arrived.
+    /// the witness recorded them (the case's `expect.witness` is judged on them, as
+    /// `witness.*` assertions). `None`: no witness, or the case sent no request; `Some`
+    /// and empty: none arrived.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model_calls: Option<Vec<ProtocolEvidence>>,
 }

@@ -16,6 +16,14 @@ pub struct CaseObservation {
     pub failed_assertion: bool,
     /// The reason or first failed assertion, for problem reports.
     pub summary: Option<String>,
+    /// Its `expect.witness` was judged (a `witness.*` assertion ran).
+    pub witness_judged: bool,
+    /// A `witness.*` assertion ran and did not hold.
+    pub witness_failed: bool,
+}
+
+fn is_witness_check(check: &str) -> bool {
+    check.starts_with("witness.")
 }
 
 impl From<&CaseResult> for CaseObservation {
@@ -24,6 +32,10 @@ impl From<&CaseResult> for CaseObservation {
             outcome: result.outcome,
             failed_assertion: result.assertions_failed().next().is_some(),
             summary: crate::report::evidence::failure_summary(result),
+            witness_judged: result.assertions.iter().any(|a| is_witness_check(&a.check)),
+            witness_failed: result
+                .assertions_failed()
+                .any(|a| is_witness_check(&a.check)),
         }
     }
 }
@@ -74,6 +86,8 @@ pub struct CaseRow {
     pub passed_in: Vec<String>,
     /// Variant names that made it fail an assertion.
     pub caught: Vec<String>,
+    /// Variant names that made its `expect.witness` fail (empty for cases without one).
+    pub witness_caught: Vec<String>,
 }
 
 /// The faithful host did not pass a case that applied to it.
@@ -111,6 +125,9 @@ pub struct Matrix {
     pub errors: Vec<CaseError>,
     /// Ran against some faithful host but no variant made them fail an assertion.
     pub vacuous: Vec<String>,
+    /// Their `expect.witness` was judged against a faithful host, but no variant made
+    /// it fail (the case may fail on other assertions: the witness check is unproven).
+    pub witness_unproven: Vec<String>,
     /// Selected, but applicable to no calibration setup, so never shown able to fail.
     pub never_ran: Vec<String>,
     /// Variants no case noticed.
@@ -125,6 +142,7 @@ impl Matrix {
         self.reference_problems.is_empty()
             && self.errors.is_empty()
             && self.vacuous.is_empty()
+            && self.witness_unproven.is_empty()
             && self.never_ran.is_empty()
             && (self.blind_spots.is_empty() || !self.blind_spots_checked)
     }
@@ -206,6 +224,21 @@ fn empty_row(v: &VariantInfo) -> VariantRow {
     }
 }
 
+/// The cases that passed against the faithful host in the run's setup and failed a
+/// `witness.*` assertion against the variant.
+fn witness_sightings<'r>(
+    run: &'r VariantRun,
+    baseline: &RunObservation,
+) -> impl Iterator<Item = &'r String> {
+    run.observation.cases.iter().filter_map(move |(id, case)| {
+        let passed_before = baseline
+            .cases
+            .get(id)
+            .is_some_and(|b| b.outcome == Outcome::Pass);
+        (passed_before && case.witness_failed).then_some(id)
+    })
+}
+
 /// Records, in `row`, which cases that passed against the faithful host in the same
 /// setup failed an assertion (or became blocked) against the variant; returns the ids
 /// of the cases that caught it.
@@ -235,16 +268,24 @@ fn sightings(row: &mut VariantRow, run: &VariantRun, baseline: &RunObservation) 
 }
 
 /// One row per variant: where it ran, the cases that caught it, whether it was caught.
+/// Per case, the variants that failed one of its `witness.*` assertions.
+type WitnessCaught = BTreeMap<String, BTreeSet<String>>;
+
 fn variant_rows(
     faithful: &[(String, RunObservation)],
     variants: &[VariantInfo],
     runs: &[VariantRun],
     errors: &mut Vec<CaseError>,
-) -> (Vec<VariantRow>, BTreeMap<String, BTreeSet<String>>) {
+) -> (
+    Vec<VariantRow>,
+    BTreeMap<String, BTreeSet<String>>,
+    WitnessCaught,
+) {
     let faithful_of: BTreeMap<&str, &RunObservation> =
         faithful.iter().map(|(s, r)| (s.as_str(), r)).collect();
     let mut rows: Vec<VariantRow> = variants.iter().map(empty_row).collect();
     let mut caught_cases: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let mut witness_caught = WitnessCaught::new();
     let mut exit_codes: Vec<Vec<i32>> = vec![Vec::new(); variants.len()];
     for run in runs {
         exit_codes[run.variant].push(run.observation.exit_code);
@@ -257,6 +298,10 @@ fn variant_rows(
         for id in sightings(row, run, baseline) {
             caught_cases.entry(id).or_default().insert(row.name.clone());
         }
+        for id in witness_sightings(run, baseline) {
+            let by = witness_caught.entry(id.clone()).or_default();
+            by.insert(row.name.clone());
+        }
     }
     for (row, exits) in rows.iter_mut().zip(&exit_codes) {
         row.caught = match row.detection {
@@ -268,7 +313,23 @@ fn variant_rows(
             }
         };
     }
-    (rows, caught_cases)
+    (rows, caught_cases, witness_caught)
+}
+
+/// Cases whose `expect.witness` passed against some faithful host and that no variant
+/// made fail a `witness.*` assertion.
+fn witness_unproven(faithful: &[(String, RunObservation)], caught: &WitnessCaught) -> Vec<String> {
+    let judged: BTreeSet<&String> = faithful
+        .iter()
+        .flat_map(|(_, run)| &run.cases)
+        .filter(|(_, c)| c.outcome == Outcome::Pass && c.witness_judged)
+        .map(|(id, _)| id)
+        .collect();
+    judged
+        .into_iter()
+        .filter(|id| !caught.contains_key(*id))
+        .cloned()
+        .collect()
 }
 
 /// `whole_suite`: every built-in case was selected, so blind spots are meaningful.
@@ -280,13 +341,17 @@ pub fn analyze(
 ) -> Matrix {
     let mut errors = Vec::new();
     let (passed_in, reference_problems) = faithful_results(faithful, &mut errors);
-    let (rows, caught_cases) = variant_rows(faithful, variants, runs, &mut errors);
+    let (rows, caught_cases, witness_caught) = variant_rows(faithful, variants, runs, &mut errors);
     let cases: Vec<CaseRow> = passed_in
         .iter()
         .map(|(id, setups)| CaseRow {
             id: id.clone(),
             passed_in: setups.clone(),
             caught: caught_cases
+                .get(id)
+                .map(|s| s.iter().cloned().collect())
+                .unwrap_or_default(),
+            witness_caught: witness_caught
                 .get(id)
                 .map(|s| s.iter().cloned().collect())
                 .unwrap_or_default(),
@@ -323,6 +388,7 @@ pub fn analyze(
         reference_problems,
         errors,
         vacuous,
+        witness_unproven: witness_unproven(faithful, &witness_caught),
         never_ran,
         blind_spots,
         blind_spots_checked: whole_suite,

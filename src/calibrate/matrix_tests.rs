@@ -11,6 +11,8 @@ fn obs(list: &[(&str, Outcome, bool)], exit_code: i32) -> RunObservation {
                         outcome: *outcome,
                         failed_assertion: *failed,
                         summary: None,
+                        witness_judged: false,
+                        witness_failed: false,
                     },
                 )
             })

@@ -57,7 +57,11 @@ async fn observe(
         }
         _ => None,
     };
-    let (reference, mut config) = setup
+    let setup::Started {
+        reference,
+        mut config,
+        witness,
+    } = setup
         .start(
             variant,
             schemas.as_ref().map(|d| d.path().to_path_buf()),
@@ -65,7 +69,8 @@ async fn observe(
         )
         .await?;
     config.filters = options.filters.clone();
-    let session = Session::open(Arc::new(config), &suite)?;
+    let mut session = Session::open(Arc::new(config), &suite)?;
+    session.witness = witness;
     let (tx, mut rx) = mpsc::unbounded_channel::<Event>();
     let execution = tokio::spawn(runner::execute(session, tx, stop));
     let mut observation = RunObservation::default();

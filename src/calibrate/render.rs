@@ -59,8 +59,19 @@ pub fn verdict(matrix: &Matrix) -> String {
                 matrix.variants.len()
             )
         };
+        let witnessed = matrix
+            .cases
+            .iter()
+            .filter(|c| !c.witness_caught.is_empty())
+            .count();
+        let witness = match witnessed {
+            0 => String::new(),
+            n => format!(
+                "; each of {n} expect.witness judgement(s) failed against a forwarding host"
+            ),
+        };
         return format!(
-            "calibrated: each of {} case(s) failed against at least one broken host; {faults}",
+            "calibrated: each of {} case(s) failed against at least one broken host; {faults}{witness}",
             matrix.cases.len()
         );
     }
@@ -71,6 +82,10 @@ pub fn verdict(matrix: &Matrix) -> String {
         }
     };
     add(matrix.vacuous.len(), "vacuous case(s)");
+    add(
+        matrix.witness_unproven.len(),
+        "case(s) whose expect.witness no variant made fail",
+    );
     add(matrix.never_ran.len(), "case(s) that ran in no setup");
     if matrix.blind_spots_checked {
         add(matrix.blind_spots.len(), "blind spot(s)");
@@ -187,6 +202,11 @@ fn problem_lines(matrix: &Matrix) -> String {
             .unwrap_or_default();
         problems.push_str(&format!(
             "  VACUOUS    {id}: passed against every variant (setups: {setups}); no broken host makes it fail\n"
+        ));
+    }
+    for id in &matrix.witness_unproven {
+        problems.push_str(&format!(
+            "  UNPROVEN   {id}: its expect.witness passed against every variant; no broken host makes it fail\n"
         ));
     }
     for id in &matrix.never_ran {

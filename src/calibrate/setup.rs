@@ -5,10 +5,13 @@
 use super::variant::Variant;
 use crate::config::{EmbeddedClaims, RunConfig, Target, Token};
 use crate::protocol::openwop::Dialect;
+use crate::witness::{RunningWitness, Witness, WitnessConfig};
 use reference_hosts::agui::{self, AgentConfig};
 use reference_hosts::{Fault, ReferenceConfig, RunningReference};
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
 
 /// Not a secret: the token the `with-token` shapes require, so the auth case runs.
 const CALIBRATION_TOKEN: &str = "mmconform-calibration-token";
@@ -23,6 +26,22 @@ pub struct Setup {
     /// What the shape exercises, for the matrix header.
     pub summary: &'static str,
     pub shape: Shape,
+    /// The host forwards to a witness the run starts (`run --witness`): the forwarding
+    /// faults run here, and the `expect.witness` cases are judged.
+    pub witness: bool,
+}
+
+/// How long a case of a witness setup waits for its model call. The reference hosts
+/// call their model before they answer, so a call that is not there by then is late
+/// only under a heavily loaded machine; a host that never calls costs this per case.
+const CALIBRATION_WITNESS_WAIT: Duration = Duration::from_millis(1500);
+
+/// A started shape: its host, the run configuration pointed at it and, in a witness
+/// setup, the witness the host forwards to.
+pub struct Started {
+    pub reference: RunningReference,
+    pub config: RunConfig,
+    pub witness: Option<Arc<RunningWitness>>,
 }
 
 #[derive(Debug, Clone)]
@@ -61,6 +80,7 @@ fn setup(name: &'static str, summary: &'static str, shape: OpenwopShape) -> Setu
         name,
         summary,
         shape: Shape::Openwop(shape),
+        witness: false,
     }
 }
 
@@ -69,7 +89,14 @@ fn agui(name: &'static str, summary: &'static str, accepts: &'static [&'static s
         name,
         summary,
         shape: Shape::Agui(accepts),
+        witness: false,
     }
+}
+
+/// `setup` forwarding to a witness.
+fn witnessed(mut setup: Setup) -> Setup {
+    setup.witness = true;
+    setup
 }
 
 /// Every calibration shape, in the order the matrix lists them.
@@ -93,6 +120,15 @@ pub fn setups() -> Vec<Setup> {
                 ..openwop(all.clone())
             },
         ),
+        witnessed(setup(
+            "witness",
+            "all-modalities, forwarding `provider: compat` calls to a witness (run --witness)",
+            OpenwopShape {
+                media_base_url: true,
+                token: true,
+                ..openwop(all.clone())
+            },
+        )),
         setup(
             "text-only",
             "no aiProviders.input block (text-only host), no maxBytesPerPart",
@@ -132,6 +168,11 @@ pub fn setups() -> Vec<Setup> {
             "AG-UI agent accepting image/, audio/wav, application/pdf (what `--profile agui` judges)",
             &agui::DEFAULT_ACCEPTS,
         ),
+        witnessed(agui(
+            "agui-witness",
+            "agui-default, forwarding what reaches its model to a witness (run --witness)",
+            &agui::DEFAULT_ACCEPTS,
+        )),
         agui(
             "agui-av",
             "AG-UI agent accepting image/, audio/, video/ (no documents)",
@@ -172,15 +213,45 @@ impl Setup {
         variant: Option<&Variant>,
         schemas_dir: Option<PathBuf>,
         concurrency: usize,
-    ) -> Result<(RunningReference, RunConfig), String> {
-        let (running, mut config) = match &self.shape {
-            Shape::Openwop(shape) => shape.start(host_fault(variant)).await?,
-            Shape::Agui(accepts) => start_agent(agent_config(accepts, variant)?).await?,
+    ) -> Result<Started, String> {
+        let witness = match self.witness {
+            true => Some(Arc::new(start_witness().await?)),
+            false => None,
+        };
+        let upstream = witness
+            .as_ref()
+            .map(|w| url::Url::parse(&w.base_url()).map_err(|e| format!("witness URL: {e}")))
+            .transpose()?;
+        let (reference, mut config) = match &self.shape {
+            Shape::Openwop(shape) => shape.start(host_fault(variant), upstream).await?,
+            Shape::Agui(accepts) => {
+                let agent = agent_config(accepts, variant)?.with_upstream(upstream);
+                start_agent(agent).await?
+            }
         };
         config.concurrency = concurrency;
         config.schemas_dir = schemas_dir;
-        Ok((running, config))
+        if let Some(w) = &witness {
+            // What `run --witness` sets (cli::run_witness, cli::resolve).
+            config.witness_url = Some(w.base_url());
+            config.witness_wait = CALIBRATION_WITNESS_WAIT;
+            config.model_provider = Some(reference_hosts::COMPAT_PROVIDER.to_string());
+        }
+        Ok(Started {
+            reference,
+            config,
+            witness,
+        })
     }
+}
+
+/// A witness on a loopback port with the default limits.
+async fn start_witness() -> Result<RunningWitness, String> {
+    Witness::start(WitnessConfig {
+        listen: loopback(),
+        ..WitnessConfig::default()
+    })
+    .await
 }
 
 /// The openwop host fault `variant` names, if it names one.
@@ -258,8 +329,16 @@ impl OpenwopShape {
         }
     }
 
-    async fn start(&self, fault: Option<Fault>) -> Result<(RunningReference, RunConfig), String> {
-        let running = reference_hosts::spawn(self.host(fault), loopback())
+    async fn start(
+        &self,
+        fault: Option<Fault>,
+        upstream: Option<url::Url>,
+    ) -> Result<(RunningReference, RunConfig), String> {
+        let host = ReferenceConfig {
+            upstream,
+            ..self.host(fault)
+        };
+        let running = reference_hosts::spawn(host, loopback())
             .await
             .map_err(|e| format!("cannot start the reference host: {e}"))?;
         let base_url = running.base_url();
@@ -304,7 +383,7 @@ mod tests {
         let host = with_token.host(Some(Fault::IgnoresAuth));
         assert_eq!(host.token.as_deref(), Some(CALIBRATION_TOKEN));
         assert_eq!(host.fault, Some(Fault::IgnoresAuth));
-        let (running, config) = with_token.start(None).await.unwrap();
+        let (running, config) = with_token.start(None, None).await.unwrap();
         let label = config.target_label.clone().unwrap();
         assert_eq!(label, format!("reference ({})", running.base_url()));
         assert!(!config.env_proxy);
@@ -330,7 +409,12 @@ mod tests {
         // An openwop fault means nothing to the agent: it runs faithfully.
         let faithful = agent_config(accepts, Some(&Variant::Host(Fault::IgnoresAuth))).unwrap();
         assert_eq!(faithful.fault, None);
-        let (running, config) = webp.start(Some(&variant), None, 2).await.unwrap();
+        let Started {
+            reference: running,
+            config,
+            witness,
+        } = webp.start(Some(&variant), None, 2).await.unwrap();
+        assert!(witness.is_none() && config.witness_url.is_none());
         assert_eq!(config.protocol, Some("agui"));
         let declared = config
             .claims

@@ -73,13 +73,22 @@ impl Variant {
         }
     }
 
-    /// Host faults run in every setup of their profile; schema mutants need a host only
-    /// for the cases that validate answers against a schema, so one setup per profile
-    /// is enough.
+    /// Host faults run in every setup of their profile, except the forwarding faults,
+    /// which change nothing without a model to forward to and so run only in the
+    /// witness setups. In those, the other faults run too: a host that accepts what it
+    /// must refuse then forwards it, which is what fails `witness: withheld`. Schema
+    /// mutants need a host only for the cases that validate answers against a schema,
+    /// so one setup per profile is enough.
     pub fn runs_in(&self, setup: &Setup) -> bool {
         match self {
-            Variant::Host(_) => setup.profile() == crate::protocol::openwop::PROFILE,
-            Variant::AguiHost(_) => setup.profile() == crate::protocol::agui::PROFILE,
+            Variant::Host(f) => {
+                setup.profile() == crate::protocol::openwop::PROFILE
+                    && (setup.witness || !f.needs_upstream())
+            }
+            Variant::AguiHost(f) => {
+                setup.profile() == crate::protocol::agui::PROFILE
+                    && (setup.witness || !f.needs_upstream())
+            }
             Variant::Schema(_) => SCHEMA_MUTANT_SETUPS.contains(&setup.name),
         }
     }
@@ -88,28 +97,16 @@ impl Variant {
 /// The setups schema mutants are run in: the widest of each profile.
 pub const SCHEMA_MUTANT_SETUPS: [&str; 2] = ["all-modalities", "agui-default"];
 
-/// Every variant: each host fault, each agent fault, then each schema mutant of the
+/// Every variant: each host fault, each agent fault (the forwarding ones included:
+/// `runs_in` puts them in the witness setups only), then each schema mutant of the
 /// schemas `suite` judges (see `schema_mutant`).
-///
-/// The forwarding faults (`needs_upstream()`) are left out: they change nothing unless
-/// the reference host forwards to an upstream model, and no setup has one yet, so in
-/// every setup they would be blind spots no case could catch. Enabling them (issue 15)
-/// takes setups whose reference host forwards to the witness, `runs_in` putting these
-/// faults in those setups only, and dropping the filter here.
 pub fn catalogue(suite: &Suite) -> Vec<Variant> {
     let judged = schema_mutant::judged_schemas(suite);
     Fault::all()
         .iter()
         .copied()
-        .filter(|f| !f.needs_upstream())
         .map(Variant::Host)
-        .chain(
-            AguiFault::all()
-                .iter()
-                .copied()
-                .filter(|f| !f.needs_upstream())
-                .map(Variant::AguiHost),
-        )
+        .chain(AguiFault::all().iter().copied().map(Variant::AguiHost))
         .chain(
             schema_mutant::catalogue(&judged)
                 .into_iter()

@@ -291,7 +291,8 @@ pub struct RunArgs {
     /// Allow a non-loopback --witness address: whoever reaches it is answered and recorded.
     #[arg(long = "witness-allow-remote", requires = "witness", help_heading = WITNESS)]
     pub witness_allow_remote: bool,
-    /// After a case whose request was accepted, wait at most this long for its model call.
+    /// After a case that expects its input to reach the model (`witness: reached`) and was
+    /// answered with success, wait at most this long for its model call.
     #[arg(long, value_name = "SECS", default_value_t = 3.0, help_heading = WITNESS)]
     pub witness_wait: f64,
     /// The provider openwop ai/call requests name when a witness runs (RFC 0108's

@@ -15,6 +15,8 @@ pub mod schema;
 pub mod status;
 pub mod validity;
 pub mod verdict;
+pub mod witness;
+pub mod witness_form;
 
 use crate::bounded_json;
 use crate::outcome::AssertionResult;

@@ -121,7 +121,8 @@ pub fn model_call_lines(case: &CaseResult) -> Vec<String> {
 }
 
 /// The same, each line after its call's header (`call 3: openai.chat ... -> 200, model m`),
-/// for JUnit's `<system-out>`.
+/// then one line per `witness.*` judgement (`witness.reached: pass (the model received:
+/// ...)`), for JUnit's `<system-out>`: the xUnit schema allows no per-case properties.
 pub fn model_call_transcript(case: &CaseResult) -> Option<String> {
     let calls = case.model_calls.as_ref()?;
     let mut lines = vec![format!("witness: {} model call(s)", calls.len())];
@@ -129,6 +130,18 @@ pub fn model_call_transcript(case: &CaseResult) -> Option<String> {
         Some(header) => format!("{header}: {}", c.view.summary),
         None => c.view.summary.clone(),
     }));
+    lines.extend(
+        case.assertions
+            .iter()
+            .filter(|a| a.check.starts_with("witness."))
+            .map(|a| match a.passed {
+                true => format!("{}: pass ({})", a.check, a.actual),
+                false => format!(
+                    "{}: fail (expected {}; got {})",
+                    a.check, a.expected, a.actual
+                ),
+            }),
+    );
     Some(lines.join("\n"))
 }
 

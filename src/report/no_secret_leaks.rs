@@ -57,6 +57,7 @@ fn leaky_events() -> Vec<Event> {
                     expected: "nothing".into(),
                     actual: CANARY.into(),
                     passed: false,
+                    level: None,
                 });
                 for exchange in &mut result.exchanges {
                     let request = &mut exchange.request;

@@ -41,6 +41,7 @@ pub fn scrub_case(redactor: &Redactor, case: &CaseResult) -> CaseResult {
                 expected: r(&a.expected),
                 actual: r(&a.actual),
                 passed: a.passed,
+                level: a.level,
             })
             .collect(),
         decided_on: case.decided_on.iter().map(|d| r(d)).collect(),

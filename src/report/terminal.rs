@@ -127,7 +127,7 @@ impl TerminalReporter {
         }
         if let Some(witness) = &run.witness {
             text.push_str(&format!(
-                "witness: {} (model calls carrying each case's nonce are recorded)\n",
+                "witness: {} (model calls carrying each case's nonce are recorded, and expect.witness judged on them)\n",
                 printable(witness)
             ));
         }

@@ -3,3 +3,4 @@
 
 pub mod body;
 pub mod document;
+pub mod sent;

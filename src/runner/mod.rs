@@ -213,8 +213,24 @@ async fn send_case(
     suite: &crate::scenario::suite::Suite,
 ) -> crate::outcome::CaseResult {
     let mut result = shared.protocol.run_case(shared.input(planned, suite)).await;
-    if let Some((witness, wait)) = &shared.witness {
-        witnessed::record(witness, *wait, &planned.nonce, &mut result).await;
+    let spec = &suite.cases[planned.case].spec;
+    match (&shared.witness, spec.expect.witness) {
+        (Some((witness, wait)), _) => {
+            let resolve = planned.resolver(&shared.context, &planned.nonce, &spec.id);
+            let case = witnessed::Witnessed {
+                witness,
+                wait: *wait,
+                nonce: &planned.nonce,
+                spec,
+                resolve: &resolve,
+                strict: shared.strict,
+            };
+            witnessed::record(&case, &mut result).await;
+        }
+        (None, Some(expect)) if !result.exchanges.is_empty() => {
+            result.notes.push(witnessed::not_evaluated(expect));
+        }
+        (None, _) => {}
     }
     result
 }

@@ -1,40 +1,145 @@
 //! What reached the model (`run --witness`): after a case, the model calls carrying
-//! the case's nonce, as the witness recorded them, attached to the case's result.
-//! Recorded evidence only: no outcome depends on them yet.
+//! the case's nonce, as the witness recorded them, attached to the case's result as
+//! evidence, and the case's `expect.witness` judged on them (`judge::witness`).
+//!
+//! Only a case whose request a host may pass on waits, and only when it expects its
+//! input to reach the model (`witness: reached`) and the host answered with success:
+//! up to `--witness-wait` for the first call carrying its nonce, not at all once one
+//! arrived. Every other case takes what arrived, without waiting. The case's calls are
+//! then released from the bounded log, so a long run never fills it.
 
-use crate::outcome::{CaseResult, EvidenceView, ProtocolEvidence};
+use crate::judge::verdict;
+use crate::judge::witness::{self as witness_judge, Answered};
+use crate::outcome::{CaseResult, EvidenceView, Outcome, ProtocolEvidence};
+use crate::request::sent::{SentPart, sent_parts};
+use crate::scenario::model::{CaseSpec, WitnessExpectation};
 use crate::witness::{ModelCall, Part, PartKind, RunningWitness, SourceKind};
+use serde_json::Value;
 use std::time::Duration;
 
-/// Attaches to `result` the calls carrying `nonce`. A case that sent nothing gets none
-/// (and no field); a case whose request was accepted and carried its nonce waits up to
-/// `wait` for its first call (not at all when one arrived already); any other case takes
-/// what arrived, without waiting.
-pub async fn record(
-    witness: &RunningWitness,
-    wait: Duration,
-    nonce: &str,
-    result: &mut CaseResult,
-) {
+/// One case as the witness step sees it.
+pub struct Witnessed<'a> {
+    pub witness: &'a RunningWitness,
+    pub wait: Duration,
+    pub nonce: &'a str,
+    pub spec: &'a CaseSpec,
+    pub resolve: &'a (dyn Fn(&str) -> Option<Value> + Sync),
+    pub strict: bool,
+}
+
+/// Attaches to `result` the calls carrying the case's nonce and judges its
+/// `expect.witness` on them. A case that sent nothing gets no field and no judgement.
+pub async fn record(w: &Witnessed<'_>, result: &mut CaseResult) {
     if result.exchanges.is_empty() {
         return;
     }
-    let calls = if worth_waiting(result, nonce) {
-        witness.wait_for(nonce, wait).await
+    let expect = w.spec.expect.witness;
+    let answered = answered(result);
+    let calls = if expect == Some(WitnessExpectation::Reached)
+        && answered == Answered::Success
+        && judged_on_its_answer(result)
+    {
+        w.witness.wait_for(w.nonce, w.wait).await
     } else {
-        witness.calls_carrying(nonce)
+        w.witness.calls_carrying(w.nonce)
     };
+    // Judged: the log no longer needs them (and has room for the next case's).
+    w.witness.forget_carrying(w.nonce);
     result.model_calls = Some(calls.iter().map(evidence).collect());
+    if let Some(expect) = expect {
+        // Any drop in the run may have been this case's call: the log keeps the oldest.
+        let full = w.witness.dropped() > 0;
+        judge(w, expect, answered, &calls, full, result);
+    }
 }
 
-/// The last request was answered 2xx and held the case's nonce: a host may have
-/// passed it on to its model.
-fn worth_waiting(result: &CaseResult, nonce: &str) -> bool {
-    result.exchanges.last().is_some_and(|e| {
-        e.response
-            .as_ref()
-            .is_some_and(|r| (200..300).contains(&r.status))
-            && e.request.body.as_deref().is_some_and(|b| b.contains(nonce))
+/// The note a case with `expect.witness` carries in a run without `--witness`.
+pub fn not_evaluated(expect: WitnessExpectation) -> String {
+    match expect {
+        WitnessExpectation::Reached => "expect.witness not evaluated: without --witness, a part dropped inside a 2xx cannot be seen".into(),
+        WitnessExpectation::Withheld => "expect.witness not evaluated: without --witness, whether the model saw this input cannot be seen".into(),
+    }
+}
+
+/// The host's answer said success: its last exchange was 2xx and, for a stream, the
+/// run completed (a run that ended in RUN_ERROR refused).
+fn answered(result: &CaseResult) -> Answered {
+    let status = result
+        .exchanges
+        .last()
+        .and_then(|e| e.response.as_ref())
+        .map(|r| r.status);
+    let completed = result
+        .stream
+        .as_ref()
+        .and_then(|s| s.record.get("classification"))
+        .is_none_or(|c| c == "completed");
+    if status.is_some_and(|s| (200..300).contains(&s)) && completed {
+        Answered::Success
+    } else {
+        Answered::Refused
+    }
+}
+
+/// The protocol judged the case on an answer (pass, fail or warn): blocked and errored
+/// cases never got one, so nothing about forwarding can be said of them.
+fn judged_on_its_answer(result: &CaseResult) -> bool {
+    matches!(
+        result.outcome,
+        Outcome::Pass | Outcome::Fail | Outcome::Warn
+    )
+}
+
+fn judge(
+    w: &Witnessed<'_>,
+    expect: WitnessExpectation,
+    answered: Answered,
+    calls: &[ModelCall],
+    log_was_full: bool,
+    result: &mut CaseResult,
+) {
+    let what = format!("expect.witness: {}", expect.as_str());
+    if !judged_on_its_answer(result) {
+        result.notes.push(format!(
+            "{what} not judged: the case got no answer to judge"
+        ));
+        return;
+    }
+    let sent = match w.spec.request.as_ref().and_then(|r| r.body.as_ref()) {
+        Some(body) => match sent_parts(body, w.resolve, w.nonce) {
+            Ok(sent) => sent,
+            Err(e) => {
+                result
+                    .notes
+                    .push(format!("{what} not judged: the body does not render ({e})"));
+                return;
+            }
+        },
+        None => Vec::<SentPart>::new(),
+    };
+    let assertions = witness_judge::judge(expect, &sent, calls, w.nonce, answered);
+    if log_was_full && may_rest_on_a_dropped_call(expect, &assertions) {
+        result.outcome = Outcome::Blocked;
+        result.reason = Some(format!(
+            "{what} cannot be judged: the witness's call log was full and dropped {} call(s), which may include this case's",
+            w.witness.dropped()
+        ));
+        return;
+    }
+    result.assertions.extend(assertions);
+    verdict::decide(result, w.strict);
+}
+
+/// A full log may have dropped the very call that would fail `withheld` or pass
+/// `reached`: neither verdict can rest on what was seen then. (A `withheld` failure and a
+/// `reached` pass rest on a call that was seen.)
+fn may_rest_on_a_dropped_call(
+    expect: WitnessExpectation,
+    assertions: &[crate::outcome::AssertionResult],
+) -> bool {
+    assertions.iter().any(|a| match expect {
+        WitnessExpectation::Withheld => a.passed,
+        WitnessExpectation::Reached => !a.passed,
     })
 }
 
@@ -95,6 +200,58 @@ mod tests {
     use super::*;
     use crate::witness::{Limits, Wire, decode_call};
     use base64::Engine as _;
+
+    #[test]
+    fn success_is_a_2xx_and_for_a_stream_a_completed_run() {
+        use crate::event_fixtures::{case, exchange, requirement};
+        use crate::outcome::Level;
+        let mut result = case("c", "c", requirement("s", Level::Must, "t"), Outcome::Pass);
+        result.exchanges = vec![exchange("ai/call", Some(200), "{}")];
+        assert_eq!(answered(&result), Answered::Success);
+        result.stream = Some(ProtocolEvidence {
+            record: serde_json::json!({"classification": "run-error"}),
+            view: EvidenceView::default(),
+        });
+        assert_eq!(answered(&result), Answered::Refused);
+        result.stream = None;
+        result.exchanges = vec![exchange("ai/call", Some(400), "{}")];
+        assert_eq!(answered(&result), Answered::Refused);
+        result.exchanges = vec![exchange("ai/call", None, "")];
+        assert_eq!(answered(&result), Answered::Refused);
+    }
+
+    #[test]
+    fn only_verdicts_that_a_dropped_call_could_change_are_withdrawn() {
+        use crate::outcome::AssertionResult;
+        let held = [AssertionResult::new(
+            "witness.x",
+            "e".into(),
+            "a".into(),
+            true,
+        )];
+        let broken = [AssertionResult::new(
+            "witness.x",
+            "e".into(),
+            "a".into(),
+            false,
+        )];
+        assert!(may_rest_on_a_dropped_call(
+            WitnessExpectation::Withheld,
+            &held
+        ));
+        assert!(!may_rest_on_a_dropped_call(
+            WitnessExpectation::Withheld,
+            &broken
+        ));
+        assert!(may_rest_on_a_dropped_call(
+            WitnessExpectation::Reached,
+            &broken
+        ));
+        assert!(!may_rest_on_a_dropped_call(
+            WitnessExpectation::Reached,
+            &held
+        ));
+    }
 
     #[test]
     fn a_call_is_summarised_part_by_part_with_its_record_kept() {

@@ -304,6 +304,7 @@ fn check_case(
             "the discovery endpoint takes no body".into(),
         ));
     }
+    super::witness_checks::check(case, raw, base, out);
     if let Some(schema) = &case.expect.schema {
         if let Some(name) = &schema.reference
             && builtin::schema(name).is_none()

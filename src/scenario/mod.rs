@@ -13,3 +13,4 @@ pub mod position;
 pub mod stream;
 pub mod suite;
 pub mod template;
+pub mod witness_checks;

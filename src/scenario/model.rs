@@ -266,6 +266,31 @@ pub struct Expectations {
     /// AG-UI: compare an echoing agent's `mmconform.echo` event with what was sent.
     #[serde(default)]
     pub echo: Option<EchoExpectation>,
+    /// `run --witness`: whether what was sent must reach the model or never reach it.
+    #[serde(default)]
+    pub witness: Option<WitnessExpectation>,
+}
+
+/// `expect.witness`: judged on the model calls the witness recorded for the case
+/// (`judge::witness`); not evaluated in a run without `--witness`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum WitnessExpectation {
+    /// Every part sent arrives in a model call: media by their stamp, bytes intact and
+    /// in the wire form of their kind; text parts by the case's nonce.
+    Reached,
+    /// No model call carries the case's nonce: the input is refused (or malformed) and
+    /// the host never hands it to its model.
+    Withheld,
+}
+
+impl WitnessExpectation {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            WitnessExpectation::Reached => "reached",
+            WitnessExpectation::Withheld => "withheld",
+        }
+    }
 }
 
 /// `expect.stream`: each present field is one assertion.

@@ -156,6 +156,11 @@ impl RunningWitness {
         self.shared.log.forget_through(seq);
     }
 
+    /// Releases the calls carrying `nonce` (a case judged already), wherever they are.
+    pub fn forget_carrying(&self, nonce: &str) {
+        self.shared.log.forget_carrying(nonce);
+    }
+
     /// Calls received so far (kept or not): the number of the latest call.
     pub fn received(&self) -> u64 {
         self.shared.log.received()

@@ -153,11 +153,10 @@ fn fault_list(profile: &str) -> Vec<(String, bool)> {
         .collect()
 }
 
-/// The faults a host of `profile` runs with on its own (no upstream model needed).
-pub fn listed_faults(profile: &str) -> Vec<String> {
+/// Every fault a host of `profile` has, the forwarding ones included.
+pub fn all_faults(profile: &str) -> Vec<String> {
     fault_list(profile)
         .into_iter()
-        .filter(|(_, forwarding)| !forwarding)
         .map(|(name, _)| name)
         .collect()
 }

@@ -1,7 +1,7 @@
 //! `mmconform calibrate`: the built-in suite is calibrated (every case fails against
 //! some broken host, every fault is caught), and a vacuous case is named and fails it.
 
-use crate::common::{bin, fixture, forwarding_faults, listed_faults};
+use crate::common::{all_faults, bin, fixture, forwarding_faults};
 use serde_json::Value;
 
 fn calibrate(args: &[&str]) -> (i32, String, String) {
@@ -29,17 +29,18 @@ fn the_builtin_suite_is_calibrated_and_every_variant_is_caught() {
     assert_eq!(doc["calibrated"], true);
     let matrix = &doc["matrix"];
     let variants = matrix["variants"].as_array().unwrap();
-    // Every fault the reference host and agent can run with is in the matrix, and caught;
-    // the forwarding faults, which need an upstream model no calibration setup has yet,
-    // are listed as such and left out.
+    // Every fault the reference host and agent have is in the matrix, and caught; the
+    // forwarding faults only in the setups whose host forwards to a witness, and each
+    // by a failed `witness.*` judgement.
     let forwarding: Vec<String> = ["openwop", "agui"]
         .iter()
         .flat_map(|p| forwarding_faults(p))
+        .map(|f| f.trim_start_matches("openwop:").to_string())
         .collect();
-    let mut faults = listed_faults("openwop");
-    assert!(faults.len() >= 49, "{faults:?}");
-    let agent_faults = listed_faults("agui");
-    assert!(agent_faults.len() >= 17, "{agent_faults:?}");
+    let mut faults = all_faults("openwop");
+    assert!(faults.len() >= 57, "{faults:?}");
+    let agent_faults = all_faults("agui");
+    assert!(agent_faults.len() >= 25, "{agent_faults:?}");
     faults.extend(agent_faults.iter().map(|f| format!("agui:{f}")));
     for fault in &faults {
         let row = variants
@@ -48,14 +49,36 @@ fn the_builtin_suite_is_calibrated_and_every_variant_is_caught() {
             .unwrap_or_else(|| panic!("{fault} missing from the matrix"));
         assert_eq!(row["caught"], true, "{fault}");
     }
-    assert!(forwarding.len() >= 8, "{forwarding:?}");
+    assert!(forwarding.len() >= 16, "{forwarding:?}");
+    let cases = matrix["cases"].as_array().unwrap();
     for fault in &forwarding {
-        let name = fault.trim_start_matches("openwop:");
+        let row = variants
+            .iter()
+            .find(|v| v["name"] == fault.as_str())
+            .unwrap();
+        let setups = row["setups"].as_array().unwrap();
         assert!(
-            !variants.iter().any(|v| v["name"] == name),
-            "{fault} needs an upstream, which calibration does not have yet"
+            setups.iter().all(|s| s == "witness" || s == "agui-witness"),
+            "{fault} runs only where the host forwards: {setups:?}"
+        );
+        assert!(
+            cases.iter().any(|c| c["witness_caught"]
+                .as_array()
+                .unwrap()
+                .contains(&Value::from(fault.as_str()))),
+            "{fault} fails some case's expect.witness"
         );
     }
+    // Every case whose expect.witness was judged was shown able to fail it.
+    assert_eq!(matrix["witness_unproven"], serde_json::json!([]));
+    let witnessed = cases
+        .iter()
+        .filter(|c| !c["witness_caught"].as_array().unwrap().is_empty())
+        .count();
+    assert!(
+        witnessed >= 30,
+        "{witnessed} cases' expect.witness shown to fail"
+    );
     assert!(
         variants.iter().any(|v| v["kind"] == "schema-mutant"),
         "schema mutants calibrate the offline cases"

@@ -1,6 +1,6 @@
 //! `run --witness`: a witness started by the run, the embedded host and agent forwarding
-//! to it, and the model calls carrying each case's nonce recorded in the report.
-//! Recorded evidence only: these tests check what was recorded, not a verdict on it.
+//! to it, the model calls carrying each case's nonce recorded in the report, and the
+//! cases' `expect.witness` judged on them.
 
 use crate::common::{RunResult, bin, run};
 use base64::Engine as _;
@@ -208,4 +208,285 @@ fn a_witness_off_loopback_needs_to_be_allowed() {
     let r = run(&["--target", "reference", "--witness", "192.0.2.1:0"]);
     assert_eq!(r.code, 2, "{}", r.context());
     assert!(r.stderr.contains("--witness"), "{}", r.stderr);
+}
+
+/// The `witness.*` assertion `check` of `case`, if it ran.
+fn witness_assertion(case: &Value, check: &str) -> Option<Value> {
+    case["assertions"]
+        .as_array()?
+        .iter()
+        .find(|a| a["check"] == check)
+        .cloned()
+}
+
+/// The call `witness.reached` names (`... (call N)`), from the case's `model_calls`.
+fn reaching_call(case: &Value) -> Value {
+    let reached = witness_assertion(case, "witness.reached")
+        .unwrap_or_else(|| panic!("{}: witness.reached did not run", case["id"]));
+    assert_eq!(reached["passed"], true, "{}: {reached}", case["id"]);
+    let actual = reached["actual"].as_str().unwrap();
+    let seq: u64 = actual
+        .rsplit_once("(call ")
+        .and_then(|(_, n)| n.trim_end_matches(')').parse().ok())
+        .unwrap_or_else(|| panic!("{}: no call named in {actual}", case["id"]));
+    case["model_calls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["seq"] == seq)
+        .cloned()
+        .unwrap_or_else(|| panic!("{}: call {seq} not in model_calls", case["id"]))
+}
+
+#[test]
+fn every_positive_media_case_is_judged_on_the_call_that_carried_its_media() {
+    let r = run(&["--target", "reference", "--witness", "127.0.0.1:0"]);
+    assert_eq!(r.code, 0, "{}", r.context());
+    let nonce = run_nonce(&r);
+    let cases = accepted_media_calls(&r);
+    assert!(cases.len() >= 4, "{}", r.context());
+    for (index, case, body) in &cases {
+        let call = reaching_call(case);
+        let case_nonce = format!("{nonce}-c{index}");
+        let carried: BTreeSet<String> = call["parts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|p| p["stamps"] == serde_json::json!([case_nonce]))
+            .filter_map(|p| p["sha256"].as_str().map(str::to_string))
+            .collect();
+        assert_eq!(carried, sent_media_digests(body), "{}", case["id"]);
+        for check in [
+            "witness.bytes",
+            "witness.form",
+            "witness.mime",
+            "witness.order",
+        ] {
+            let a = witness_assertion(case, check)
+                .unwrap_or_else(|| panic!("{}: {check} did not run", case["id"]));
+            assert_eq!(a["passed"], true, "{}: {a}", case["id"]);
+        }
+    }
+}
+
+#[test]
+fn every_positive_agui_media_case_is_judged_on_the_call_that_carried_its_media() {
+    let r = run(&[
+        "--profile",
+        "agui",
+        "--target",
+        "reference",
+        "--witness",
+        "127.0.0.1:0",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.context());
+    let positives: Vec<Value> = r
+        .cases()
+        .into_iter()
+        .filter(|c| c["id"].as_str().unwrap().starts_with("agui.accept.") && c["outcome"] == "pass")
+        .collect();
+    assert!(positives.len() >= 10, "{}", r.context());
+    for case in &positives {
+        let call = reaching_call(case);
+        let media = call["parts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|p| p["kind"] != "text")
+            .count();
+        assert!(
+            media >= 1,
+            "{}: the call carried no media: {call}",
+            case["id"]
+        );
+    }
+    // Refused input never reached the model, and the witness said so.
+    for case in r
+        .cases()
+        .iter()
+        .filter(|c| c["id"].as_str().unwrap().contains("refused"))
+    {
+        if let Some(a) = witness_assertion(case, "witness.withheld") {
+            assert_eq!(a["passed"], true, "{}: {a}", case["id"]);
+        }
+    }
+}
+
+#[test]
+fn a_case_waits_only_for_media_it_expects_to_reach_the_model() {
+    // A long wait: any case that waited for a call that never comes would show it.
+    let started = std::time::Instant::now();
+    let r = run(&[
+        "--target",
+        "reference",
+        "--witness",
+        "127.0.0.1:0",
+        "--witness-wait",
+        "60",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.context());
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(45),
+        "a case waited idly: {:?}",
+        started.elapsed()
+    );
+}
+
+#[test]
+fn forwarding_faults_fail_with_what_the_model_received() {
+    let r = run(&[
+        "--target",
+        "reference",
+        "--witness",
+        "127.0.0.1:0",
+        "--reference-fault",
+        "forward-drops-media",
+        "--filter",
+        "openwop.rfc0091.advertised-inline-accepted",
+    ]);
+    assert_eq!(r.code, 1, "{}", r.context());
+    assert!(
+        r.stdout.contains("; the model received: text only (call "),
+        "{}",
+        r.stdout
+    );
+    let case = r
+        .cases()
+        .into_iter()
+        .find(|c| c["id"] == "openwop.rfc0091.advertised-inline-accepted[image]")
+        .unwrap();
+    let reached = witness_assertion(&case, "witness.reached").unwrap();
+    assert!(
+        reached["actual"]
+            .as_str()
+            .unwrap()
+            .starts_with("sent image/png "),
+        "{reached}"
+    );
+    let junit = r.junit.as_deref().unwrap();
+    assert!(junit.contains("witness.reached: fail"), "{junit}");
+
+    let refuses = run(&[
+        "--target",
+        "reference",
+        "--witness",
+        "127.0.0.1:0",
+        "--reference-fault",
+        "forward-then-refuses",
+        "--filter",
+        "openwop.rfc0091.unknown-type-rejected",
+    ]);
+    assert_eq!(refuses.code, 1, "{}", refuses.context());
+    let case = refuses
+        .cases()
+        .into_iter()
+        .find(|c| c["outcome"] == "fail")
+        .unwrap();
+    let withheld = witness_assertion(&case, "witness.withheld").unwrap();
+    assert!(
+        withheld["actual"]
+            .as_str()
+            .unwrap()
+            .starts_with("refused, but the model saw it"),
+        "{withheld}"
+    );
+}
+
+#[test]
+fn malformed_input_answered_with_success_and_forwarded_is_named_so() {
+    let r = run(&[
+        "--target",
+        "reference",
+        "--witness",
+        "127.0.0.1:0",
+        "--reference-fault",
+        "accepts-invalid-base64",
+        "--filter",
+        "openwop.rfc0091.shape.invalid-base64",
+    ]);
+    let case = r
+        .cases()
+        .into_iter()
+        .find(|c| c["id"] == "openwop.rfc0091.shape.invalid-base64[image]")
+        .unwrap_or_else(|| panic!("{}", r.context()));
+    let withheld = witness_assertion(&case, "witness.withheld").unwrap();
+    assert_eq!(withheld["passed"], false);
+    assert!(
+        withheld["actual"]
+            .as_str()
+            .unwrap()
+            .starts_with("answered with success and forwarded to the model"),
+        "{withheld}"
+    );
+}
+
+#[test]
+fn without_a_witness_the_expectation_is_a_note_not_a_verdict() {
+    let r = run(&[
+        "--target",
+        "reference",
+        "--filter",
+        "openwop.rfc0091.advertised-inline-accepted",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.context());
+    let case = r
+        .cases()
+        .into_iter()
+        .find(|c| c["id"] == "openwop.rfc0091.advertised-inline-accepted[image]")
+        .unwrap();
+    assert!(witness_assertion(&case, "witness.reached").is_none());
+    let notes = case["notes"].to_string();
+    assert!(
+        notes.contains("without --witness, a part dropped inside a 2xx cannot be seen"),
+        "{notes}"
+    );
+}
+
+#[test]
+fn a_run_with_more_model_calls_than_the_log_keeps_judges_every_case() {
+    // 300 cases, one model call each: more than the witness keeps (256). Each case's
+    // calls are released once it is judged, so none is dropped and every case passes;
+    // without that, the late cases would be blocked ("the call log was full").
+    let dir = tempfile::tempdir().unwrap();
+    let rows: Vec<String> = (0..300).map(|i| format!("\"{i}\"")).collect();
+    let file = dir.path().join("many.yaml");
+    std::fs::write(
+        &file,
+        format!(
+            "mmconform: 1
+profile: openwop
+cases:
+  - id: many.text-reaches-the-model
+    title: Text {{n}} reaches the model
+    requirement: {{ source: RFC 0091 §A, level: MUST, text: plain string content is forwarded }}
+    expand:
+      n: [{}]
+    request:
+      endpoint: ai-call
+      body:
+        messages:
+          - {{ role: user, content: \"mmconform {{n}} {{nonce}}\" }}
+    expect:
+      status: 2xx
+      witness: reached
+",
+            rows.join(", ")
+        ),
+    )
+    .unwrap();
+    let r = run(&[
+        "--target",
+        "reference",
+        "--witness",
+        "127.0.0.1:0",
+        "--no-builtin",
+        "--scenarios",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(r.code, 0, "{}", r.context());
+    assert_eq!(r.ids_with("pass").len(), 300, "{}", r.context());
+    for case in r.cases() {
+        let reached = witness_assertion(&case, "witness.reached").unwrap();
+        assert_eq!(reached["passed"], true, "{}: {reached}", case["id"]);
+    }
 }

@@ -131,7 +131,7 @@ fault_catalogue! {
 impl Fault {
     /// Faults of the forwarding path (docs/wire.md, "Forwarding to a model"): they
     /// change nothing unless the host has an upstream model, so only a run with one can
-    /// catch them, and calibration leaves them out until it has such a run.
+    /// catch them: calibration runs them only in its setups that forward to a witness.
     pub fn needs_upstream(self) -> bool {
         use Fault::*;
         matches!(

@@ -4,7 +4,7 @@
 use super::ENDPOINT;
 use crate::protocol::LintFinding;
 use crate::scenario::media_objects::{media_in_body, sources};
-use crate::scenario::model::CaseSpec;
+use crate::scenario::model::{CaseSpec, WitnessExpectation};
 use serde_json::Value;
 
 pub fn lint_case(case: &CaseSpec, raw: &Value, base: &str) -> Vec<LintFinding> {
@@ -20,6 +20,15 @@ pub fn lint_case(case: &CaseSpec, raw: &Value, base: &str) -> Vec<LintFinding> {
     }
     for (pointer, media) in media_in_body(raw, base) {
         check_media(&pointer, media, &mut out);
+        if case.expect.witness == Some(WitnessExpectation::Reached)
+            && media.get("legacy").and_then(Value::as_bool) == Some(true)
+        {
+            out.push(LintFinding::new(
+                format!("{pointer}/legacy"),
+                true,
+                "`witness: reached` on a legacy `binary` part: 1.0 removed it, so no agent has to hand it to a model".into(),
+            ));
+        }
     }
     out
 }

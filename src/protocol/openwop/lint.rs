@@ -29,6 +29,16 @@ pub fn lint_case(case: &CaseSpec, raw: &Value, base: &str) -> Vec<LintFinding> {
             ));
         }
     }
+    if case.expect.witness.is_some()
+        && let Some(endpoint) = case.endpoint()
+        && endpoint != "ai-call"
+    {
+        out.push(LintFinding::new(
+            format!("{base}/expect/witness"),
+            true,
+            format!("`expect.witness` needs an ai-call case: only ai/call goes on to a model, `{endpoint}` never does"),
+        ));
+    }
     for (pointer, media) in media_in_body(raw, base) {
         check_media(&pointer, media, &mut out);
     }

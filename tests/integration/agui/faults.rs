@@ -13,6 +13,9 @@ const TABLE: Table = Table {
     elsewhere: &[],
 };
 
+/// The forwarding faults need the agent to forward to a witness (`expect.witness`).
+const WITNESS: &[&str] = &["--witness", "127.0.0.1:0", "--witness-wait", "1"];
+
 #[rustfmt::skip]
 const ROWS: &[Row] = &[
     ("drops-unknown-part", &[], "agui.legacy.binary-part", MUST),
@@ -39,6 +42,16 @@ const ROWS: &[Row] = &[
     ("inline-sources-only", &[], "agui.accept.url[image,image/png]", MUST),
     ("inline-sources-only", &[], "agui.accept.file[audio]", MUST),
     ("refuses-string-content", &[], "agui.string-content-completes", MUST),
+    // Forwarding to a model (`expect.witness`, judged on what the witness received).
+    ("forward-skips-model", WITNESS, "agui.string-content-completes", MUST),
+    ("forward-drops-media", WITNESS, "agui.accept.data[image,image/png]", MUST),
+    ("forward-drops-audio", WITNESS, "agui.accept.data[audio,audio/wav]", MUST),
+    ("forward-document-as-image", WITNESS, "agui.accept.data[document,application/pdf]", SHOULD),
+    ("forward-wrong-mime", WITNESS, "agui.accept.data[image,image/png]", SHOULD),
+    ("forward-truncates-bytes", WITNESS, "agui.accept.data[image,image/png]", MUST),
+    ("forward-reorders-parts", WITNESS, "agui.accept.data[audio,audio/wav]", SHOULD),
+    ("forward-then-errors", WITNESS, "agui.undeclared-kind-refused[video]", MUST),
+    ("forward-then-errors", WITNESS, "agui.mixed-undeclared-refused", MUST),
 ];
 
 #[test]

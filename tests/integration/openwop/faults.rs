@@ -11,6 +11,17 @@ use crate::fault_table::{MUST, Row, SHOULD, Table, check_coverage, check_every_r
 /// The envelope faults run only the RFC 0021 cases.
 const ENVELOPES: &[&str] = &["--filter", "openwop.rfc0021.*"];
 const MEDIA_BASE_URL: &[&str] = &["--media-base-url", "http://media.example.invalid/mm"];
+/// The forwarding faults need the host to forward to a witness (`expect.witness`).
+const WITNESS: &[&str] = &["--witness", "127.0.0.1:0", "--witness-wait", "1"];
+/// The same with every modality advertised, for the audio and document faults.
+const WITNESS_ALL: &[&str] = &[
+    "--witness",
+    "127.0.0.1:0",
+    "--witness-wait",
+    "1",
+    "--reference-modalities",
+    "text,image,audio,document",
+];
 
 const TABLE: Table = Table {
     profile: "openwop",
@@ -54,6 +65,17 @@ const ROWS: &[Row] = &[
     ("off-by-one-limit", &[], "openwop.rfc0091.limit.at-max-accepted", SHOULD),
     ("ignores-max-bytes-per-part", &[], "openwop.rfc0091.limit.over-max-rejected", SHOULD),
     ("accepts-unknown-media-ref", &[], "openwop.rfc0091.mediaref.unresolvable-rejected", SHOULD),
+    // Forwarding to a model (`expect.witness`, judged on what the witness received).
+    ("forward-skips-model", WITNESS, "openwop.rfc0091.string-content-accepted", MUST),
+    ("forward-skips-model", WITNESS, "openwop.rfc0091.advertised-inline-accepted[image]", MUST),
+    ("forward-drops-media", WITNESS, "openwop.rfc0091.advertised-inline-accepted[image]", MUST),
+    ("forward-drops-audio", WITNESS_ALL, "openwop.rfc0091.advertised-inline-accepted[audio]", MUST),
+    ("forward-document-as-image", WITNESS_ALL, "openwop.rfc0091.advertised-inline-accepted[document]", SHOULD),
+    ("forward-wrong-mime", WITNESS, "openwop.rfc0091.advertised-inline-accepted[image]", SHOULD),
+    ("forward-truncates-bytes", WITNESS, "openwop.rfc0091.advertised-inline-accepted[image]", MUST),
+    ("forward-reorders-parts", WITNESS, "openwop.rfc0091.advertised-inline-accepted[image]", SHOULD),
+    ("forward-then-refuses", WITNESS, "openwop.rfc0091.unknown-type-rejected[video]", MUST),
+    ("accepts-invalid-base64", WITNESS, "openwop.rfc0091.shape.invalid-base64[image]", SHOULD),
     // RFC 0021: the envelope accept seam and the envelope advertisement.
     ("envelope-accepts-missing-meta", ENVELOPES, "openwop.rfc0021.accept.missing-meta-invalid", MUST),
     ("envelope-invalid-without-details", ENVELOPES, "openwop.rfc0021.accept.missing-meta-invalid", MUST),

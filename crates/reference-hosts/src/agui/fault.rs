@@ -64,7 +64,8 @@ fault_catalogue! {
 
 impl AguiFault {
     /// Faults of the forwarding path (`forward.rs`): they change nothing unless the
-    /// agent has an upstream model, so calibration leaves them out until it has one.
+    /// agent has an upstream model, so calibration runs them only in its setups that
+    /// forward to a witness.
     pub fn needs_upstream(self) -> bool {
         use AguiFault::*;
         matches!(

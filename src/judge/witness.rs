@@ -1,0 +1,287 @@
+//! `expect.witness` (`run --witness`): what was sent against the model calls the
+//! witness recorded carrying the case's nonce.
+//!
+//! - `reached` (MUST): every media part sent is found in a model call (inline data by
+//!   its stamp; a `url`/`mediaRef`/`file` part by a media part in a call carrying the
+//!   nonce), and inline bytes arrive intact (length and SHA-256). A call with none of
+//!   it, or no call at all, fails. Then, each a SHOULD (llm-provider 0015 §3.1, WIRE.md
+//!   §3; `witness_form.rs`): the wire form fits the kind, the MIME type (or audio
+//!   `format`) is the one sent, the parts keep their order, the text arrives.
+//! - `withheld` (MUST): no model call carries the case's nonce: a refused or malformed
+//!   input never reached the model, whatever the host answered.
+//!
+//! Only observed facts are judged: the caller decides whether the witness could see
+//! everything (a full call log, an answer at all) before calling these.
+
+use super::witness_form;
+use crate::outcome::AssertionResult;
+use crate::request::sent::{SentMedia, SentPart, SentSource};
+use crate::scenario::model::WitnessExpectation;
+use crate::witness::{ModelCall, Part, PartKind, SourceKind};
+
+/// How the host answered the case's request, as far as forwarding is concerned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Answered {
+    /// 2xx (and, for a stream, a completed run): the host says it used the input.
+    Success,
+    /// Anything else: a 4xx/5xx, a run that ended in an error.
+    Refused,
+}
+
+/// The assertions `expect` makes of `calls` (the calls carrying `nonce`, in order).
+pub fn judge(
+    expect: WitnessExpectation,
+    sent: &[SentPart],
+    calls: &[ModelCall],
+    nonce: &str,
+    answered: Answered,
+) -> Vec<AssertionResult> {
+    match expect {
+        WitnessExpectation::Reached => reached(sent, calls, nonce, answered),
+        WitnessExpectation::Withheld => vec![withheld(calls, answered)],
+    }
+}
+
+/// `image/png 1,234 B, audio/wav 4,044 B` (or `text` when only text was sent).
+pub fn describe_sent(sent: &[SentPart]) -> String {
+    let media: Vec<String> = media_sent(sent).iter().map(|m| m.describe()).collect();
+    if media.is_empty() {
+        "text".into()
+    } else {
+        media.join(", ")
+    }
+}
+
+fn media_sent(sent: &[SentPart]) -> Vec<&SentMedia> {
+    sent.iter()
+        .filter_map(|p| match p {
+            SentPart::Media(m) => Some(m),
+            SentPart::Text => None,
+        })
+        .collect()
+}
+
+/// `text, image/png 1,233 B (image_url)`, `text only`, `no parts`.
+pub fn describe_call(call: &ModelCall) -> String {
+    if call.parts.is_empty() {
+        return "no parts".into();
+    }
+    if call.parts.iter().all(|p| p.kind == PartKind::Text) {
+        return "text only".into();
+    }
+    call.parts
+        .iter()
+        .map(describe_part)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn describe_part(part: &Part) -> String {
+    let what = match part.kind {
+        PartKind::Text => return "text".into(),
+        PartKind::Unknown => return format!("unknown ({})", part.wire_form),
+        kind => part
+            .mime
+            .clone()
+            .or_else(|| part.sniffed.clone())
+            .unwrap_or_else(|| kind.as_str().to_string()),
+    };
+    let size = match (part.source, part.bytes) {
+        (Some(SourceKind::Url), _) => "url".to_string(),
+        (Some(SourceKind::FileId), _) => "file_id".to_string(),
+        (_, Some(bytes)) => crate::request::sent::size(bytes),
+        (_, None) => "undecoded".to_string(),
+    };
+    format!("{what} {size} ({})", part.wire_form)
+}
+
+/// Which received part each sent media part was found as, in one call.
+pub struct Matched<'a> {
+    pub call: &'a ModelCall,
+    /// Per sent media part (in order), the part it arrived as.
+    pub found: Vec<Option<&'a Part>>,
+}
+
+/// One way a received part may fit a sent one, in order of preference.
+type Fits<'a> = Box<dyn Fn(&Part) -> bool + 'a>;
+
+/// Finds each sent media part in `call`: inline data by a part stamped with the nonce
+/// (the same digest first, then the same type, then any); a reference by any media part
+/// of the call (the host resolves it to bytes of its own). Each part is used once.
+fn match_call<'a>(media: &[&SentMedia], call: &'a ModelCall, nonce: &str) -> Matched<'a> {
+    let mut used = vec![false; call.parts.len()];
+    let mut found = Vec::new();
+    for m in media {
+        let stamped = |p: &Part| p.kind != PartKind::Text && p.carries(nonce);
+        let any_media = |p: &Part| p.kind.is_media();
+        let candidates: Vec<Fits> = match &m.source {
+            SentSource::Data { sha256, .. } => vec![
+                Box::new(move |p: &Part| stamped(p) && p.sha256.as_deref() == Some(sha256)),
+                Box::new(move |p: &Part| stamped(p) && same_type(p, &m.mime)),
+                Box::new(stamped),
+            ],
+            SentSource::Reference(_) => vec![
+                Box::new(move |p: &Part| any_media(p) && p.kind.as_str() == m.kind),
+                Box::new(any_media),
+            ],
+            // Nothing sent that the model could recognise as this part.
+            SentSource::LiteralData | SentSource::Malformed => Vec::new(),
+        };
+        let hit = candidates
+            .iter()
+            .find_map(|fits| (0..call.parts.len()).find(|&i| !used[i] && fits(&call.parts[i])));
+        if let Some(i) = hit {
+            used[i] = true;
+        }
+        found.push(hit.map(|i| &call.parts[i]));
+    }
+    Matched { call, found }
+}
+
+fn same_type(part: &Part, mime: &str) -> bool {
+    let sent = mmconform_media::canonical_mime(mime);
+    [&part.mime, &part.sniffed]
+        .into_iter()
+        .flatten()
+        .any(|m| mmconform_media::canonical_mime(m) == sent)
+}
+
+/// The call that carried the most of what was sent (the first of equals).
+fn best_match<'a>(
+    media: &[&SentMedia],
+    calls: &'a [ModelCall],
+    nonce: &str,
+) -> Option<Matched<'a>> {
+    calls
+        .iter()
+        .map(|c| match_call(media, c, nonce))
+        .fold(None, |best: Option<Matched>, m| {
+            let count = |m: &Matched| m.found.iter().flatten().count();
+            match best {
+                Some(b) if count(&b) >= count(&m) => Some(b),
+                _ => Some(m),
+            }
+        })
+}
+
+fn reached(
+    sent: &[SentPart],
+    calls: &[ModelCall],
+    nonce: &str,
+    answered: Answered,
+) -> Vec<AssertionResult> {
+    let media = media_sent(sent);
+    let what = describe_sent(sent);
+    let expected = format!("what was sent ({what}) reaches the model");
+    let Some(matched) = best_match(&media, calls, nonce) else {
+        let actual = match answered {
+            Answered::Success => {
+                format!("a 2xx with no model call at all: sent {what}; the model received nothing")
+            }
+            Answered::Refused => format!("the host refused and made no model call: sent {what}"),
+        };
+        return vec![AssertionResult::new(
+            "witness.reached",
+            expected,
+            actual,
+            false,
+        )];
+    };
+    let received = format!(
+        "the model received: {} (call {})",
+        describe_call(matched.call),
+        matched.call.seq
+    );
+    let missing: Vec<String> = media
+        .iter()
+        .zip(&matched.found)
+        .filter(|(_, found)| found.is_none())
+        .map(|(m, _)| m.describe())
+        .collect();
+    if !missing.is_empty() {
+        let actual = format!("sent {}; {received}", missing.join(", "));
+        return vec![AssertionResult::new(
+            "witness.reached",
+            expected,
+            actual,
+            false,
+        )];
+    }
+    let mut out = vec![AssertionResult::new(
+        "witness.reached",
+        expected,
+        received,
+        true,
+    )];
+    out.extend(bytes_intact(&media, &matched));
+    out.extend(witness_form::checks(sent, &media, &matched, calls, nonce));
+    out
+}
+
+/// `witness.bytes`: each inline part arrived with the length and digest it was sent with.
+fn bytes_intact(media: &[&SentMedia], matched: &Matched) -> Vec<AssertionResult> {
+    let mut out = Vec::new();
+    for (m, found) in media.iter().zip(&matched.found) {
+        let (SentSource::Data { bytes, sha256 }, Some(part)) = (&m.source, found) else {
+            continue;
+        };
+        let expected = format!(
+            "{} {} intact, sha256 {}",
+            m.mime,
+            crate::request::sent::size(*bytes),
+            short(sha256)
+        );
+        let actual = match (part.bytes, part.sha256.as_deref()) {
+            (Some(n), Some(digest)) => format!(
+                "the model received {} at {}, sha256 {}",
+                crate::request::sent::size(n),
+                part.at,
+                short(digest)
+            ),
+            _ => format!(
+                "the model received {} at {}: no bytes to compare",
+                part.wire_form, part.at
+            ),
+        };
+        let passed = part.bytes == Some(*bytes) && part.sha256.as_deref() == Some(sha256.as_str());
+        out.push(AssertionResult::new(
+            "witness.bytes",
+            expected,
+            actual,
+            passed,
+        ));
+    }
+    out
+}
+
+/// The first 12 hex digits of a digest: enough to tell two apart in a report line.
+fn short(sha256: &str) -> &str {
+    sha256.get(..12).unwrap_or(sha256)
+}
+
+/// `witness.withheld`: no call carried the nonce.
+fn withheld(calls: &[ModelCall], answered: Answered) -> AssertionResult {
+    let expected = "no model call carries the case's input".to_string();
+    let Some(call) = calls.first() else {
+        return AssertionResult::new(
+            "witness.withheld",
+            expected,
+            "no model call carried the case's nonce".into(),
+            true,
+        );
+    };
+    let saw = format!(
+        "the model received: {} (call {})",
+        describe_call(call),
+        call.seq
+    );
+    let actual = match answered {
+        Answered::Success => format!("answered with success and forwarded to the model: {saw}"),
+        Answered::Refused => format!("refused, but the model saw it: {saw}"),
+    };
+    AssertionResult::new("witness.withheld", expected, actual, false)
+}
+
+#[cfg(test)]
+#[path = "witness_tests.rs"]
+mod tests;
