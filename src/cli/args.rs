@@ -409,6 +409,10 @@ pub struct ServeArgs {
     /// Allow an --upstream that does not point at loopback.
     #[arg(long)]
     pub allow_external_probe_urls: bool,
+    /// Answer every call (POST) no sooner than MS milliseconds after it arrived, as a
+    /// host running a model would (discovery stays immediate). For benchmarks.
+    #[arg(long, value_name = "MS", default_value_t = 0)]
+    pub delay_ms: u64,
 }
 
 #[derive(Debug, Args)]

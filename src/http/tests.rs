@@ -23,7 +23,7 @@ fn curl_line_quotes_and_hides_the_token_and_secret_headers() {
         body: None,
         auth: true,
     };
-    let line = client.curl_line(&req, Some(r#"{"t":"it's"}"#));
+    let line = client.curl_line(&req, Some(&JsonBody::of(&serde_json::json!({"t": "it's"}))));
     assert!(line.contains("\"Authorization: Bearer $TOKEN\""), "{line}");
     assert!(line.contains(r#"-H 'Cookie: '"$COOKIE""#), "{line}");
     assert!(line.contains(r#"-H 'X-Api-Key: '"$X_API_KEY""#), "{line}");

@@ -5,7 +5,7 @@
 use super::ResolvedTarget;
 use crate::config::{RunConfig, Target};
 use crate::event::DiscoverySnapshot;
-use crate::http::{HttpClient, HttpSettings};
+use crate::http::{HttpClient, HttpSettings, Transports};
 use crate::plan::{self, PlannedCase};
 use crate::protocol::{self, ProtocolRun};
 use crate::scenario::suite::Suite;
@@ -26,6 +26,9 @@ pub struct Session {
     /// The witness the run started (`run --witness`): after each case the executor
     /// records the model calls carrying the case's nonce. Protocols never see it.
     pub witness: Option<Arc<RunningWitness>>,
+    /// Transports shared with other sessions of the process (calibration); `None`
+    /// builds the session its own.
+    pub transports: Option<Arc<Transports>>,
 }
 
 /// What a session learned before planning, and the plan.
@@ -68,6 +71,7 @@ impl Session {
             target,
             protocol,
             witness: None,
+            transports: None,
         })
     }
 
@@ -78,7 +82,12 @@ impl Session {
     /// The HTTP client every request of the session goes through.
     pub fn client(&self, stop: Stop) -> Result<HttpClient, String> {
         let settings = HttpSettings::for_run(&self.config, &self.target.base_url);
-        HttpClient::new(settings, self.config.redactor(), stop)
+        HttpClient::sharing(
+            settings,
+            self.config.redactor(),
+            stop,
+            self.transports.as_deref(),
+        )
     }
 
     /// Learns the protocol's context (sending nothing when `client` is `None`) and
