@@ -35,13 +35,25 @@ impl JsonBody {
         }
     }
 
+    /// A body that is already text.
+    pub fn from_text(text: String) -> JsonBody {
+        JsonBody {
+            len: text.len(),
+            pieces: vec![Bytes::from(text)],
+        }
+    }
+
     /// `value` serialized, taking its long strings (that need no escaping, as base64
     /// does not) into the body as they are instead of copying them.
     pub fn from_value(value: Value) -> JsonBody {
         let mut writer = Pieces::default();
         writer.value(value);
         writer.pieces.push(Bytes::from(writer.text));
-        let pieces: Vec<Bytes> = writer.pieces.into_iter().filter(|p| !p.is_empty()).collect();
+        let pieces: Vec<Bytes> = writer
+            .pieces
+            .into_iter()
+            .filter(|p| !p.is_empty())
+            .collect();
         JsonBody {
             len: pieces.iter().map(Bytes::len).sum(),
             pieces,
@@ -100,7 +112,8 @@ impl Pieces {
         match value {
             Value::String(s) if s.len() >= MOVED_STRING_BYTES && !needs_escape(&s) => {
                 self.text.push(b'"');
-                self.pieces.push(Bytes::from(std::mem::take(&mut self.text)));
+                self.pieces
+                    .push(Bytes::from(std::mem::take(&mut self.text)));
                 self.pieces.push(Bytes::from(s.into_bytes()));
                 self.text.push(b'"');
             }
@@ -191,7 +204,10 @@ mod tests {
         assert_eq!(joined(&body), expected.as_bytes());
         assert_eq!(body.len(), expected.len());
         assert_eq!(body.sha256(), crate::digest::sha256_hex(&expected));
-        assert!(body.pieces.len() > 1, "the long base64 string is its own piece");
+        assert!(
+            body.pieces.len() > 1,
+            "the long base64 string is its own piece"
+        );
         assert!(body.text_within(1024).is_none());
         let whole = JsonBody::of(&value);
         assert_eq!(joined(&whole), expected.as_bytes());
@@ -203,8 +219,14 @@ mod tests {
         let value = json!({"t": "it's", "n": [1, 2]});
         let body = JsonBody::from_value(value.clone());
         assert_eq!(body.pieces.len(), 1);
-        assert_eq!(body.text_within(100).as_deref(), Some(r#"{"t":"it's","n":[1,2]}"#));
-        assert_eq!(JsonBody::from_value(json!("")).text_within(10).as_deref(), Some(r#""""#));
+        assert_eq!(
+            body.text_within(100).as_deref(),
+            Some(r#"{"t":"it's","n":[1,2]}"#)
+        );
+        assert_eq!(
+            JsonBody::from_value(json!("")).text_within(10).as_deref(),
+            Some(r#""""#)
+        );
     }
 
     #[tokio::test]

@@ -14,6 +14,7 @@ pub mod json_body;
 mod open;
 pub mod record;
 pub mod redirect;
+pub mod replay;
 pub mod retry;
 mod transport;
 pub mod wire;
@@ -27,12 +28,12 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 pub use failure::SendError;
-pub use json_body::JsonBody;
-use transport::transport;
-pub use transport::Transports;
 use failure::{Failure, describe, no_answer_at_all};
+pub use json_body::JsonBody;
 pub use open::Opened;
 pub use record::{elide, shown_body};
+pub use transport::Transports;
+use transport::transport;
 
 pub use crate::config::TlsSettings;
 
@@ -124,6 +125,8 @@ pub struct HttpClient {
     next_start: Mutex<Option<Instant>>,
     /// Every request sent, in order.
     wire: std::sync::Arc<wire::WireLog>,
+    /// What `--export-hurl` needs to send each request again, when it is asked for.
+    replay: Option<std::sync::Arc<replay::ReplayLog>>,
 }
 
 impl HttpClient {
@@ -155,6 +158,7 @@ impl HttpClient {
             stop,
             next_start: Mutex::new(None),
             wire: Default::default(),
+            replay: None,
         })
     }
 
@@ -174,6 +178,44 @@ impl HttpClient {
     /// The run's stop signal, for readers that consume an answer as it arrives.
     pub fn stop(&self) -> &Stop {
         &self.stop
+    }
+
+    /// Keeps every request's headers and body in `log` from now on (`--export-hurl`).
+    pub fn keep_replay(&mut self, log: std::sync::Arc<replay::ReplayLog>) {
+        self.replay = Some(log);
+    }
+
+    /// Records request `seq` for `--export-hurl`: secret header values become hurl
+    /// variables, secrets in the body are masked.
+    fn record_replay(&self, seq: u64, req: &HttpRequest, url: &str, body: Option<&JsonBody>) {
+        let Some(log) = &self.replay else {
+            return;
+        };
+        let mut headers = Vec::new();
+        for (name, value) in self.settings.headers.iter().chain(req.headers.iter()) {
+            let value = if self.redactor.is_sensitive_header(name) {
+                format!("{{{{{}}}}}", curl::variable_for(name))
+            } else {
+                value.clone()
+            };
+            headers.push((name.clone(), value));
+        }
+        if let (true, Some(_)) = (req.auth, &self.settings.token) {
+            headers.push(("Authorization".into(), "Bearer {{token}}".into()));
+        }
+        if body.is_some() {
+            headers.push(("Content-Type".into(), "application/json".into()));
+        }
+        log.record(replay::Replayed {
+            seq,
+            method: req.method.to_string(),
+            url: self.redactor.redact(url),
+            purpose: req.purpose.clone(),
+            headers,
+            body: body
+                .and_then(|b| b.text_within(usize::MAX))
+                .map(|text| JsonBody::from_text(self.redactor.redact(&text))),
+        });
     }
 
     /// Every request this client sent so far, in the order sent.
@@ -327,6 +369,9 @@ impl HttpClient {
                 .wire
                 .begin(req.method.as_str(), &exchange.request.url, &req.purpose);
             exchange.seq = Some(seq);
+            if exchange.retries == 0 {
+                self.record_replay(seq, req, &url, body.as_ref());
+            }
             let attempt = self.attempt(req, &url, body.as_ref()).await;
             match &attempt {
                 Ok(r) => self.wire.end(seq, Some(r.response.status), None),

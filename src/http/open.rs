@@ -32,6 +32,7 @@ impl HttpClient {
             .wire
             .begin(req.method.as_str(), &exchange.request.url, &req.purpose);
         exchange.seq = Some(seq);
+        self.record_replay(seq, req, &url, body.as_ref());
         let mut read_until = self.attempt_limit().0;
         let response = async {
             if let Some(reason) = self.stop.reason() {

@@ -102,7 +102,8 @@ impl SchemaCatalog {
             return hit.clone();
         }
         let loaded = if self.overridden(name) {
-            self.source(name).and_then(|(text, origin)| load(&text, origin))
+            self.source(name)
+                .and_then(|(text, origin)| load(&text, origin))
         } else {
             shipped(name)
         };

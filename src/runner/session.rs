@@ -5,6 +5,7 @@
 use super::ResolvedTarget;
 use crate::config::{RunConfig, Target};
 use crate::event::DiscoverySnapshot;
+use crate::http::replay::ReplayLog;
 use crate::http::{HttpClient, HttpSettings, Transports};
 use crate::plan::{self, PlannedCase};
 use crate::protocol::{self, ProtocolRun};
@@ -29,6 +30,8 @@ pub struct Session {
     /// Transports shared with other sessions of the process (calibration); `None`
     /// builds the session its own.
     pub transports: Option<Arc<Transports>>,
+    /// Where every request is kept for `run --export-hurl`, when it is asked for.
+    pub replay: Option<Arc<ReplayLog>>,
 }
 
 /// What a session learned before planning, and the plan.
@@ -72,6 +75,7 @@ impl Session {
             protocol,
             witness: None,
             transports: None,
+            replay: None,
         })
     }
 
@@ -82,12 +86,16 @@ impl Session {
     /// The HTTP client every request of the session goes through.
     pub fn client(&self, stop: Stop) -> Result<HttpClient, String> {
         let settings = HttpSettings::for_run(&self.config, &self.target.base_url);
-        HttpClient::sharing(
+        let mut client = HttpClient::sharing(
             settings,
             self.config.redactor(),
             stop,
             self.transports.as_deref(),
-        )
+        )?;
+        if let Some(log) = &self.replay {
+            client.keep_replay(log.clone());
+        }
+        Ok(client)
     }
 
     /// Learns the protocol's context (sending nothing when `client` is `None`) and
