@@ -46,7 +46,14 @@ impl JsonBody {
     /// `value` serialized, taking its long strings (that need no escaping, as base64
     /// does not) into the body as they are instead of copying them.
     pub fn from_value(value: Value) -> JsonBody {
-        let mut writer = Pieces::default();
+        JsonBody::moving_strings_over(value, MOVED_STRING_BYTES)
+    }
+
+    fn moving_strings_over(value: Value, moved: usize) -> JsonBody {
+        let mut writer = Pieces {
+            moved,
+            ..Pieces::default()
+        };
         writer.value(value);
         writer.pieces.push(Bytes::from(writer.text));
         let pieces: Vec<Bytes> = writer
@@ -103,6 +110,8 @@ impl JsonBody {
 /// Builds the pieces: compact JSON text, cut where a long string is taken as it is.
 #[derive(Default)]
 struct Pieces {
+    /// Strings at least this long are moved.
+    moved: usize,
     pieces: Vec<Bytes>,
     text: Vec<u8>,
 }
@@ -110,7 +119,7 @@ struct Pieces {
 impl Pieces {
     fn value(&mut self, value: Value) {
         match value {
-            Value::String(s) if s.len() >= MOVED_STRING_BYTES && !needs_escape(&s) => {
+            Value::String(s) if s.len() >= self.moved && !needs_escape(&s) => {
                 self.text.push(b'"');
                 self.pieces
                     .push(Bytes::from(std::mem::take(&mut self.text)));
@@ -191,8 +200,8 @@ mod tests {
 
     #[test]
     fn the_bytes_are_those_to_string_gives() {
-        let long = "QUJD".repeat(MOVED_STRING_BYTES / 4 + 1);
-        let escaped_long = format!("{}\"\n", "x".repeat(MOVED_STRING_BYTES));
+        let long = "QUJD".repeat(40);
+        let escaped_long = format!("{}\"\n", "x".repeat(200));
         let value = json!({
             "z": 1, "a": [true, null, -2.5, "é \u{1} \"q\" \\"],
             "messages": [{"content": [{"type": "text", "text": "hi"},
@@ -200,7 +209,7 @@ mod tests {
             "": {}, "e": []
         });
         let expected = value.to_string();
-        let body = JsonBody::from_value(value.clone());
+        let body = JsonBody::moving_strings_over(value.clone(), 100);
         assert_eq!(joined(&body), expected.as_bytes());
         assert_eq!(body.len(), expected.len());
         assert_eq!(body.sha256(), crate::digest::sha256_hex(&expected));
@@ -208,7 +217,7 @@ mod tests {
             body.pieces.len() > 1,
             "the long base64 string is its own piece"
         );
-        assert!(body.text_within(1024).is_none());
+        assert!(body.text_within(100).is_none());
         let whole = JsonBody::of(&value);
         assert_eq!(joined(&whole), expected.as_bytes());
         assert_eq!(whole.pieces.len(), 1);
@@ -232,8 +241,7 @@ mod tests {
     #[tokio::test]
     async fn a_streamed_body_declares_its_exact_length() {
         use http_body::Body as _;
-        let long = "A".repeat(MOVED_STRING_BYTES);
-        let body = JsonBody::from_value(json!({"data": long}));
+        let body = JsonBody::moving_strings_over(json!({"data": "A".repeat(300)}), 100);
         let mut stream = PieceStream {
             pieces: body.pieces.iter().cloned().collect(),
             remaining: body.len() as u64,

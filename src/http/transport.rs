@@ -35,13 +35,37 @@ pub(super) fn transport(settings: &HttpSettings) -> Result<reqwest::Client, Stri
     if !settings.env_proxy {
         builder = builder.no_proxy();
     }
+    if plain_http(settings) {
+        // No TLS handshake can happen, so the system CA store (a file read per
+        // certificate) is not loaded: an empty root store is never consulted.
+        builder = builder.tls_certs_only(Vec::new());
+    }
     builder
         .build()
         .map_err(|e| format!("cannot build the HTTP client: {}", chain(&e)))
 }
 
+/// Whether every request of the client is plain HTTP: the target is `http://`, and
+/// redirects never leave its origin (`redirect.rs`), and no proxy it may go through
+/// (`HTTP_PROXY`, `ALL_PROXY`) is itself reached over TLS.
+fn plain_http(settings: &HttpSettings) -> bool {
+    let https_proxy = || {
+        ["HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy"]
+            .iter()
+            .filter_map(|name| std::env::var(name).ok())
+            .any(|value| value.trim().to_ascii_lowercase().starts_with("https"))
+    };
+    settings
+        .base_url
+        .to_ascii_lowercase()
+        .starts_with("http://")
+        && settings.tls.cacert_pem.is_none()
+        && !settings.tls.insecure
+        && !(settings.env_proxy && https_proxy())
+}
+
 /// What a transport is built from: sessions whose settings agree on these share one.
-type TransportKey = (Duration, usize, Option<Vec<u8>>, bool, bool);
+type TransportKey = (Duration, usize, Option<Vec<u8>>, bool, bool, bool);
 
 /// Transports shared by the sessions of one process (calibration), one per distinct
 /// set of transport settings. They must all run on one tokio runtime: pooled
@@ -59,6 +83,7 @@ impl Transports {
             settings.tls.cacert_pem.clone(),
             settings.tls.insecure,
             settings.env_proxy,
+            plain_http(settings),
         );
         let mut built = self
             .built
@@ -70,5 +95,34 @@ impl Transports {
         let client = transport(settings)?;
         built.insert(key, client.clone());
         Ok(client)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_plain_http_target_goes_without_the_ca_store() {
+        let mut settings = HttpSettings::new("http://127.0.0.1:8080");
+        settings.env_proxy = false;
+        assert!(plain_http(&settings));
+        settings.base_url = "https://127.0.0.1:8443".into();
+        assert!(!plain_http(&settings));
+        settings.base_url = "HTTP://127.0.0.1:8080".into();
+        settings.tls.insecure = true;
+        assert!(!plain_http(&settings));
+    }
+
+    #[tokio::test]
+    async fn transports_are_shared_by_settings() {
+        let transports = Transports::default();
+        let a = HttpSettings::new("http://127.0.0.1:1");
+        let mut b = a.clone();
+        transports.get(&a).unwrap();
+        transports.get(&b).unwrap();
+        b.max_redirects = 0;
+        transports.get(&b).unwrap();
+        assert_eq!(transports.built.lock().unwrap().len(), 2);
     }
 }
