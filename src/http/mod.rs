@@ -19,7 +19,7 @@ pub mod retry;
 mod transport;
 pub mod wire;
 
-use crate::outcome::{Exchange, RecordedRequest, RecordedResponse, SentBody};
+use crate::outcome::{Exchange, RecordedResponse};
 use crate::redact::Redactor;
 use crate::stop::{Stop, StopReason};
 use serde_json::Value;
@@ -180,44 +180,6 @@ impl HttpClient {
         &self.stop
     }
 
-    /// Keeps every request's headers and body in `log` from now on (`--export-hurl`).
-    pub fn keep_replay(&mut self, log: std::sync::Arc<replay::ReplayLog>) {
-        self.replay = Some(log);
-    }
-
-    /// Records request `seq` for `--export-hurl`: secret header values become hurl
-    /// variables, secrets in the body are masked.
-    fn record_replay(&self, seq: u64, req: &HttpRequest, url: &str, body: Option<&JsonBody>) {
-        let Some(log) = &self.replay else {
-            return;
-        };
-        let mut headers = Vec::new();
-        for (name, value) in self.settings.headers.iter().chain(req.headers.iter()) {
-            let value = if self.redactor.is_sensitive_header(name) {
-                format!("{{{{{}}}}}", curl::variable_for(name))
-            } else {
-                value.clone()
-            };
-            headers.push((name.clone(), value));
-        }
-        if let (true, Some(_)) = (req.auth, &self.settings.token) {
-            headers.push(("Authorization".into(), "Bearer {{token}}".into()));
-        }
-        if body.is_some() {
-            headers.push(("Content-Type".into(), "application/json".into()));
-        }
-        log.record(replay::Replayed {
-            seq,
-            method: req.method.to_string(),
-            url: self.redactor.redact(url),
-            purpose: req.purpose.clone(),
-            headers,
-            body: body
-                .and_then(|b| b.text_within(usize::MAX))
-                .map(|text| JsonBody::from_text(self.redactor.redact(&text))),
-        });
-    }
-
     /// Every request this client sent so far, in the order sent.
     pub fn wire(&self) -> Vec<crate::event::WireEntry> {
         self.wire.entries()
@@ -284,56 +246,6 @@ impl HttpClient {
             req,
             body,
         )
-    }
-
-    /// How the request's body is recorded: long strings elided, secrets masked, and
-    /// whether anything was elided. Computed before an owned body is sent.
-    fn shown_request_body(&self, body: Option<&Value>) -> Option<(String, bool)> {
-        body.map(|b| {
-            let elided = elide(b);
-            let changed = elided != *b;
-            (self.redactor.redact(&elided.to_string()), changed)
-        })
-    }
-
-    /// The request side of an exchange, redacted, with its curl line.
-    fn recorded(
-        &self,
-        req: &HttpRequest,
-        url: &str,
-        shown_body: Option<(String, bool)>,
-        body: Option<&JsonBody>,
-    ) -> Exchange {
-        let mut shown_headers = Vec::new();
-        for (name, value) in self.settings.headers.iter().chain(req.headers.iter()) {
-            shown_headers.push((name.clone(), self.redactor.header_value(name, value)));
-        }
-        if let (true, Some(_)) = (req.auth, &self.settings.token) {
-            shown_headers.push(("Authorization".into(), "Bearer [REDACTED]".into()));
-        }
-        if body.is_some() {
-            shown_headers.push(("Content-Type".into(), "application/json".into()));
-        }
-        let elided = shown_body.as_ref().is_some_and(|(_, elided)| *elided);
-        Exchange {
-            request: RecordedRequest {
-                method: req.method.to_string(),
-                url: self.redactor.redact(url),
-                headers: shown_headers,
-                body: shown_body.map(|(text, _)| text),
-                sent: body.map(|b| SentBody {
-                    bytes: b.len(),
-                    sha256: b.sha256(),
-                    elided,
-                }),
-            },
-            response: None,
-            curl: self.curl_line(req, body),
-            retries: 0,
-            notes: Vec::new(),
-            seq: None,
-            cached: false,
-        }
     }
 
     /// Sends the request, retrying as [`retry`] allows. The exchange is always

@@ -5,7 +5,7 @@
 //! bearer token is `{{token}}` and every secret header a variable named after it, to
 //! be given with `hurl --variable`.
 
-use super::JsonBody;
+use super::{HttpClient, HttpRequest, JsonBody, curl};
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::sync::Mutex;
@@ -52,6 +52,52 @@ impl ReplayLog {
             .clone();
         all.sort_by_key(|r| r.seq);
         all
+    }
+}
+
+impl HttpClient {
+    /// Keeps every request's headers and body in `log` from now on (`--export-hurl`).
+    pub fn keep_replay(&mut self, log: std::sync::Arc<ReplayLog>) {
+        self.replay = Some(log);
+    }
+
+    /// Records request `seq` for `--export-hurl`: secret header values become hurl
+    /// variables, secrets in the body are masked.
+    pub(super) fn record_replay(
+        &self,
+        seq: u64,
+        req: &HttpRequest,
+        url: &str,
+        body: Option<&JsonBody>,
+    ) {
+        let Some(log) = &self.replay else {
+            return;
+        };
+        let mut headers = Vec::new();
+        for (name, value) in self.settings.headers.iter().chain(req.headers.iter()) {
+            let value = if self.redactor.is_sensitive_header(name) {
+                format!("{{{{{}}}}}", curl::variable_for(name))
+            } else {
+                value.clone()
+            };
+            headers.push((name.clone(), value));
+        }
+        if let (true, Some(_)) = (req.auth, &self.settings.token) {
+            headers.push(("Authorization".into(), "Bearer {{token}}".into()));
+        }
+        if body.is_some() {
+            headers.push(("Content-Type".into(), "application/json".into()));
+        }
+        log.record(Replayed {
+            seq,
+            method: req.method.to_string(),
+            url: self.redactor.redact(url),
+            purpose: req.purpose.clone(),
+            headers,
+            body: body
+                .and_then(|b| b.text_within(usize::MAX))
+                .map(|text| JsonBody::from_text(self.redactor.redact(&text))),
+        });
     }
 }
 
