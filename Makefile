@@ -1,5 +1,5 @@
 # `make test` is the test command the README gives and .ci/run calls.
-.PHONY: test lint fmt build run-reference fuzz hostile-numbers
+.PHONY: test lint fmt build run-reference fuzz hostile-numbers bench
 
 CARGO ?= cargo
 
@@ -45,3 +45,9 @@ hostile-numbers:
 	@rm -f target/hostile-numbers.tsv
 	MMCONFORM_MEASURE_FILE=$(CURDIR)/target/hostile-numbers.tsv $(CARGO) nextest run --test hostile
 	@printf 'run\texit\twall_ms\tpeak_KiB\n' | cat - target/hostile-numbers.tsv | column -t
+
+# Wall time, per-request overhead and peak memory against the reference host with a
+# service time, and hurl on the same requests when installed (not part of CI; see
+# docs/performance.md). DELAYS, RUNS, JOBS, LARGE_MIB and HURL tune it.
+bench: build
+	scripts/bench.sh target/release/mmconform

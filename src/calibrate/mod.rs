@@ -16,6 +16,7 @@ pub mod setup;
 pub mod variant;
 
 use crate::event::Event;
+use crate::http::Transports;
 use crate::plan::filter::FilterTerm;
 use crate::runner::{self, session::Session};
 use crate::scenario::suite::Suite;
@@ -45,6 +46,7 @@ async fn observe(
     suite: Arc<Suite>,
     options: &CalibrationOptions,
     stop: Stop,
+    transports: Arc<Transports>,
 ) -> Result<RunObservation, String> {
     // The mutated schema lives as long as the run that judges with it.
     let schemas = match variant {
@@ -71,6 +73,7 @@ async fn observe(
     config.filters = options.filters.clone();
     let mut session = Session::open(Arc::new(config), &suite)?;
     session.witness = witness;
+    session.transports = Some(transports);
     let (tx, mut rx) = mpsc::unbounded_channel::<Event>();
     let execution = tokio::spawn(runner::execute(session, tx, stop));
     let mut observation = RunObservation::default();
@@ -100,21 +103,24 @@ pub async fn calibrate(
     let setups = Arc::new(setup::setups());
     let variants = Arc::new(variant::catalogue(&suite));
     let semaphore = Arc::new(Semaphore::new(options.parallel_runs.max(1)));
+    // One TLS configuration and connection pool for every run (all on this runtime).
+    let transports = Arc::new(Transports::default());
     // One signal for the whole calibration: Ctrl-C stops every run at once.
     let mut tasks = tokio::task::JoinSet::new();
     for (s, v) in jobs(&setups, &variants) {
-        let (setups, variants, suite, semaphore, options, stop) = (
+        let (setups, variants, suite, semaphore, options, stop, transports) = (
             setups.clone(),
             variants.clone(),
             suite.clone(),
             semaphore.clone(),
             options.clone(),
             stop.clone(),
+            transports.clone(),
         );
         tasks.spawn(async move {
             let _permit = semaphore.acquire_owned().await;
-            let observed =
-                observe(&setups[s], v.map(|v| &variants[v]), suite, &options, stop).await;
+            let variant = v.map(|v| &variants[v]);
+            let observed = observe(&setups[s], variant, suite, &options, stop, transports).await;
             (s, v, observed)
         });
     }

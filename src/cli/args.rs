@@ -264,6 +264,10 @@ pub struct RunArgs {
     /// Write the JSON evidence report here.
     #[arg(long, value_name = "PATH", help_heading = REPORTS)]
     pub report: Option<PathBuf>,
+    /// Write every request the run sent as a hurl file, to send them again with hurl
+    /// (`hurl --test --variable token=... FILE`); bodies over 64 KiB go beside it.
+    #[arg(long, value_name = "FILE", help_heading = REPORTS)]
+    pub export_hurl: Option<PathBuf>,
     /// Known failures (YAML or JSON): listed failures are reported as xfail and do not
     /// fail the run; stale, unmatched or expired entries exit 5.
     #[arg(long, value_name = "FILE", help_heading = VERDICT)]
@@ -410,6 +414,10 @@ pub struct ServeArgs {
     /// Allow an --upstream that does not point at loopback.
     #[arg(long)]
     pub allow_external_probe_urls: bool,
+    /// Answer every call (POST) no sooner than MS milliseconds after it arrived, as a
+    /// host running a model would (discovery stays immediate). For benchmarks.
+    #[arg(long, value_name = "MS", default_value_t = 0)]
+    pub delay_ms: u64,
 }
 
 #[derive(Debug, Args)]

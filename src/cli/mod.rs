@@ -9,6 +9,7 @@ mod destination;
 mod docs;
 mod embedded;
 mod evidence;
+mod export_hurl;
 mod lint;
 mod list;
 mod media;

@@ -2,6 +2,7 @@
 //! start the target, execute, feed every event to every reporter.
 
 use super::args::RunArgs;
+use super::export_hurl::HurlExport;
 use super::resolve::{self, process_env};
 use super::{CliError, run_witness, runtime};
 use crate::baseline;
@@ -17,7 +18,11 @@ use tokio::sync::mpsc;
 
 pub fn run(args: &RunArgs, color: bool) -> Result<Ending, CliError> {
     let mut resolved = resolve::resolve_run(args, color, &process_env).map_err(CliError::Usage)?;
-    super::destination::check(&[("--junit", &args.junit), ("--report", &args.report)])?;
+    super::destination::check(&[
+        ("--junit", &args.junit),
+        ("--report", &args.report),
+        ("--export-hurl", &args.export_hurl),
+    ])?;
     if let Some(path) = &args.baseline {
         resolved.config.baseline = Some(baseline::load(path).map_err(|e| match e {
             baseline::LoadError::Io(m) => CliError::Usage(m),
@@ -47,6 +52,7 @@ pub fn run(args: &RunArgs, color: bool) -> Result<Ending, CliError> {
         reporters.push(Box::new(JsonReporter::new(path.clone())));
     }
     let mut fanout = FanOut::new(config.redactor(), reporters);
+    let mut export = args.export_hurl.clone().map(HurlExport::new);
 
     runtime()?.block_on(async move {
         // The deadline bounds the whole run, starting the embedded host included.
@@ -58,12 +64,18 @@ pub fn run(args: &RunArgs, color: bool) -> Result<Ending, CliError> {
         let (config, reference) = resolved.start().await.map_err(CliError::Internal)?;
         let mut session = Session::open(Arc::new(config), &suite).map_err(CliError::Usage)?;
         session.witness = witness.clone();
+        session.replay = export.as_ref().map(HurlExport::log);
         let (tx, mut rx) = mpsc::unbounded_channel::<Event>();
         let execution = tokio::spawn(runner::execute(session, tx, stop.clone()));
         loop {
             tokio::select! {
                 event = rx.recv() => match event {
-                    Some(event) => fanout.handle(&event),
+                    Some(event) => {
+                        if let Some(export) = &mut export {
+                            export.observe(&event);
+                        }
+                        fanout.handle(&event);
+                    }
                     None => break,
                 },
                 // A second Ctrl-C: out now, without waiting for reports.
@@ -77,11 +89,14 @@ pub fn run(args: &RunArgs, color: bool) -> Result<Ending, CliError> {
             reference.shutdown().await;
         }
         run_witness::stop(witness).await;
-        let failures = fanout.finish();
+        let mut failures: Vec<String> = fanout.finish().iter().map(|f| f.to_string()).collect();
+        if let Some(Err(e)) = export.map(HurlExport::write) {
+            failures.push(e);
+        }
         Ok(if failures.is_empty() {
             Ending::Run(output.summary.exit_code)
         } else {
-            Ending::ReportsUnwritten(failures.iter().map(|f| f.to_string()).collect())
+            Ending::ReportsUnwritten(failures)
         })
     })
 }

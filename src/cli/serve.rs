@@ -40,6 +40,19 @@ fn upstream_banner(upstream: Option<&url::Url>) -> String {
         .unwrap_or_default()
 }
 
+/// `--delay-ms`: how long each call takes at the least.
+fn service_time(args: &ServeArgs) -> std::time::Duration {
+    std::time::Duration::from_millis(args.delay_ms)
+}
+
+/// `, service time N ms` for a banner.
+fn service_time_banner(args: &ServeArgs) -> String {
+    match args.delay_ms {
+        0 => String::new(),
+        ms => format!(", service time {ms} ms"),
+    }
+}
+
 /// `serve-reference --profile agui`: the AG-UI reference agent.
 fn serve_agui(args: &ServeArgs) -> Result<Ending, CliError> {
     if args.list_faults {
@@ -68,13 +81,14 @@ fn serve_agui(args: &ServeArgs) -> Result<Ending, CliError> {
         agent_declaration(&config).map_err(|e| CliError::Usage(format!("--accepts: {e}")))?;
     let addr = std::net::SocketAddr::new(args.bind, args.port);
     runtime()?.block_on(async move {
-        let running = agui::spawn(config.clone(), addr).await;
+        let running = agui::spawn_with_service_time(config.clone(), addr, service_time(args)).await;
         serve_until_interrupted(running, addr, |running| {
             format!(
-                "mmconform AG-UI reference agent listening on {} ({}{}{})",
+                "mmconform AG-UI reference agent listening on {} ({}{}{}{})",
                 agui::endpoint_url(running),
                 declaration.summary(),
                 upstream_banner(config.upstream.as_ref()),
+                service_time_banner(args),
                 config
                     .fault
                     .map(|f| format!(", FAULT {}", f.name()))
@@ -150,10 +164,12 @@ pub fn serve(args: &ServeArgs) -> Result<Ending, CliError> {
     };
     let addr = std::net::SocketAddr::new(args.bind, args.port);
     runtime()?.block_on(async move {
-        let running = reference_hosts::spawn(config.clone(), addr).await;
+        let running =
+            reference_hosts::spawn_with_service_time(config.clone(), addr, service_time(args))
+                .await;
         serve_until_interrupted(running, addr, |running| {
             format!(
-                "mmconform reference host listening on {} (modalities {}{}{}{})",
+                "mmconform reference host listening on {} (modalities {}{}{}{}{})",
                 running.base_url(),
                 config.modalities.join(","),
                 config
@@ -161,6 +177,7 @@ pub fn serve(args: &ServeArgs) -> Result<Ending, CliError> {
                     .map(|n| format!(", maxBytesPerPart {n}"))
                     .unwrap_or_default(),
                 upstream_banner(config.upstream.as_ref()),
+                service_time_banner(args),
                 config
                     .fault
                     .map(|f| format!(", FAULT {}", f.name()))

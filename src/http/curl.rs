@@ -2,7 +2,7 @@
 //! token is `$TOKEN`, and every header whose value is secret (`Authorization`,
 //! `Cookie`, `--secret-header` names) is a shell variable named after the header.
 
-use super::{HttpRequest, HttpSettings};
+use super::{HttpRequest, HttpSettings, JsonBody};
 use crate::redact::Redactor;
 
 /// Request bodies larger than this are not inlined into the curl line.
@@ -31,7 +31,7 @@ pub fn curl_line(
     redactor: &Redactor,
     url: &str,
     req: &HttpRequest,
-    body: Option<&str>,
+    body: Option<&JsonBody>,
 ) -> String {
     let mut parts = vec!["curl -sS -i".to_string()];
     let streamed = req.headers.iter().any(|(name, value)| {
@@ -70,10 +70,10 @@ pub fn curl_line(
     }
     if let Some(body) = body {
         parts.push("-H 'Content-Type: application/json'".to_string());
-        if body.len() <= CURL_INLINE_LIMIT {
+        if let Some(text) = body.text_within(CURL_INLINE_LIMIT) {
             parts.push(format!(
                 "--data-raw {}",
-                shell_quote(&redactor.redact(body))
+                shell_quote(&redactor.redact(&text))
             ));
         } else {
             parts.push(format!(

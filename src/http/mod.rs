@@ -10,13 +10,16 @@
 
 pub mod curl;
 mod failure;
+pub mod json_body;
 mod open;
 pub mod record;
 pub mod redirect;
+pub mod replay;
 pub mod retry;
+mod transport;
 pub mod wire;
 
-use crate::outcome::{Exchange, RecordedRequest, RecordedResponse, SentBody};
+use crate::outcome::{Exchange, RecordedResponse};
 use crate::redact::Redactor;
 use crate::stop::{Stop, StopReason};
 use serde_json::Value;
@@ -25,9 +28,12 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 pub use failure::SendError;
-use failure::{Failure, chain, describe, no_answer_at_all};
+use failure::{Failure, describe, no_answer_at_all};
+pub use json_body::JsonBody;
 pub use open::Opened;
 pub use record::{elide, shown_body};
+pub use transport::Transports;
+use transport::transport;
 
 pub use crate::config::TlsSettings;
 
@@ -119,6 +125,8 @@ pub struct HttpClient {
     next_start: Mutex<Option<Instant>>,
     /// Every request sent, in order.
     wire: std::sync::Arc<wire::WireLog>,
+    /// What `--export-hurl` needs to send each request again, when it is asked for.
+    replay: Option<std::sync::Arc<replay::ReplayLog>>,
 }
 
 impl HttpClient {
@@ -127,34 +135,22 @@ impl HttpClient {
         redactor: Redactor,
         stop: Stop,
     ) -> Result<HttpClient, String> {
-        let _ = rustls::crypto::ring::default_provider().install_default();
-        let mut identity = reqwest::header::HeaderMap::new();
-        // Ask for the body as is: nothing here decompresses, and saying so keeps
-        // well-behaved hosts from compressing at all.
-        identity.insert(
-            reqwest::header::ACCEPT_ENCODING,
-            reqwest::header::HeaderValue::from_static("identity"),
-        );
-        let mut builder = reqwest::Client::builder()
-            .connect_timeout(settings.timeout)
-            .redirect(redirect::policy(settings.max_redirects))
-            .referer(false)
-            .default_headers(identity)
-            .user_agent(concat!("mmconform/", env!("CARGO_PKG_VERSION")));
-        if let Some(pem) = &settings.tls.cacert_pem {
-            let certs =
-                reqwest::Certificate::from_pem_bundle(pem).map_err(|e| format!("--cacert: {e}"))?;
-            builder = builder.tls_certs_only(certs);
-        }
-        if settings.tls.insecure {
-            builder = builder.tls_danger_accept_invalid_certs(true);
-        }
-        if !settings.env_proxy {
-            builder = builder.no_proxy();
-        }
-        let client = builder
-            .build()
-            .map_err(|e| format!("cannot build the HTTP client: {}", chain(&e)))?;
+        HttpClient::sharing(settings, redactor, stop, None)
+    }
+
+    /// [`new`](Self::new), taking the transport (TLS configuration, connection pool)
+    /// from `transports` when one with the same settings was built before: calibration
+    /// runs hundreds of sessions, and each transport built loads the system CA store.
+    pub fn sharing(
+        settings: HttpSettings,
+        redactor: Redactor,
+        stop: Stop,
+        transports: Option<&Transports>,
+    ) -> Result<HttpClient, String> {
+        let client = match transports {
+            Some(shared) => shared.get(&settings)?,
+            None => transport(&settings)?,
+        };
         Ok(HttpClient {
             client,
             settings,
@@ -162,6 +158,7 @@ impl HttpClient {
             stop,
             next_start: Mutex::new(None),
             wire: Default::default(),
+            replay: None,
         })
     }
 
@@ -203,7 +200,12 @@ impl HttpClient {
     }
 
     /// The request as reqwest sends it: configured headers, the bearer token, the body.
-    fn builder(&self, req: &HttpRequest, url: &str, body: Option<&str>) -> reqwest::RequestBuilder {
+    fn builder(
+        &self,
+        req: &HttpRequest,
+        url: &str,
+        body: Option<&JsonBody>,
+    ) -> reqwest::RequestBuilder {
         let mut builder = self.client.request(req.method.clone(), url);
         for (name, value) in self.settings.headers.iter().chain(req.headers.iter()) {
             builder = builder.header(name, value);
@@ -211,10 +213,10 @@ impl HttpClient {
         if let (true, Some(token)) = (req.auth, &self.settings.token) {
             builder = builder.bearer_auth(token);
         }
-        if let Some(text) = body {
+        if let Some(body) = body {
             builder = builder
                 .header("Content-Type", "application/json")
-                .body(text.to_string());
+                .body(body.to_body());
         }
         builder
     }
@@ -236,7 +238,7 @@ impl HttpClient {
         ))
     }
 
-    fn curl_line(&self, req: &HttpRequest, body: Option<&str>) -> String {
+    fn curl_line(&self, req: &HttpRequest, body: Option<&JsonBody>) -> String {
         curl::curl_line(
             &self.settings,
             &self.redactor,
@@ -246,55 +248,43 @@ impl HttpClient {
         )
     }
 
-    /// The request side of an exchange, redacted, with its curl line.
-    fn recorded(&self, req: &HttpRequest, url: &str, body_text: Option<&str>) -> Exchange {
-        let mut shown_headers = Vec::new();
-        for (name, value) in self.settings.headers.iter().chain(req.headers.iter()) {
-            shown_headers.push((name.clone(), self.redactor.header_value(name, value)));
-        }
-        if let (true, Some(_)) = (req.auth, &self.settings.token) {
-            shown_headers.push(("Authorization".into(), "Bearer [REDACTED]".into()));
-        }
-        if body_text.is_some() {
-            shown_headers.push(("Content-Type".into(), "application/json".into()));
-        }
-        Exchange {
-            request: RecordedRequest {
-                method: req.method.to_string(),
-                url: self.redactor.redact(url),
-                headers: shown_headers,
-                body: req
-                    .body
-                    .as_ref()
-                    .map(|b| self.redactor.redact(&elide(b).to_string())),
-                sent: body_text.map(|text| SentBody {
-                    bytes: text.len(),
-                    sha256: crate::digest::sha256_hex(text),
-                    elided: req.body.as_ref().is_some_and(|b| elide(b) != *b),
-                }),
-            },
-            response: None,
-            curl: self.curl_line(req, body_text),
-            retries: 0,
-            notes: Vec::new(),
-            seq: None,
-            cached: false,
-        }
-    }
-
     /// Sends the request, retrying as [`retry`] allows. The exchange is always
     /// recorded (the last attempt, with notes on the others); `Err` means there is no
     /// answer to judge.
     pub async fn send(&self, req: &HttpRequest) -> (Exchange, Result<HttpResponse, SendError>) {
+        let shown = self.shown_request_body(req.body.as_ref());
+        let body = req.body.as_ref().map(JsonBody::of);
+        self.send_body(req, shown, body).await
+    }
+
+    /// [`send`](Self::send), for a request the caller gives up: its body is serialized
+    /// without copying its long strings (a large inline part is held once).
+    pub async fn send_owned(
+        &self,
+        mut req: HttpRequest,
+    ) -> (Exchange, Result<HttpResponse, SendError>) {
+        let shown = self.shown_request_body(req.body.as_ref());
+        let body = req.body.take().map(JsonBody::from_value);
+        self.send_body(&req, shown, body).await
+    }
+
+    async fn send_body(
+        &self,
+        req: &HttpRequest,
+        shown: Option<(String, bool)>,
+        body: Option<JsonBody>,
+    ) -> (Exchange, Result<HttpResponse, SendError>) {
         let url = self.url(&req.path);
-        let body_text = req.body.as_ref().map(|b| b.to_string());
-        let mut exchange = self.recorded(req, &url, body_text.as_deref());
+        let mut exchange = self.recorded(req, &url, shown, body.as_ref());
         let result = loop {
             let seq = self
                 .wire
                 .begin(req.method.as_str(), &exchange.request.url, &req.purpose);
             exchange.seq = Some(seq);
-            let attempt = self.attempt(req, &url, body_text.as_deref()).await;
+            if exchange.retries == 0 {
+                self.record_replay(seq, req, &url, body.as_ref());
+            }
+            let attempt = self.attempt(req, &url, body.as_ref()).await;
             match &attempt {
                 Ok(r) => self.wire.end(seq, Some(r.response.status), None),
                 Err(f) => {
@@ -400,7 +390,7 @@ impl HttpClient {
         &self,
         req: &HttpRequest,
         url: &str,
-        body: Option<&str>,
+        body: Option<&JsonBody>,
     ) -> Result<Received, Failure> {
         if let Some(reason) = self.stop.reason() {
             return Err(reason.into());
@@ -424,7 +414,7 @@ impl HttpClient {
         &self,
         req: &HttpRequest,
         url: &str,
-        body: Option<&str>,
+        body: Option<&JsonBody>,
     ) -> Result<Received, Failure> {
         let transport = |e: reqwest::Error| Failure {
             retryable: no_answer_at_all(&e),

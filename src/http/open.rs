@@ -1,7 +1,7 @@
 //! Requests whose answer the caller reads as it arrives (an AG-UI event stream): the
 //! same pacing, bounds and redirect rules as `send`, without retries or body reading.
 
-use super::{HttpClient, HttpRequest, SendError, describe};
+use super::{HttpClient, HttpRequest, JsonBody, SendError, describe};
 use crate::outcome::Exchange;
 use crate::stop::StopReason;
 use tokio::time::Instant;
@@ -25,12 +25,14 @@ impl HttpClient {
     /// [`stop`](Self::stop).
     pub async fn open(&self, req: &HttpRequest) -> Opened {
         let url = self.url(&req.path);
-        let body_text = req.body.as_ref().map(|b| b.to_string());
-        let mut exchange = self.recorded(req, &url, body_text.as_deref());
+        let shown = self.shown_request_body(req.body.as_ref());
+        let body = req.body.as_ref().map(JsonBody::of);
+        let mut exchange = self.recorded(req, &url, shown, body.as_ref());
         let seq = self
             .wire
             .begin(req.method.as_str(), &exchange.request.url, &req.purpose);
         exchange.seq = Some(seq);
+        self.record_replay(seq, req, &url, body.as_ref());
         let mut read_until = self.attempt_limit().0;
         let response = async {
             if let Some(reason) = self.stop.reason() {
@@ -39,7 +41,7 @@ impl HttpClient {
             self.pace().await.map_err(SendError::Stopped)?;
             let (limit, deadline_first) = self.attempt_limit();
             read_until = limit;
-            let sent = self.builder(req, &url, body_text.as_deref()).send();
+            let sent = self.builder(req, &url, body.as_ref()).send();
             tokio::select! {
                 bounded = tokio::time::timeout_at(limit, sent) => match bounded {
                     Ok(Ok(response)) => Ok(response),

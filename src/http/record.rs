@@ -3,7 +3,9 @@
 //! a host answering every case with megabytes cannot make the reports (which hold every
 //! case) grow without bound.
 
+use super::{HttpClient, HttpRequest, JsonBody};
 use crate::bounded_json;
+use crate::outcome::{Exchange, RecordedRequest, SentBody};
 use serde_json::Value;
 
 /// Strings in recorded bodies longer than this are elided (base64 media).
@@ -24,6 +26,58 @@ pub fn elide(value: &Value) -> Value {
             Value::Object(map.iter().map(|(k, v)| (k.clone(), elide(v))).collect())
         }
         other => other.clone(),
+    }
+}
+
+impl HttpClient {
+    /// How the request's body is recorded: long strings elided, secrets masked, and
+    /// whether anything was elided. Computed before an owned body is sent.
+    pub(super) fn shown_request_body(&self, body: Option<&Value>) -> Option<(String, bool)> {
+        body.map(|b| {
+            let elided = elide(b);
+            let changed = elided != *b;
+            (self.redactor.redact(&elided.to_string()), changed)
+        })
+    }
+
+    /// The request side of an exchange, redacted, with its curl line.
+    pub(super) fn recorded(
+        &self,
+        req: &HttpRequest,
+        url: &str,
+        shown_body: Option<(String, bool)>,
+        body: Option<&JsonBody>,
+    ) -> Exchange {
+        let mut shown_headers = Vec::new();
+        for (name, value) in self.settings.headers.iter().chain(req.headers.iter()) {
+            shown_headers.push((name.clone(), self.redactor.header_value(name, value)));
+        }
+        if let (true, Some(_)) = (req.auth, &self.settings.token) {
+            shown_headers.push(("Authorization".into(), "Bearer [REDACTED]".into()));
+        }
+        if body.is_some() {
+            shown_headers.push(("Content-Type".into(), "application/json".into()));
+        }
+        let elided = shown_body.as_ref().is_some_and(|(_, elided)| *elided);
+        Exchange {
+            request: RecordedRequest {
+                method: req.method.to_string(),
+                url: self.redactor.redact(url),
+                headers: shown_headers,
+                body: shown_body.map(|(text, _)| text),
+                sent: body.map(|b| SentBody {
+                    bytes: b.len(),
+                    sha256: b.sha256(),
+                    elided,
+                }),
+            },
+            response: None,
+            curl: self.curl_line(req, body),
+            retries: 0,
+            notes: Vec::new(),
+            seq: None,
+            cached: false,
+        }
     }
 }
 

@@ -6,7 +6,7 @@ use jsonschema::Validator;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// A compiled schema and where it came from (`builtin` or a file path).
 #[derive(Clone)]
@@ -27,6 +27,36 @@ fn compile(schema: &Value) -> Result<Validator, String> {
         .should_validate_formats(true)
         .build(schema)
         .map_err(|e| format!("schema does not compile: {e}"))
+}
+
+/// Compiles a schema's text; `origin` names it in errors.
+fn load(text: &str, origin: String) -> Result<LoadedSchema, String> {
+    let value: Value =
+        serde_json::from_str(text).map_err(|e| format!("{origin} is not JSON: {e}"))?;
+    let validator = compile(&value).map_err(|e| format!("{origin}: {e}"))?;
+    Ok(LoadedSchema {
+        validator: Arc::new(validator),
+        origin,
+    })
+}
+
+/// A shipped schema, compiled the first time any run of the process needs it: the
+/// text is part of the binary, so every run would compile the same validator.
+fn shipped(name: &str) -> Result<LoadedSchema, String> {
+    static COMPILED: OnceLock<Mutex<HashMap<String, Result<LoadedSchema, String>>>> =
+        OnceLock::new();
+    let mut compiled = COMPILED
+        .get_or_init(Mutex::default)
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(hit) = compiled.get(name) {
+        return hit.clone();
+    }
+    let loaded = builtin::schema(name)
+        .ok_or_else(|| format!("no schema named `{name}`"))
+        .and_then(|text| load(text, format!("builtin:{name}")));
+    compiled.insert(name.to_string(), loaded.clone());
+    loaded
 }
 
 impl SchemaCatalog {
@@ -62,6 +92,7 @@ impl SchemaCatalog {
     }
 
     /// A named schema, compiled (cached, including failures, so each is tried once).
+    /// A shipped schema is compiled once per process, whichever run asks first.
     pub fn named(&self, name: &str) -> Result<LoadedSchema, String> {
         let mut cache = self
             .cache
@@ -70,15 +101,12 @@ impl SchemaCatalog {
         if let Some(hit) = cache.get(name) {
             return hit.clone();
         }
-        let loaded = self.source(name).and_then(|(text, origin)| {
-            let value: Value =
-                serde_json::from_str(&text).map_err(|e| format!("{origin} is not JSON: {e}"))?;
-            let validator = compile(&value).map_err(|e| format!("{origin}: {e}"))?;
-            Ok(LoadedSchema {
-                validator: Arc::new(validator),
-                origin,
-            })
-        });
+        let loaded = if self.overridden(name) {
+            self.source(name)
+                .and_then(|(text, origin)| load(&text, origin))
+        } else {
+            shipped(name)
+        };
         cache.insert(name.to_string(), loaded.clone());
         loaded
     }

@@ -5,7 +5,8 @@
 use super::ResolvedTarget;
 use crate::config::{RunConfig, Target};
 use crate::event::DiscoverySnapshot;
-use crate::http::{HttpClient, HttpSettings};
+use crate::http::replay::ReplayLog;
+use crate::http::{HttpClient, HttpSettings, Transports};
 use crate::plan::{self, PlannedCase};
 use crate::protocol::{self, ProtocolRun};
 use crate::scenario::suite::Suite;
@@ -26,6 +27,11 @@ pub struct Session {
     /// The witness the run started (`run --witness`): after each case the executor
     /// records the model calls carrying the case's nonce. Protocols never see it.
     pub witness: Option<Arc<RunningWitness>>,
+    /// Transports shared with other sessions of the process (calibration); `None`
+    /// builds the session its own.
+    pub transports: Option<Arc<Transports>>,
+    /// Where every request is kept for `run --export-hurl`, when it is asked for.
+    pub replay: Option<Arc<ReplayLog>>,
 }
 
 /// What a session learned before planning, and the plan.
@@ -68,6 +74,8 @@ impl Session {
             target,
             protocol,
             witness: None,
+            transports: None,
+            replay: None,
         })
     }
 
@@ -78,7 +86,16 @@ impl Session {
     /// The HTTP client every request of the session goes through.
     pub fn client(&self, stop: Stop) -> Result<HttpClient, String> {
         let settings = HttpSettings::for_run(&self.config, &self.target.base_url);
-        HttpClient::new(settings, self.config.redactor(), stop)
+        let mut client = HttpClient::sharing(
+            settings,
+            self.config.redactor(),
+            stop,
+            self.transports.as_deref(),
+        )?;
+        if let Some(log) = &self.replay {
+            client.keep_replay(log.clone());
+        }
+        Ok(client)
     }
 
     /// Learns the protocol's context (sending nothing when `client` is `None`) and

@@ -135,10 +135,40 @@ fn most_specific<'a>(error: &'a ValidationError<'static>) -> Vec<&'a ValidationE
     }
 }
 
+/// A file's position index, built the first time a diagnostic needs a position: a
+/// file without problems (every built-in one) is never walked a second time.
+pub struct LazyIndex<'a> {
+    text: &'a str,
+    built: std::cell::OnceCell<PositionIndex>,
+}
+
+impl<'a> LazyIndex<'a> {
+    pub fn new(text: &'a str) -> LazyIndex<'a> {
+        LazyIndex {
+            text,
+            built: std::cell::OnceCell::new(),
+        }
+    }
+
+    fn index(&self) -> &PositionIndex {
+        self.built.get_or_init(|| PositionIndex::build(self.text))
+    }
+
+    /// [`PositionIndex::node`].
+    pub fn node(&self, pointer: &str) -> Position {
+        self.index().node(pointer)
+    }
+
+    /// [`PositionIndex::key`].
+    pub fn key(&self, pointer: &str) -> Position {
+        self.index().key(pointer)
+    }
+}
+
 fn schema_diagnostics(
     source: &SourceText,
     value: &Value,
-    index: &PositionIndex,
+    index: &LazyIndex,
     validator: &Validator,
 ) -> Vec<Diagnostic> {
     let mut out: Vec<Diagnostic> = Vec::new();
@@ -193,12 +223,12 @@ fn file_diagnostic(source: &SourceText, message: String) -> Vec<Diagnostic> {
 /// `validator`. `Err` holds every problem, in file order, each at its file:line:col.
 /// Shared by scenario and baseline files.
 /// `kind` names the files in messages (`scenario`, `baseline`).
-pub fn parse_validated(
-    source: &SourceText,
+pub fn parse_validated<'a>(
+    source: &'a SourceText,
     validator: &Validator,
     kind: &str,
     max_bytes: usize,
-) -> Result<(Value, PositionIndex), Vec<Diagnostic>> {
+) -> Result<(Value, LazyIndex<'a>), Vec<Diagnostic>> {
     if source.text.len() > max_bytes {
         return Err(file_diagnostic(
             source,
@@ -209,7 +239,10 @@ pub fn parse_validated(
         ));
     }
     let value = parse(source).map_err(|d| vec![d])?;
-    let index = PositionIndex::build(&source.text);
+    let index = LazyIndex::new(&source.text);
+    if validator.is_valid(&value) {
+        return Ok((value, index));
+    }
     let mut problems = schema_diagnostics(source, &value, &index, validator);
     if !problems.is_empty() {
         problems.sort_by_key(|d| d.position);
@@ -223,7 +256,7 @@ pub fn load(source: &SourceText, options: &CheckOptions) -> Result<LoadedFile, V
     let file_diag = |message: String| file_diagnostic(source, message);
     let (value, index) =
         parse_validated(source, scenario_validator(), "scenario", MAX_SCENARIO_BYTES)?;
-    let file: ScenarioFile = serde_json::from_value(value.clone())
+    let file = <ScenarioFile as serde::Deserialize>::deserialize(&value)
         .map_err(|e| file_diag(format!("does not match the scenario model: {e}")))?;
     let mut problems = checks::check(&file, &value, options)
         .into_iter()

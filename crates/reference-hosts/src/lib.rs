@@ -37,6 +37,7 @@ mod modality;
 mod openai_wire;
 mod part;
 mod routes;
+pub mod service_time;
 mod source;
 mod ssrf;
 mod upstream;
@@ -160,6 +161,16 @@ impl Drop for RunningReference {
 /// Bind (use 127.0.0.1:0 for an ephemeral port) and serve in a tokio task until shutdown.
 pub async fn spawn(config: ReferenceConfig, addr: SocketAddr) -> std::io::Result<RunningReference> {
     serve(router(config), addr).await
+}
+
+/// [`spawn`], with every call answered no sooner than `service_time` after it arrived
+/// ([`service_time`]): a host that takes as long as a model would.
+pub async fn spawn_with_service_time(
+    config: ReferenceConfig,
+    addr: SocketAddr,
+    service_time: std::time::Duration,
+) -> std::io::Result<RunningReference> {
+    serve(service_time::paced(router(config), service_time), addr).await
 }
 
 /// Serves `app` on `addr` in a tokio task until the handle shuts it down (or is

@@ -6,8 +6,7 @@ use crate::digest::sha256_hex;
 use crate::plan::predicate::evaluate_all;
 use crate::scenario::builtin;
 use crate::scenario::diagnostic::Diagnostic;
-use crate::scenario::load::{SourceText, parse_validated};
-use crate::scenario::position::PositionIndex;
+use crate::scenario::load::{LazyIndex, SourceText, parse_validated};
 use jsonschema::Validator;
 use serde_json::Value;
 use std::sync::OnceLock;
@@ -68,7 +67,7 @@ pub fn parse(name: &str, text: &str) -> Result<LoadedCriteria, Vec<Diagnostic>> 
 
 /// What the schema cannot say: ids are unique, and predicates hold no placeholders
 /// (there is nothing to fill them with: paths go straight into the report).
-fn semantic_problems(file: &CriteriaFile, _index: &PositionIndex) -> Vec<(String, String)> {
+fn semantic_problems(file: &CriteriaFile, _index: &LazyIndex) -> Vec<(String, String)> {
     let mut out = Vec::new();
     for (i, criterion) in file.criteria.iter().enumerate() {
         if let Some(first) = file.criteria[..i].iter().position(|c| c.id == criterion.id) {

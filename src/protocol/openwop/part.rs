@@ -5,7 +5,6 @@
 use super::Dialect;
 use crate::scenario::model::{MediaSource, MediaSpec};
 use crate::scenario::template;
-use base64::Engine as _;
 use mmconform_media as media;
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
@@ -67,16 +66,34 @@ pub fn render(
         .as_ref()
         .map(|s| s.to_vec())
         .unwrap_or_else(|| vec![MediaSource::Data]);
+    // The file is encoded in its own buffer and the text moved into the part: a large
+    // part is held once, not as file, text and copy (a second `data` source copies).
+    let mut file = Some(bytes);
+    let mut encoded = String::new();
+    let mut data_sources_left = sources
+        .iter()
+        .filter(|s| matches!(s, MediaSource::Data))
+        .count();
     for source in sources {
         match source {
             MediaSource::Data => {
+                data_sources_left -= 1;
                 let data = match &spec.data {
                     Some(literal) => text(literal)?,
-                    None => base64::engine::general_purpose::STANDARD.encode(&bytes),
+                    None => {
+                        if let Some(file) = file.take() {
+                            encoded = crate::request::base64_in_place::encode(file);
+                        }
+                        if data_sources_left == 0 {
+                            std::mem::take(&mut encoded)
+                        } else {
+                            encoded.clone()
+                        }
+                    }
                 };
                 part.insert(
                     (if document { "dataBase64" } else { "data" }).into(),
-                    json!(data),
+                    Value::String(data),
                 );
             }
             MediaSource::Url => {
@@ -116,6 +133,7 @@ pub fn render(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use base64::Engine as _;
 
     fn spec(v: Value) -> MediaSpec {
         serde_json::from_value(v).unwrap()

@@ -88,15 +88,27 @@ impl ProtocolRun for OpenwopRun {
         _nonce: &'a str,
     ) -> BoxFuture<'a, Probed> {
         async move {
-            let mut probed = Probed::default();
             let problem = self.discovery.as_ref().and_then(|d| d.problem.as_ref());
-            // Discovery cases are judged on the document itself, usable or not.
-            for endpoint in endpoints.iter().filter(|e| *e != "discovery") {
-                let blocked = match (problem, super::seam(endpoint, self.config.openwop_major)) {
-                    (Some(problem), _) => Some(format!("discovery unusable: {problem}")),
-                    (None, Some(seam)) => discovery::probe_seam(client, &seam).await,
-                    (None, None) => Some(format!("unknown endpoint `{endpoint}`")),
-                };
+            // Discovery cases are judged on the document itself, usable or not. The
+            // seams are probed at the same time: on a slow host one round trip, not
+            // one per seam (each probe is numbered in endpoint order as it starts).
+            let probes =
+                endpoints
+                    .iter()
+                    .filter(|e| *e != "discovery")
+                    .map(|endpoint| async move {
+                        let blocked =
+                            match (problem, super::seam(endpoint, self.config.openwop_major)) {
+                                (Some(problem), _) => {
+                                    Some(format!("discovery unusable: {problem}"))
+                                }
+                                (None, Some(seam)) => discovery::probe_seam(client, &seam).await,
+                                (None, None) => Some(format!("unknown endpoint `{endpoint}`")),
+                            };
+                        (endpoint, blocked)
+                    });
+            let mut probed = Probed::default();
+            for (endpoint, blocked) in futures_util::future::join_all(probes).await {
                 if let Some(reason) = blocked {
                     probed
                         .unusable

@@ -111,7 +111,8 @@ pub async fn run_seam_case(
     };
     let body = super::provider::name_provider(&request_spec.endpoint, body, env.provider);
     let request = seam.request(body, request_spec.auth, planned.id.clone());
-    let (exchange, response) = env.client.send(&request).await;
+    // Given up to the client: a large inline part is then sent from its own buffer.
+    let (exchange, response) = env.client.send_owned(request).await;
     match response {
         Ok(response) => judge_response(planned, case, env, &response, exchange, started),
         Err(no_answer) => {

@@ -3,6 +3,7 @@
 
 mod broken_scenarios;
 mod contract;
+mod export_hurl;
 mod help;
 mod install;
 mod progress;

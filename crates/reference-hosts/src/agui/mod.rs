@@ -100,3 +100,17 @@ pub fn media_base_url(endpoint: &str) -> String {
 pub async fn spawn(config: AgentConfig, addr: SocketAddr) -> std::io::Result<RunningReference> {
     super::serve(router(config), addr).await
 }
+
+/// [`spawn`], with every run answered no sooner than `service_time` after it arrived
+/// (`crate::service_time`).
+pub async fn spawn_with_service_time(
+    config: AgentConfig,
+    addr: SocketAddr,
+    service_time: std::time::Duration,
+) -> std::io::Result<RunningReference> {
+    super::serve(
+        crate::service_time::paced(router(config), service_time),
+        addr,
+    )
+    .await
+}
