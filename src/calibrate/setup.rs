@@ -221,6 +221,8 @@ async fn start_agent(agent: AgentConfig) -> Result<(RunningReference, RunConfig)
         accepts: agent.accepts.prefixes().to_vec(),
         sources: agent.sources().iter().map(|s| s.to_string()).collect(),
         echo: agent.echoes(),
+        detail: false,
+        streaming: false,
         by: "reference agent".into(),
     };
     let file_ids = agent

@@ -4,7 +4,7 @@
 //! media base URL and media refs), handed on as configuration. `serve-reference` serves
 //! the same hosts on their own.
 
-use super::args::ReferenceArgs;
+use super::args::{ProfileArg, ReferenceArgs};
 use super::resolve::parse_modalities;
 use crate::config::RunConfig;
 use crate::protocol::agui::Declaration;
@@ -29,7 +29,8 @@ impl Embedded {
     /// `allow_external` lets `--reference-upstream` leave loopback.
     pub fn from_args(
         args: &ReferenceArgs,
-        agui: bool,
+        profile: ProfileArg,
+        model: Option<&str>,
         allow_external: bool,
     ) -> Result<Embedded, String> {
         let upstream = args
@@ -37,10 +38,14 @@ impl Embedded {
             .as_deref()
             .map(|raw| upstream_url(raw, allow_external, "--reference-upstream"))
             .transpose()?;
-        if agui {
-            agent_config(args).map(|agent| Embedded::Agent(agent.with_upstream(upstream)))
-        } else {
-            host_config(args).map(|host| Embedded::Host(ReferenceConfig { upstream, ..host }))
+        match profile {
+            ProfileArg::Agui => {
+                agent_config(args).map(|agent| Embedded::Agent(agent.with_upstream(upstream)))
+            }
+            ProfileArg::Openai => Err(format!("TEMP {model:?}")),
+            ProfileArg::Openwop => {
+                host_config(args).map(|host| Embedded::Host(ReferenceConfig { upstream, ..host }))
+            }
         }
     }
 }
@@ -165,7 +170,7 @@ pub fn agent_declaration(agent: &AgentConfig) -> Result<Declaration, String> {
 }
 
 /// Where an embedded host listens for a run: an ephemeral loopback port.
-fn loopback() -> SocketAddr {
+pub(super) fn loopback() -> SocketAddr {
     SocketAddr::from(([127, 0, 0, 1], 0))
 }
 
@@ -223,7 +228,7 @@ async fn start_agent(
     Ok(running)
 }
 
-fn point(config: &mut RunConfig, url: &str, label: String) -> Result<(), String> {
+pub(super) fn point(config: &mut RunConfig, url: &str, label: String) -> Result<(), String> {
     let url = url::Url::parse(url)
         .map_err(|e| format!("the embedded host's URL `{url}` does not parse: {e}"))?;
     config.point_at_embedded(url, label);

@@ -312,6 +312,8 @@ mod tests {
                 accepts: list("image/,audio/wav,application/pdf"),
                 sources: list("data,url,file"),
                 echo: true,
+                detail: false,
+                streaming: false,
                 by: "reference agent".into(),
             }),
             ..Claims::default()
