@@ -68,6 +68,18 @@ pub enum ProfileArg {
     Openai,
 }
 
+/// Which embedded reference `serve-reference` serves. Kept apart from [`ProfileArg`]
+/// so a reference can be served before a run profile for its wire exists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ServeProfileArg {
+    /// The openwop reference host.
+    Openwop,
+    /// The AG-UI reference agent (run endpoint `/agui`).
+    Agui,
+    /// The OpenAI-compatible Chat Completions server (API base `/v1`).
+    Openai,
+}
+
 #[derive(Debug, Clone, Copy, ValueEnum)]
 pub enum FormatArg {
     Human,
@@ -379,12 +391,16 @@ pub struct LintArgs {
 
 #[derive(Debug, Args)]
 pub struct ServeArgs {
-    /// Which reference to serve: the openwop host, or the AG-UI agent (run endpoint `/agui`).
-    #[arg(long, value_enum, default_value_t = ProfileArg::Openwop)]
-    pub profile: ProfileArg,
+    /// Which reference to serve: the openwop host, the AG-UI agent (run endpoint
+    /// `/agui`), or the OpenAI-compatible server (API base `/v1`).
+    #[arg(long, value_enum, default_value_t = ServeProfileArg::Openwop)]
+    pub profile: ServeProfileArg,
     /// agui: MIME prefixes the agent accepts. Default: image/,audio/wav,application/pdf.
     #[arg(long, value_name = "LIST", value_delimiter = ',')]
     pub accepts: Vec<String>,
+    /// openai: the models to serve. Default: reference-text,reference-multimodal.
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    pub models: Vec<String>,
     /// Port on 127.0.0.1 (0 picks a free one and prints it).
     #[arg(long, default_value_t = 8080)]
     pub port: u16,
@@ -413,8 +429,8 @@ pub struct ServeArgs {
     #[arg(long)]
     pub list_faults: bool,
     /// An OpenAI-compatible base URL (`http://127.0.0.1:4010/v1`) to forward to: openwop
-    /// calls naming `provider: compat`, every AG-UI run. Loopback only, unless
-    /// --allow-external-probe-urls.
+    /// calls naming `provider: compat`, every AG-UI run, every accepted OpenAI request.
+    /// Loopback only, unless --allow-external-probe-urls.
     #[arg(long, value_name = "URL")]
     pub upstream: Option<String>,
     /// Allow an --upstream that does not point at loopback.

@@ -5,6 +5,8 @@
 //! the same hosts on their own.
 
 use super::args::{ProfileArg, ReferenceArgs};
+pub use super::embedded_openai::{OPENAI_FAULT_LISTING, openai_fault_names};
+use super::embedded_openai::{self, OpenaiServer};
 use super::resolve::parse_modalities;
 use crate::config::RunConfig;
 use crate::protocol::agui::Declaration;
@@ -22,11 +24,13 @@ pub enum Embedded {
     Host(ReferenceConfig),
     /// The AG-UI reference agent (`--profile agui`); runs go to its endpoint `/agui`.
     Agent(AgentConfig),
+    /// The OpenAI-compatible reference server (`--profile openai`) and the model the run names.
+    Openai(OpenaiServer),
 }
 
 impl Embedded {
-    /// The host the `--reference-*` flags describe, for an agui run or an openwop one;
-    /// `allow_external` lets `--reference-upstream` leave loopback.
+    /// The host the `--reference-*` flags describe for `profile` (openai: serving
+    /// `model`); `allow_external` lets `--reference-upstream` leave loopback.
     pub fn from_args(
         args: &ReferenceArgs,
         profile: ProfileArg,
@@ -42,7 +46,7 @@ impl Embedded {
             ProfileArg::Agui => {
                 agent_config(args).map(|agent| Embedded::Agent(agent.with_upstream(upstream)))
             }
-            ProfileArg::Openai => Err(format!("TEMP {model:?}")),
+            ProfileArg::Openai => embedded_openai::server(args, model, upstream).map(Embedded::Openai),
             ProfileArg::Openwop => {
                 host_config(args).map(|host| Embedded::Host(ReferenceConfig { upstream, ..host }))
             }
@@ -57,6 +61,7 @@ impl Embedded {
         let upstream = match self {
             Embedded::Host(host) => &mut host.upstream,
             Embedded::Agent(agent) => &mut agent.upstream,
+            Embedded::Openai(server) => &mut server.config.upstream,
         };
         upstream.get_or_insert(url);
     }
@@ -180,6 +185,7 @@ pub async fn start(embedded: Embedded, config: &mut RunConfig) -> Result<Running
     match embedded {
         Embedded::Host(host) => start_host(host, config).await,
         Embedded::Agent(agent) => start_agent(agent, config).await,
+        Embedded::Openai(server) => embedded_openai::start(server, config).await,
     }
 }
 

@@ -8,7 +8,7 @@ mod connection;
 mod destination;
 mod docs;
 mod embedded;
-// TEMP mod embedded_openai;
+mod embedded_openai;
 mod evidence;
 mod lint;
 mod list;

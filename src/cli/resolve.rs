@@ -258,6 +258,16 @@ pub fn resolve_protocol(
                 by: "reference agent".into(),
             })
         }
+        TargetChoice::Embedded(Embedded::Openai(server)) => {
+            if declared {
+                return Err(
+                    "the reference server declares what its model takes: pick the model \
+                     with --model, not --accepts/--claims"
+                        .into(),
+                );
+            }
+            Some(super::embedded_openai::claims(&server.model))
+        }
         _ => None,
     };
     let claims = Claims {

@@ -1,6 +1,7 @@
 //! The embedded reference hosts mmconform is calibrated against: a spec-faithful
-//! openwop host (this module) and a strict AG-UI 1.0 agent ([`agui`]), each with
-//! single-fault variants.
+//! openwop host (this module), a strict AG-UI 1.0 agent ([`agui`]) and a strict
+//! OpenAI-compatible Chat Completions server ([`openai`]), each with single-fault
+//! variants.
 //!
 //! Used by `mmconform run --target reference`, by the test-suite and by calibration.
 //! The hosts are written from the wire description and never use the tool's own
@@ -34,6 +35,7 @@ mod forward;
 mod media_ref;
 mod mime;
 mod modality;
+pub mod openai;
 mod openai_wire;
 mod part;
 mod routes;
