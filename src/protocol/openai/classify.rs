@@ -60,8 +60,8 @@ impl ErrorSummary {
         Some(match error {
             Value::String(s) => ErrorSummary {
                 error_type: None,
-                code: Some(shorten(s, 200)),
-                message: None,
+                code: None,
+                message: Some(shorten(s, 200)),
             },
             _ => ErrorSummary {
                 error_type: field("type"),
