@@ -2,6 +2,7 @@
 //! case (a host advertising audio never runs the "unadvertised audio" negative), so the
 //! catalogue holds several per profile, and every case must run in at least one of them.
 
+use super::setup_openai::{self, OpenaiShape};
 use super::variant::Variant;
 use crate::config::{EmbeddedClaims, RunConfig, Target, Token};
 use crate::protocol::openwop::Dialect;
@@ -11,10 +12,10 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 
 /// Not a secret: the token the `with-token` shapes require, so the auth case runs.
-const CALIBRATION_TOKEN: &str = "mmconform-calibration-token";
+pub(super) const CALIBRATION_TOKEN: &str = "mmconform-calibration-token";
 /// Never fetched (the reference host judges URLs, it does not fetch them): it only
 /// lets the `url` positives and the data+url shape case apply.
-const CALIBRATION_MEDIA_BASE_URL: &str = "http://media.example.invalid/mmconform";
+pub(super) const CALIBRATION_MEDIA_BASE_URL: &str = "http://media.example.invalid/mmconform";
 
 /// One shape of a faithful host plus the run options that go with it.
 #[derive(Debug, Clone)]
@@ -31,6 +32,8 @@ pub enum Shape {
     Openwop(OpenwopShape),
     /// The AG-UI reference agent declaring these MIME prefixes.
     Agui(&'static [&'static str]),
+    /// The OpenAI-compatible reference server serving one model, declared one way.
+    Openai(OpenaiShape),
 }
 
 #[derive(Debug, Clone)]
@@ -153,6 +156,17 @@ pub fn setups() -> Vec<Setup> {
             &["image/webp"],
         ),
     ]
+    .into_iter()
+    .chain(
+        setup_openai::shapes()
+            .into_iter()
+            .map(|(name, summary, shape)| Setup {
+                name,
+                summary,
+                shape: Shape::Openai(shape),
+            }),
+    )
+    .collect()
 }
 
 impl Setup {
@@ -161,6 +175,7 @@ impl Setup {
         match self.shape {
             Shape::Openwop(_) => crate::protocol::openwop::PROFILE,
             Shape::Agui(_) => crate::protocol::agui::PROFILE,
+            Shape::Openai(_) => crate::protocol::openai::PROFILE,
         }
     }
 
@@ -176,6 +191,7 @@ impl Setup {
         let (running, mut config) = match &self.shape {
             Shape::Openwop(shape) => shape.start(host_fault(variant)).await?,
             Shape::Agui(accepts) => start_agent(agent_config(accepts, variant)?).await?,
+            Shape::Openai(shape) => shape.start(variant).await?,
         };
         config.concurrency = concurrency;
         config.schemas_dir = schemas_dir;
@@ -202,12 +218,12 @@ fn agent_config(accepts: &[&str], variant: Option<&Variant>) -> Result<AgentConf
     AgentConfig::new(&accepts, fault)
 }
 
-fn loopback() -> SocketAddr {
+pub(super) fn loopback() -> SocketAddr {
     SocketAddr::from(([127, 0, 0, 1], 0))
 }
 
 /// A run against the embedded host at `url`, shown as `label`.
-fn embedded_run(url: &str, label: String) -> Result<RunConfig, String> {
+pub(super) fn embedded_run(url: &str, label: String) -> Result<RunConfig, String> {
     let url = url::Url::parse(url).map_err(|e| format!("embedded host URL `{url}`: {e}"))?;
     let mut config = RunConfig::new(Target::Url(url.clone()));
     config.point_at_embedded(url, label);

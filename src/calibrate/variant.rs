@@ -6,6 +6,7 @@ use super::setup::Setup;
 use crate::scenario::suite::Suite;
 use reference_hosts::Fault;
 use reference_hosts::agui::AguiFault;
+use reference_hosts::openai::OpenaiFault;
 
 /// How a variant is expected to show up in a run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -25,6 +26,8 @@ pub enum Variant {
     Host(Fault),
     /// A fault of the AG-UI reference agent.
     AguiHost(AguiFault),
+    /// A fault of the OpenAI-compatible reference server.
+    OpenaiHost(OpenaiFault),
     Schema(SchemaMutant),
 }
 
@@ -47,6 +50,7 @@ impl Variant {
             Variant::Host(f) => f.name().to_string(),
             // Some names exist in both tables (`refuses-string-content`).
             Variant::AguiHost(f) => format!("agui:{}", f.name()),
+            Variant::OpenaiHost(f) => format!("openai:{}", f.name()),
             Variant::Schema(m) => m.name(),
         }
     }
@@ -55,13 +59,14 @@ impl Variant {
         match self {
             Variant::Host(f) => f.description().to_string(),
             Variant::AguiHost(f) => f.description().to_string(),
+            Variant::OpenaiHost(f) => f.description().to_string(),
             Variant::Schema(m) => m.description(),
         }
     }
 
     pub fn kind(&self) -> &'static str {
         match self {
-            Variant::Host(_) | Variant::AguiHost(_) => "host-fault",
+            Variant::Host(_) | Variant::AguiHost(_) | Variant::OpenaiHost(_) => "host-fault",
             Variant::Schema(_) => "schema-mutant",
         }
     }
@@ -80,15 +85,17 @@ impl Variant {
         match self {
             Variant::Host(_) => setup.profile() == crate::protocol::openwop::PROFILE,
             Variant::AguiHost(_) => setup.profile() == crate::protocol::agui::PROFILE,
+            Variant::OpenaiHost(_) => setup.profile() == crate::protocol::openai::PROFILE,
             Variant::Schema(_) => SCHEMA_MUTANT_SETUPS.contains(&setup.name),
         }
     }
 }
 
 /// The setups schema mutants are run in: the widest of each profile.
-pub const SCHEMA_MUTANT_SETUPS: [&str; 2] = ["all-modalities", "agui-default"];
+pub const SCHEMA_MUTANT_SETUPS: [&str; 3] = ["all-modalities", "agui-default", "openai-multimodal"];
 
-/// Every variant: each host fault, each agent fault, then each schema mutant of the
+/// Every variant: each host fault, each agent fault, each OpenAI server fault, then
+/// each schema mutant of the
 /// schemas `suite` judges (see `schema_mutant`).
 ///
 /// The forwarding faults (`needs_upstream()`) are left out: they change nothing unless
@@ -109,6 +116,13 @@ pub fn catalogue(suite: &Suite) -> Vec<Variant> {
                 .copied()
                 .filter(|f| !f.needs_upstream())
                 .map(Variant::AguiHost),
+        )
+        .chain(
+            OpenaiFault::all()
+                .iter()
+                .copied()
+                .filter(|f| !f.needs_upstream())
+                .map(Variant::OpenaiHost),
         )
         .chain(
             schema_mutant::catalogue(&judged)

@@ -5,8 +5,8 @@
 //! the same hosts on their own.
 
 use super::args::{ProfileArg, ReferenceArgs};
-pub use super::embedded_openai::{OPENAI_FAULT_LISTING, openai_fault_names};
 use super::embedded_openai::{self, OpenaiServer};
+pub use super::embedded_openai::{OPENAI_FAULT_LISTING, openai_fault_names};
 use super::resolve::parse_modalities;
 use crate::config::RunConfig;
 use crate::protocol::agui::Declaration;
@@ -46,7 +46,9 @@ impl Embedded {
             ProfileArg::Agui => {
                 agent_config(args).map(|agent| Embedded::Agent(agent.with_upstream(upstream)))
             }
-            ProfileArg::Openai => embedded_openai::server(args, model, upstream).map(Embedded::Openai),
+            ProfileArg::Openai => {
+                embedded_openai::server(args, model, upstream).map(Embedded::Openai)
+            }
             ProfileArg::Openwop => {
                 host_config(args).map(|host| Embedded::Host(ReferenceConfig { upstream, ..host }))
             }
