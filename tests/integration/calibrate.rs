@@ -32,7 +32,7 @@ fn the_builtin_suite_is_calibrated_and_every_variant_is_caught() {
     // Every fault the reference host and agent can run with is in the matrix, and caught;
     // the forwarding faults, which need an upstream model no calibration setup has yet,
     // are listed as such and left out.
-    let forwarding: Vec<String> = ["openwop", "agui"]
+    let forwarding: Vec<String> = ["openwop", "agui", "openai"]
         .iter()
         .flat_map(|p| forwarding_faults(p))
         .collect();
@@ -41,6 +41,9 @@ fn the_builtin_suite_is_calibrated_and_every_variant_is_caught() {
     let agent_faults = listed_faults("agui");
     assert!(agent_faults.len() >= 17, "{agent_faults:?}");
     faults.extend(agent_faults.iter().map(|f| format!("agui:{f}")));
+    let server_faults = listed_faults("openai");
+    assert!(server_faults.len() >= 9, "{server_faults:?}");
+    faults.extend(server_faults.iter().map(|f| format!("openai:{f}")));
     for fault in &faults {
         let row = variants
             .iter()

@@ -291,7 +291,8 @@ mod tests {
                 "image/jpeg",
                 "image/webp",
                 "audio/wav",
-                "application/pdf"
+                "application/pdf",
+                "image/gif"
             ]
         );
         assert_eq!(d.undeclared_mimes(), ["audio/mpeg"]);

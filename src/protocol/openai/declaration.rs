@@ -301,7 +301,10 @@ mod tests {
             d.accepted_mimes(),
             ["image/png", "audio/wav", "audio/mpeg", "application/pdf"]
         );
-        assert_eq!(d.undeclared_mimes(), ["image/jpeg", "image/webp"]);
+        assert_eq!(
+            d.undeclared_mimes(),
+            ["image/jpeg", "image/webp", "image/gif"]
+        );
         assert_eq!(
             d.facts(None)["firstMime"],
             json!({"image": "image/png", "audio": "audio/wav", "file": "application/pdf"})
