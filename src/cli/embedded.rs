@@ -9,7 +9,6 @@ use super::resolve::parse_modalities;
 use crate::config::RunConfig;
 use crate::protocol::agui::Declaration;
 use reference_hosts::agui::{self, AgentConfig, AguiFault, DEFAULT_ACCEPTS};
-use reference_hosts::openai::{self, OpenaiConfig, OpenaiFault};
 use reference_hosts::{Fault, ReferenceConfig, RunningReference};
 use std::net::SocketAddr;
 
@@ -23,8 +22,6 @@ pub enum Embedded {
     Host(ReferenceConfig),
     /// The AG-UI reference agent (`--profile agui`); runs go to its endpoint `/agui`.
     Agent(AgentConfig),
-    /// The OpenAI-compatible reference server; runs go to its API base `/v1`.
-    Openai(OpenaiConfig),
 }
 
 impl Embedded {
@@ -49,35 +46,12 @@ impl Embedded {
 }
 
 impl Embedded {
-    /// The OpenAI-compatible server the `--reference-*` flags describe:
-    /// `--reference-fault` read as an OpenAI fault, `--reference-upstream`; both models.
-    pub fn openai_from_args(
-        args: &ReferenceArgs,
-        allow_external: bool,
-    ) -> Result<Embedded, String> {
-        let upstream = args
-            .reference_upstream
-            .as_deref()
-            .map(|raw| upstream_url(raw, allow_external, "--reference-upstream"))
-            .transpose()?;
-        let fault = parse_fault::<OpenaiFault>(
-            "--reference-fault",
-            args.reference_fault.as_deref(),
-            &openai_fault_names(),
-            OPENAI_FAULT_LISTING,
-        )?;
-        Ok(Embedded::Openai(
-            OpenaiConfig::new(fault).with_upstream(upstream),
-        ))
-    }
-
     /// Forwards to `url` (a run's witness) unless `--reference-upstream` named an
     /// upstream already.
     pub fn default_upstream(&mut self, url: url::Url) {
         let upstream = match self {
             Embedded::Host(host) => &mut host.upstream,
             Embedded::Agent(agent) => &mut agent.upstream,
-            Embedded::Openai(server) => &mut server.upstream,
         };
         upstream.get_or_insert(url);
     }
@@ -142,13 +116,8 @@ pub fn agui_fault_names() -> Vec<&'static str> {
     AguiFault::all().iter().map(|f| f.name()).collect()
 }
 
-pub fn openai_fault_names() -> Vec<&'static str> {
-    OpenaiFault::all().iter().map(|f| f.name()).collect()
-}
-
 pub const FAULT_LISTING: &str = "mmconform serve-reference --list-faults";
 pub const AGUI_FAULT_LISTING: &str = "mmconform serve-reference --profile agui --list-faults";
-pub const OPENAI_FAULT_LISTING: &str = "mmconform serve-reference --profile openai --list-faults";
 
 fn host_config(args: &ReferenceArgs) -> Result<ReferenceConfig, String> {
     let fault = parse_fault::<Fault>(
@@ -206,7 +175,6 @@ pub async fn start(embedded: Embedded, config: &mut RunConfig) -> Result<Running
     match embedded {
         Embedded::Host(host) => start_host(host, config).await,
         Embedded::Agent(agent) => start_agent(agent, config).await,
-        Embedded::Openai(server) => start_openai_reference(server, config).await,
     }
 }
 
@@ -252,21 +220,6 @@ async fn start_agent(
         .media_base_url
         .get_or_insert_with(|| agui::media_base_url(&endpoint));
     point(config, &endpoint, format!("reference agent ({endpoint})"))?;
-    Ok(running)
-}
-
-/// The OpenAI-compatible server requires the run's token (so a token is checked as on
-/// a real endpoint); the run's target is its API base `http://127.0.0.1:PORT/v1`.
-pub async fn start_openai_reference(
-    mut server: OpenaiConfig,
-    config: &mut RunConfig,
-) -> Result<RunningReference, String> {
-    server.token = config.token.as_ref().map(|t| t.value.clone());
-    let running = openai::spawn(server, loopback())
-        .await
-        .map_err(|e| format!("cannot start the OpenAI-compatible reference server: {e}"))?;
-    let base = openai::base_url(&running);
-    point(config, &base, format!("reference server ({base})"))?;
     Ok(running)
 }
 

@@ -32,6 +32,7 @@ mod error_body;
 mod fault;
 mod fault_catalogue;
 mod forward;
+mod media_files;
 mod media_ref;
 mod mime;
 mod modality;
