@@ -143,7 +143,11 @@ async fn chat(State(server): State<Shared>, headers: HeaderMap, body: Body) -> R
 /// `answer` as a `chat.completion`, or as a chunk stream when the request asked.
 pub(super) fn respond(config: &OpenaiConfig, request: &ChatRequest, answer: &Answer) -> Response {
     if !request.stream {
-        return Json(answer.to_json()).into_response();
+        let mut completion = answer.to_json();
+        if config.faulted(OpenaiFault::CompletionWithoutFinishReason) {
+            completion["choices"][0]["finish_reason"] = Value::Null;
+        }
+        return Json(completion).into_response();
     }
     let body = sse_body(&chunks(answer, request.include_usage), config.fault);
     (
