@@ -9,6 +9,9 @@ use reference_hosts::agui::{self, AgentConfig, AguiFault, DEFAULT_ACCEPTS};
 use reference_hosts::openai::{self, OpenaiConfig, OpenaiFault};
 use reference_hosts::{Fault, ReferenceConfig, RunningReference};
 
+/// Where a mistyped OpenAI fault name is pointed to.
+const OPENAI_FAULT_LISTING: &str = "mmconform serve-reference --profile openai --list-faults";
+
 /// What `--list-faults` appends to a fault that only shows with `--upstream`.
 pub const NEEDS_UPSTREAM: &str = "[needs --upstream]";
 
@@ -111,8 +114,11 @@ fn serve_openai(args: &ServeArgs) -> Result<Ending, CliError> {
     let fault = embedded::parse_fault::<OpenaiFault>(
         "--fault",
         args.fault.as_deref(),
-        &embedded::openai_fault_names(),
-        embedded::OPENAI_FAULT_LISTING,
+        &OpenaiFault::all()
+            .iter()
+            .map(|f| f.name())
+            .collect::<Vec<_>>(),
+        OPENAI_FAULT_LISTING,
     )
     .map_err(CliError::Usage)?;
     if args.max_request_body_bytes == Some(0) {

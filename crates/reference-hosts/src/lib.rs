@@ -21,6 +21,8 @@
 //! `source.rs` checks url/mediaRef/data (`ssrf.rs` guards URLs, `media_ref.rs` lists
 //! the blobs held); `envelope/` is the AI Envelope accept seam (RFC 0021);
 //! `error_body.rs` renders the flat error envelope; `fault.rs` names the faults.
+//! Shared by the hosts: `media_files.rs` (the files served for url parts),
+//! `body_limit.rs`, the bearer reading in `auth.rs`, `upstream.rs`.
 
 pub mod agui;
 mod ai_call;
@@ -32,6 +34,7 @@ mod error_body;
 mod fault;
 mod fault_catalogue;
 mod forward;
+mod media_files;
 mod media_ref;
 mod mime;
 mod modality;

@@ -23,6 +23,24 @@ fault_catalogue! {
             "A part the chosen model cannot take is refused with 404 instead of 400.";
         ErrorBodyNotOpenai => "error-body-not-openai",
             "Every error body is `{\"error\": \"<message>\"}` instead of the OpenAI envelope `{error: {message, type, param, code}}`.";
+        RefusesStringContent => "refuses-string-content",
+            "Plain string user content, valid on every model, is refused with 400 invalid_type.";
+        RefusesTextOnlyArray => "refuses-text-only-array",
+            "A user content array holding only text parts is refused with 400 invalid_type, as by servers that take arrays only for media.";
+        RefusesDetail => "refuses-detail",
+            "Every image_url `detail`, even auto, low and high, is refused with 400 invalid_value.";
+        RefusesHttpImageUrl => "refuses-http-image-url",
+            "An image_url with an http(s) URL is refused with 400 invalid_value; only data URLs are taken.";
+        AcceptsPngOnly => "accepts-png-only",
+            "Images other than image/png (JPEG, WEBP, GIF) are refused with unsupported_image_media_type.";
+        AcceptsWavOnly => "accepts-wav-only",
+            "input_audio with format mp3 is refused with 400 invalid_value; only wav is taken.";
+        RefusesFileId => "refuses-file-id",
+            "A file part given by file_id is refused with 400 invalid_value, even the id the server holds.";
+        CompletionWithoutFinishReason => "completion-without-finish-reason",
+            "A non-streamed chat.completion carries `finish_reason: null`.";
+        StreamWithoutFinishReason => "stream-without-finish-reason",
+            "No chunk of a streamed answer carries a finish_reason.";
         StreamWithoutDone => "stream-without-done",
             "A streamed answer ends without the `data: [DONE]` line.";
         StreamChunkNotJson => "stream-chunk-not-json",

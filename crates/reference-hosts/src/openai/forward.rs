@@ -102,7 +102,7 @@ pub fn outgoing(body: &Value, model: &Model, fault: Option<OpenaiFault>) -> Valu
         parts.retain(|part| {
             let at = format!("{path}[{j}]");
             j += 1;
-            seen_by_model(model, &role, part, &at)
+            seen_by_model(model, &role, part, &at, fault)
         });
         for part in parts.iter_mut() {
             bend(part, fault);
@@ -113,9 +113,15 @@ pub fn outgoing(body: &Value, model: &Model, fault: Option<OpenaiFault>) -> Valu
 
 /// True when the model saw `part`: it passes the checks (a part a fault let through
 /// does not).
-fn seen_by_model(model: &Model, role: &str, part: &Value, path: &str) -> bool {
+fn seen_by_model(
+    model: &Model,
+    role: &str,
+    part: &Value,
+    path: &str,
+    fault: Option<OpenaiFault>,
+) -> bool {
     if role == "user" {
-        user_part(model, part, path).is_ok()
+        user_part(model, part, path, fault).is_ok()
     } else {
         text_only_part(role, part, path).is_ok()
     }

@@ -55,6 +55,8 @@ pub use routes::router;
 
 /// The API base path: `--target` for the server is `http://127.0.0.1:PORT/v1`.
 pub const BASE_PATH: &str = "/v1";
+/// Where it serves the media files an http(s) URL part may name.
+pub const MEDIA_PATH: &str = "/media";
 
 /// How the reference server behaves: the models it serves, its token and body cap, an
 /// optional upstream to forward to, and at most one deliberate fault.
@@ -122,6 +124,12 @@ impl OpenaiConfig {
 /// The API base URL of a running server (`http://127.0.0.1:PORT/v1`).
 pub fn base_url(running: &RunningReference) -> String {
     format!("{}{BASE_PATH}", running.base_url())
+}
+
+/// The media base URL for `--media-base-url` (`http://127.0.0.1:PORT/media`): url
+/// parts built from it name real, stamped files (`image.png`, `audio.wav`, ...).
+pub fn media_base_url(running: &RunningReference) -> String {
+    format!("{}{MEDIA_PATH}", running.base_url())
 }
 
 /// Bind (use 127.0.0.1:0 for an ephemeral port) and serve in a tokio task until shutdown.

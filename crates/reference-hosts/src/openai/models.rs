@@ -44,23 +44,26 @@ pub fn find(id: &str) -> Option<Model> {
     MODELS.iter().copied().find(|m| m.id == id)
 }
 
-/// The models named in `ids` (all of them when empty); an unknown name is an error
-/// naming the known ones.
+/// The models named in `ids` (all of them when empty), each once; an unknown name is
+/// an error naming the known ones.
 pub fn select(ids: &[String]) -> Result<Vec<Model>, String> {
     if ids.is_empty() {
         return Ok(MODELS.to_vec());
     }
-    ids.iter()
-        .map(|id| {
-            find(id.trim()).ok_or_else(|| {
-                let known: Vec<&str> = MODELS.iter().map(|m| m.id).collect();
-                format!(
-                    "unknown model `{id}`; the reference server has {}",
-                    known.join(", ")
-                )
-            })
-        })
-        .collect()
+    let mut selected: Vec<Model> = Vec::new();
+    for id in ids {
+        let model = find(id.trim()).ok_or_else(|| {
+            let known: Vec<&str> = MODELS.iter().map(|m| m.id).collect();
+            format!(
+                "unknown model `{id}`; the reference server has {}",
+                known.join(", ")
+            )
+        })?;
+        if !selected.contains(&model) {
+            selected.push(model);
+        }
+    }
+    Ok(selected)
 }
 
 /// The `GET /v1/models` answer for `models` (OpenAI's list shape).
@@ -92,6 +95,8 @@ mod tests {
         assert_eq!(select(&[]).unwrap().len(), 2);
         let one = select(&[TEXT_MODEL.to_owned()]).unwrap();
         assert_eq!(one, vec![find(TEXT_MODEL).unwrap()]);
+        let twice = [TEXT_MODEL.to_owned(), format!(" {TEXT_MODEL}")];
+        assert_eq!(select(&twice).unwrap(), one);
         let err = select(&["nope".to_owned()]).unwrap_err();
         assert!(
             err.contains("nope") && err.contains(MULTIMODAL_MODEL),

@@ -8,6 +8,7 @@
 
 use serde_json::{Map, Value};
 
+use super::OpenaiFault;
 use super::api_error::{
     AUDIO_NOT_SUPPORTED, ApiError, IMAGE_NOT_SUPPORTED, UNSUPPORTED_BLOCK, UNSUPPORTED_IMAGE_TYPE,
     VIDEO_NOT_SUPPORTED,
@@ -29,13 +30,19 @@ pub const PART_TYPES: [&str; 4] = ["text", "image_url", "input_audio", "file"];
 const VIDEO_TYPES: [&str; 2] = ["video_url", "input_video"];
 
 /// The part at `path` (`messages[0].content[1]`) of a user message to `model`.
-pub fn user_part(model: &Model, part: &Value, path: &str) -> Result<Seen, Refused> {
+/// `fault` is the server's: the faults that refuse valid parts act here.
+pub fn user_part(
+    model: &Model,
+    part: &Value,
+    path: &str,
+    fault: Option<OpenaiFault>,
+) -> Result<Seen, Refused> {
     let (object, part_type) = typed(part, path)?;
     match part_type {
         "text" => text(object, path),
-        "image_url" => image(model, object, path),
-        "input_audio" => audio(model, object, path),
-        "file" => file(model, object, path),
+        "image_url" => image(model, object, path, fault),
+        "input_audio" => audio(model, object, path, fault),
+        "file" => file(model, object, path, fault),
         video if VIDEO_TYPES.contains(&video) => {
             Err(refuse(model, path, "video", VIDEO_NOT_SUPPORTED))
         }
@@ -151,13 +158,22 @@ fn http_url(url: &str) -> bool {
     url::Url::parse(url).is_ok_and(|u| matches!(u.scheme(), "http" | "https") && u.host().is_some())
 }
 
-fn image(model: &Model, part: &Map<String, Value>, path: &str) -> Result<Seen, Refused> {
+fn image(
+    model: &Model,
+    part: &Map<String, Value>,
+    path: &str,
+    fault: Option<OpenaiFault>,
+) -> Result<Seen, Refused> {
     let image_url = object(part, "image_url", path)?;
     let at = format!("{path}.image_url");
     let url = string(image_url, "url", &at)?;
     let detail = match image_url.get("detail") {
         None => None,
-        Some(Value::String(d)) if DETAILS.contains(&d.as_str()) => Some(d.clone()),
+        Some(Value::String(d))
+            if DETAILS.contains(&d.as_str()) && fault != Some(OpenaiFault::RefusesDetail) =>
+        {
+            Some(d.clone())
+        }
         Some(other) => {
             return Err(invalid_value(
                 &format!("{at}.detail"),
@@ -169,7 +185,7 @@ fn image(model: &Model, part: &Map<String, Value>, path: &str) -> Result<Seen, R
     };
     let inline = if data_url::is_data_url(url) {
         Some(data_url::parse(url).map_err(|e| inline_refused(&format!("{at}.url"), &e))?)
-    } else if http_url(url) {
+    } else if http_url(url) && fault != Some(OpenaiFault::RefusesHttpImageUrl) {
         None
     } else {
         return Err(invalid_value(
@@ -180,8 +196,12 @@ fn image(model: &Model, part: &Map<String, Value>, path: &str) -> Result<Seen, R
     if !model.image {
         return Err(refuse(model, path, "image", IMAGE_NOT_SUPPORTED));
     }
+    let taken = |mime: &str| {
+        IMAGE_MIMES.contains(&mime)
+            && (fault != Some(OpenaiFault::AcceptsPngOnly) || mime == "image/png")
+    };
     match inline {
-        Some(inline) if !IMAGE_MIMES.contains(&inline.mime.as_str()) => Err(Refused::new(
+        Some(inline) if !taken(&inline.mime) => Err(Refused::new(
             ApiError::invalid(
                 path,
                 UNSUPPORTED_IMAGE_TYPE,
@@ -203,12 +223,18 @@ fn image(model: &Model, part: &Map<String, Value>, path: &str) -> Result<Seen, R
     }
 }
 
-fn audio(model: &Model, part: &Map<String, Value>, path: &str) -> Result<Seen, Refused> {
+fn audio(
+    model: &Model,
+    part: &Map<String, Value>,
+    path: &str,
+    fault: Option<OpenaiFault>,
+) -> Result<Seen, Refused> {
     let input = object(part, "input_audio", path)?;
     let at = format!("{path}.input_audio");
     let data = string(input, "data", &at)?;
     let format = string(input, "format", &at)?;
-    if !AUDIO_FORMATS.contains(&format) {
+    let wav_only = fault == Some(OpenaiFault::AcceptsWavOnly);
+    if !AUDIO_FORMATS.contains(&format) || (wav_only && format != "wav") {
         return Err(invalid_value(
             &format!("{at}.format"),
             format!("Invalid value: '{format}'. Supported values are: 'wav' and 'mp3'."),
@@ -227,7 +253,12 @@ fn audio(model: &Model, part: &Map<String, Value>, path: &str) -> Result<Seen, R
     Ok(Seen::inline("audio", format, &bytes, None))
 }
 
-fn file(model: &Model, part: &Map<String, Value>, path: &str) -> Result<Seen, Refused> {
+fn file(
+    model: &Model,
+    part: &Map<String, Value>,
+    path: &str,
+    fault: Option<OpenaiFault>,
+) -> Result<Seen, Refused> {
     let file = object(part, "file", path)?;
     let at = format!("{path}.file");
     let filename = match file.get("filename") {
@@ -258,7 +289,12 @@ fn file(model: &Model, part: &Map<String, Value>, path: &str) -> Result<Seen, Re
         }
         (false, true) => {
             let id = string(file, "file_id", &at)?;
-            if id == REFERENCE_FILE_ID {
+            if fault == Some(OpenaiFault::RefusesFileId) {
+                return Err(invalid_value(
+                    &format!("{at}.file_id"),
+                    format!("Invalid '{at}.file_id': file ids are not supported."),
+                ));
+            } else if id == REFERENCE_FILE_ID {
                 Seen::file(
                     "application/pdf",
                     filename.unwrap_or("reference.pdf"),

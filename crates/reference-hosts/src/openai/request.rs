@@ -123,8 +123,20 @@ fn message(
                 format!("Invalid '{at}': a user message must not be empty."),
             ));
         }
+        Some(text @ Value::String(_))
+            if role == "user" && config.faulted(OpenaiFault::RefusesStringContent) =>
+        {
+            return Err(wrong_type(&at, "an array of content parts", text));
+        }
         Some(Value::String(text)) => vec![Seen::text(text)],
         Some(Value::Array(parts)) if parts.is_empty() => return Err(empty(&at)),
+        Some(list @ Value::Array(parts))
+            if role == "user"
+                && config.faulted(OpenaiFault::RefusesTextOnlyArray)
+                && parts.iter().all(|p| p["type"] == "text") =>
+        {
+            return Err(wrong_type(&at, "a string", list));
+        }
         Some(Value::Array(parts)) => parts_of(config, model, role, parts, &at)?,
         None | Some(Value::Null) if role == "assistant" => Vec::new(),
         Some(other) => {
@@ -155,7 +167,7 @@ fn parts_of(
     for (j, part) in parts.iter().enumerate() {
         let path = format!("{at}[{j}]");
         let checked = if role == "user" {
-            user_part(model, part, &path)
+            user_part(model, part, &path, config.fault)
         } else {
             text_only_part(role, part, &path)
         };

@@ -1,7 +1,8 @@
 //! HTTP wiring of the OpenAI-compatible reference server: `GET /v1/models`,
-//! `GET /v1/models/{id}`, `POST /v1/chat/completions`, and OpenAI-shaped 404/405s.
-//! Every route checks the bearer token first (when one is configured), then reads the
-//! body under the cap, then parses it.
+//! `GET /v1/models/{id}`, `POST /v1/chat/completions`, the media files http(s) URL parts
+//! may name (`GET /media/...`), and OpenAI-shaped 404/405s. Every API route checks the
+//! bearer token first (when one is configured), then reads the body under the cap, then
+//! parses it.
 
 use std::sync::Arc;
 
@@ -20,9 +21,10 @@ use super::models;
 use super::refusal::{Cause, Refused};
 use super::request::{ChatRequest, validate};
 use super::stream::{chunks, sse_body};
-use super::{BASE_PATH, OpenaiConfig, OpenaiFault};
+use super::{BASE_PATH, MEDIA_PATH, OpenaiConfig, OpenaiFault};
 use crate::auth::presented_bearer;
 use crate::body_limit::{BodyError, DEFAULT_CAP, drain, read_capped};
+use crate::media_files::media_file;
 use crate::upstream::Upstream;
 
 /// The configuration, and the model a forwarding server calls.
@@ -40,6 +42,7 @@ pub fn router(config: OpenaiConfig) -> Router {
         .route(&format!("{BASE_PATH}/models"), route(get(list_models)))
         .route(&format!("{BASE_PATH}/models/{{id}}"), route(get(one_model)))
         .route(&format!("{BASE_PATH}/chat/completions"), route(post(chat)))
+        .route(&format!("{MEDIA_PATH}/{{name}}"), route(get(media)))
         .fallback(not_found)
         // The body is read under the server's own cap (body_limit.rs).
         .layer(DefaultBodyLimit::disable())
@@ -102,6 +105,23 @@ async fn one_model(
     }
 }
 
+/// `GET /media/<kind>.<ext>`: files for http(s) URL parts (`--media-base-url`), public
+/// as a CDN would serve them; the server itself never fetches them.
+async fn media(State(server): State<Shared>, Path(name): Path<String>) -> Response {
+    match media_file(&name) {
+        Some((mime, bytes)) => ([(header::CONTENT_TYPE, mime)], bytes).into_response(),
+        None => reject(
+            &server.config,
+            ApiError::plain(
+                StatusCode::NOT_FOUND,
+                INVALID_REQUEST,
+                None,
+                format!("No media named `{name}`."),
+            ),
+        ),
+    }
+}
+
 /// Auth, the body cap, JSON, validation; then the server's own answer, or the
 /// upstream's when forwarding.
 async fn chat(State(server): State<Shared>, headers: HeaderMap, body: Body) -> Response {
@@ -123,7 +143,11 @@ async fn chat(State(server): State<Shared>, headers: HeaderMap, body: Body) -> R
 /// `answer` as a `chat.completion`, or as a chunk stream when the request asked.
 pub(super) fn respond(config: &OpenaiConfig, request: &ChatRequest, answer: &Answer) -> Response {
     if !request.stream {
-        return Json(answer.to_json()).into_response();
+        let mut completion = answer.to_json();
+        if config.faulted(OpenaiFault::CompletionWithoutFinishReason) {
+            completion["choices"][0]["finish_reason"] = Value::Null;
+        }
+        return Json(completion).into_response();
     }
     let body = sse_body(&chunks(answer, request.include_usage), config.fault);
     (

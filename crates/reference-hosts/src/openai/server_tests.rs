@@ -179,3 +179,30 @@ async fn bodies_are_capped_and_unknown_routes_are_openai_404s() {
     assert_eq!(verdict(405, &body), "405 - -");
     server.shutdown().await;
 }
+
+#[tokio::test]
+async fn hostile_bodies_are_refused_not_crashed() {
+    let server = spawn(OpenaiConfig::default(), loopback()).await.unwrap();
+    let url = format!("{}/chat/completions", base_url(&server));
+    let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+    let many_parts: Vec<Value> = (0..20_000)
+        .map(|_| json!({"type": "image_url", "image_url": "x"}))
+        .collect();
+    let bodies: Vec<Vec<u8>> = vec![
+        deep.into_bytes(),
+        b"\xff\xfe\x00garbage".to_vec(),
+        serde_json::to_vec(&multi(Value::Array(many_parts))).unwrap(),
+        serde_json::to_vec(&json!({"model": MULTIMODAL_MODEL, "messages": [{"role": "user", "content": [
+            {"type": "image_url", "image_url": {"url": format!("data:image/png;base64,{}", "A".repeat(4_000_000))}}]}]}))
+        .unwrap(),
+        serde_json::to_vec(&json!({"model": {"nested": [1, 2]}, "messages": null})).unwrap(),
+    ];
+    for body in bodies {
+        let response = client().post(&url).body(body).send().await.unwrap();
+        let status = response.status().as_u16();
+        assert_eq!(status, 400);
+        let answer: Value = response.json().await.unwrap();
+        assert!(answer["error"]["message"].is_string(), "{answer}");
+    }
+    server.shutdown().await;
+}

@@ -1,7 +1,7 @@
 //! A streamed answer (`stream: true`): `chat.completion.chunk` events SSE-framed with
 //! `sse-stream`'s encoder, the role first, the text in pieces, a last chunk carrying
 //! `finish_reason`, a usage chunk when `stream_options.include_usage` asks for it, then
-//! `data: [DONE]`. The two stream faults bend the frames here and nowhere else.
+//! `data: [DONE]`. The three stream faults bend the frames here and nowhere else.
 
 use serde_json::{Value, json};
 
@@ -53,7 +53,13 @@ fn pieces(text: &str) -> Vec<String> {
 
 /// The SSE body: one `data:` frame per chunk, then `data: [DONE]`, with `fault` applied.
 pub fn sse_body(chunks: &[Value], fault: Option<OpenaiFault>) -> Vec<u8> {
-    let mut frames: Vec<String> = chunks.iter().map(Value::to_string).collect();
+    let mut frames: Vec<String> = chunks
+        .iter()
+        .map(|chunk| match fault {
+            Some(OpenaiFault::StreamWithoutFinishReason) => without_finish_reason(chunk),
+            _ => chunk.to_string(),
+        })
+        .collect();
     if fault == Some(OpenaiFault::StreamChunkNotJson)
         && let Some(frame) = frames.get_mut(1)
     {
@@ -73,6 +79,17 @@ pub fn sse_body(chunks: &[Value], fault: Option<OpenaiFault>) -> Vec<u8> {
         body.extend_from_slice(&frame);
     }
     body
+}
+
+/// `chunk` with every choice's finish_reason null.
+fn without_finish_reason(chunk: &Value) -> String {
+    let mut chunk = chunk.clone();
+    if let Some(choices) = chunk["choices"].as_array_mut() {
+        for choice in choices {
+            choice["finish_reason"] = Value::Null;
+        }
+    }
+    chunk.to_string()
 }
 
 #[cfg(test)]

@@ -109,7 +109,8 @@ pub async fn observe_forwarded(config: OpenaiConfig, body: &Value) -> (String, V
     (format!("{verdict} => {}", describe(&received)), received)
 }
 
-/// `"200 text,image"`: the kinds the completion text says the last message carried;
+/// `"200 text,image"`: the kinds the completion text says the last message carried
+/// (then ` finish=None` when its finish_reason is not `stop`);
 /// `"400 <code> <param>"` for an OpenAI error (after checking the envelope has exactly
 /// its four fields); `"400 not-openai"` for any other error body.
 pub fn verdict(status: u16, body: &Value) -> String {
@@ -117,8 +118,11 @@ pub fn verdict(status: u16, body: &Value) -> String {
         let content = body["choices"][0]["message"]["content"]
             .as_str()
             .expect("content");
-        assert_eq!(body["choices"][0]["finish_reason"], "stop", "{body}");
-        return format!("200 {}", kinds(content));
+        let finish = match body["choices"][0]["finish_reason"].as_str() {
+            Some("stop") => String::new(),
+            other => format!(" finish={other:?}"),
+        };
+        return format!("200 {}{finish}", kinds(content));
     }
     if status == 200 && body["object"] == "list" {
         let ids: Vec<&str> = body["data"]
@@ -157,9 +161,10 @@ pub fn kinds(content: &str) -> String {
         .join(",")
 }
 
-/// `"stream 5 chunks stop [DONE]"`, `"stream bad-json"` when a data line is not JSON,
-/// `"stream 5 chunks stop no-[DONE]"` without the last line; `usage` when a usage chunk
-/// came last.
+/// `"200 stream text,image stop [DONE]"`: the kinds the streamed text names, the
+/// finish_reasons (`no-finish` when none), `usage` when a usage chunk came last, and
+/// `no-[DONE]` without the last line; `"200 stream bad-json"` when a data line is not
+/// JSON.
 pub fn stream_verdict(status: u16, text: &str) -> String {
     let lines: Vec<&str> = text
         .lines()
@@ -189,6 +194,11 @@ pub fn stream_verdict(status: u16, text: &str) -> String {
         .filter_map(|c| c["choices"][0]["finish_reason"].as_str())
         .collect::<Vec<_>>()
         .join(",");
+    let finish = if finish.is_empty() {
+        "no-finish".into()
+    } else {
+        finish
+    };
     let usage = if chunks.last().is_some_and(|c| c["usage"].is_object()) {
         " usage"
     } else {

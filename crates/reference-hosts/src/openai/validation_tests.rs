@@ -44,11 +44,17 @@ const GIF: &[u8] = b"GIF89a\x01\x00\x01\x00\x80\x00\x00\xff\xff\xff\x00\x00\x00!
 
 const P: &str = "messages[0].content[1]";
 
+/// Checks every `(name, body, expected verdict)` row.
+fn table(cases: Vec<(&str, Value, String)>) {
+    for (name, body, expected) in cases {
+        assert_eq!(check(&body), expected, "{name}");
+    }
+}
+
+/// Part shapes: type, object, text, the content list.
 #[test]
-fn malformed_requests_are_400_invalid_request_errors() {
-    let png = b64("image/png", "x");
-    let wav = b64("audio/wav", "x");
-    let cases: Vec<(&str, Value, String)> = vec![
+fn malformed_parts_are_400_invalid_request_errors() {
+    table(vec![
         (
             "unknown part type",
             multi(json!([text("a"), {"type": "hologram"}])),
@@ -74,6 +80,34 @@ fn malformed_requests_are_400_invalid_request_errors() {
             multi(json!([text("a"), {"type": "image_url", "image_url": {}}])),
             format!("400 missing_required_parameter {P}.image_url.url"),
         ),
+        (
+            "empty content list",
+            multi(json!([])),
+            "400 empty_array messages[0].content".into(),
+        ),
+        (
+            "empty text block",
+            multi(json!([text("a"), text("")])),
+            format!("400 invalid_value {P}.text"),
+        ),
+        (
+            "empty string content",
+            multi(json!("")),
+            "400 invalid_value messages[0].content".into(),
+        ),
+        (
+            "content a number",
+            multi(json!(42)),
+            "400 invalid_type messages[0].content".into(),
+        ),
+    ]);
+}
+
+/// Image parts: inline bytes, URLs, detail.
+#[test]
+fn malformed_images_are_400_invalid_request_errors() {
+    let png = b64("image/png", "x");
+    table(vec![
         (
             "invalid base64",
             multi(json!([
@@ -123,21 +157,14 @@ fn malformed_requests_are_400_invalid_request_errors() {
             ),
             format!("400 invalid_value {P}.image_url.detail"),
         ),
-        (
-            "empty content list",
-            multi(json!([])),
-            "400 empty_array messages[0].content".into(),
-        ),
-        (
-            "empty text block",
-            multi(json!([text("a"), text("")])),
-            format!("400 invalid_value {P}.text"),
-        ),
-        (
-            "empty string content",
-            multi(json!("")),
-            "400 invalid_value messages[0].content".into(),
-        ),
+    ]);
+}
+
+/// Audio and file parts.
+#[test]
+fn malformed_audio_and_files_are_400_invalid_request_errors() {
+    let wav = b64("audio/wav", "x");
+    table(vec![
         (
             "audio with unknown format",
             multi(
@@ -188,6 +215,13 @@ fn malformed_requests_are_400_invalid_request_errors() {
             multi(json!([text("a"), {"type": "file", "file": {"file_id": "file-nope"}}])),
             format!("400 invalid_value {P}.file.file_id"),
         ),
+    ]);
+}
+
+/// Roles, media outside user messages, model, messages, stream.
+#[test]
+fn malformed_messages_and_fields_are_400s() {
+    table(vec![
         (
             "media on a system message",
             json!({"model": "reference-multimodal", "messages": [
@@ -227,11 +261,6 @@ fn malformed_requests_are_400_invalid_request_errors() {
             "400 missing_required_parameter model".into(),
         ),
         (
-            "content a number",
-            multi(json!(42)),
-            "400 invalid_type messages[0].content".into(),
-        ),
-        (
             "stream not a boolean",
             json!({"model": "reference-text", "messages": [{"role": "user", "content": "hi"}], "stream": "yes"}),
             "400 invalid_type stream".into(),
@@ -246,10 +275,7 @@ fn malformed_requests_are_400_invalid_request_errors() {
             json!({"model": "gpt-5", "messages": [{"role": "user", "content": "hi"}]}),
             "404 model_not_found model".into(),
         ),
-    ];
-    for (name, body, expected) in cases {
-        assert_eq!(check(&body), expected, "{name}");
-    }
+    ]);
 }
 
 #[test]
