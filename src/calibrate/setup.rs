@@ -15,7 +15,7 @@ use std::path::PathBuf;
 pub(super) const CALIBRATION_TOKEN: &str = "mmconform-calibration-token";
 /// Never fetched (the reference host judges URLs, it does not fetch them): it only
 /// lets the `url` positives and the data+url shape case apply.
-pub(super) const CALIBRATION_MEDIA_BASE_URL: &str = "http://media.example.invalid/mmconform";
+const CALIBRATION_MEDIA_BASE_URL: &str = "http://media.example.invalid/mmconform";
 
 /// One shape of a faithful host plus the run options that go with it.
 #[derive(Debug, Clone)]

@@ -5,7 +5,7 @@
 //! the text-only model (every capability refusal), and the multimodal model declared
 //! with data sources only and no streaming, as `--accepts` declares it.
 
-use super::setup::{CALIBRATION_MEDIA_BASE_URL, CALIBRATION_TOKEN, embedded_run, loopback};
+use super::setup::{CALIBRATION_TOKEN, embedded_run, loopback};
 use super::variant::Variant;
 use crate::config::{EmbeddedClaims, RunConfig, Token};
 use reference_hosts::RunningReference;
@@ -36,7 +36,7 @@ pub fn shapes() -> Vec<(&'static str, &'static str, OpenaiShape)> {
     vec![
         (
             "openai-multimodal",
-            "OpenAI server, reference-multimodal declared in full (what `--profile openai --target reference` judges), a token, --media-base-url",
+            "OpenAI server, reference-multimodal declared in full (what `--profile openai --target reference` judges), a token, its media for the http sources",
             OpenaiShape {
                 model: MULTIMODAL_MODEL,
                 declared: Declared::Full,
@@ -120,7 +120,7 @@ impl OpenaiShape {
         config.claims.embedded = self.claims();
         config.token = token;
         if full {
-            config.media_base_url = Some(CALIBRATION_MEDIA_BASE_URL.to_string());
+            config.media_base_url = Some(openai::media_base_url(&running));
             config
                 .media_refs
                 .insert("file".into(), REFERENCE_FILE_ID.to_string());

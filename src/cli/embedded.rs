@@ -6,7 +6,6 @@
 
 use super::args::{ProfileArg, ReferenceArgs};
 use super::embedded_openai::{self, OpenaiServer};
-pub use super::embedded_openai::{OPENAI_FAULT_LISTING, openai_fault_names};
 use super::resolve::parse_modalities;
 use crate::config::RunConfig;
 use crate::protocol::agui::Declaration;

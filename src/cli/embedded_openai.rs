@@ -73,8 +73,9 @@ pub fn claims(model: &Model) -> EmbeddedClaims {
 }
 
 /// Starts the server and points `config` at its API base, naming its model. The
-/// server requires the run's token (so a token is exercised), and holds a file for
-/// the file_id positive.
+/// server requires the run's token (so a token is exercised), serves the media the
+/// http positives point at, and holds a file for the file_id positive;
+/// `--media-base-url` and `--media-ref` still win.
 pub async fn start(
     server: OpenaiServer,
     config: &mut RunConfig,
@@ -95,6 +96,9 @@ pub async fn start(
         .await
         .map_err(|e| format!("cannot start the OpenAI reference server: {e}"))?;
     let base = openai::base_url(&running);
+    config
+        .media_base_url
+        .get_or_insert_with(|| openai::media_base_url(&running));
     point(config, &base, format!("reference server ({base})"))?;
     Ok(running)
 }

@@ -2,15 +2,13 @@
 
 use super::args::{ServeArgs, ServeProfileArg};
 use super::embedded::{self, MODALITIES, agent_declaration, upstream_url};
+use super::embedded_openai::{OPENAI_FAULT_LISTING, openai_fault_names};
 use super::resolve::parse_modalities;
 use super::{CliError, runtime};
 use crate::exit::Ending;
 use reference_hosts::agui::{self, AgentConfig, AguiFault, DEFAULT_ACCEPTS};
 use reference_hosts::openai::{self, OpenaiConfig, OpenaiFault};
 use reference_hosts::{Fault, ReferenceConfig, RunningReference};
-
-/// Where a mistyped OpenAI fault name is pointed to.
-const OPENAI_FAULT_LISTING: &str = "mmconform serve-reference --profile openai --list-faults";
 
 /// What `--list-faults` appends to a fault that only shows with `--upstream`.
 pub const NEEDS_UPSTREAM: &str = "[needs --upstream]";
@@ -114,10 +112,7 @@ fn serve_openai(args: &ServeArgs) -> Result<Ending, CliError> {
     let fault = embedded::parse_fault::<OpenaiFault>(
         "--fault",
         args.fault.as_deref(),
-        &OpenaiFault::all()
-            .iter()
-            .map(|f| f.name())
-            .collect::<Vec<_>>(),
+        &openai_fault_names(),
         OPENAI_FAULT_LISTING,
     )
     .map_err(CliError::Usage)?;

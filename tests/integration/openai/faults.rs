@@ -36,6 +36,19 @@ const ROWS: &[Row] = &[
     ("stream-without-done", &[], "openai.string-content.stream", MUST),
     ("stream-without-done", &[], "openai.accept.stream[image]", MUST),
     ("stream-chunk-not-json", &[], "openai.accept.stream[audio]", MUST),
+    ("refuses-string-content", TEXT, "openai.string-content", MUST),
+    ("refuses-string-content", &[], "openai.string-content.stream", MUST),
+    ("refuses-text-only-array", &[], "openai.text-parts", MUST),
+    ("refuses-detail", &[], "openai.accept.image-detail[low]", MUST),
+    ("refuses-detail", &[], "openai.accept.interleaved", MUST),
+    ("refuses-http-image-url", &[], "openai.accept.image-http[image/png]", MUST),
+    ("accepts-png-only", &[], "openai.accept.image-data[image/jpeg]", MUST),
+    ("accepts-png-only", &[], "openai.accept.image-data[image/gif]", MUST),
+    ("accepts-wav-only", &[], "openai.accept.audio[audio/mpeg]", MUST),
+    ("refuses-file-id", &[], "openai.accept.file-id", MUST),
+    ("completion-without-finish-reason", &[], "openai.string-content", MUST),
+    ("completion-without-finish-reason", &[], "openai.accept.file-data", MUST),
+    ("stream-without-finish-reason", &[], "openai.accept.stream[file]", MUST),
 ];
 
 #[test]
