@@ -6,7 +6,10 @@ use super::classify::{ChunkClassifier, classify_body};
 use super::{CompletionEvidence, PATH};
 use crate::http::{HttpClient, HttpRequest, Opened, shown_body};
 use crate::outcome::{Exchange, RecordedResponse};
-use crate::protocol::sse_read::{Decoder, ReadEnd, ReadLimits, is_event_stream, read_body};
+use crate::protocol::sse_read::{
+    Decoder, EventSink as _, ReadEnd, ReadLimits, is_event_stream, read_body, unterminated_frame,
+};
+use crate::scenario::stream::StreamClass;
 use serde_json::Value;
 use std::time::Duration;
 
@@ -82,9 +85,8 @@ pub async fn post_completion(
     let evidence = if event_stream {
         if ended_by == ReadEnd::Eof {
             decoder.close(&mut classifier);
-            if crate::protocol::sse_read::unterminated_frame(&raw) {
-                crate::protocol::sse_read::EventSink::framing(
-                    &mut classifier,
+            if unterminated_frame(&raw) {
+                classifier.framing(
                     "the stream ended inside an event (its last frame has no closing blank line)"
                         .into(),
                 );
@@ -95,7 +97,7 @@ pub async fn post_completion(
         let mut evidence = classify_body(status, content_type, stream_requested, &raw, ended_by);
         if !stream_requested
             && is_event_stream(evidence.content_type.as_deref())
-            && evidence.classification == crate::scenario::stream::StreamClass::Broken
+            && evidence.classification == StreamClass::Broken
         {
             evidence.problems.insert(
                 0,
@@ -115,3 +117,7 @@ pub async fn post_completion(
         evidence: Ok(evidence),
     }
 }
+
+#[cfg(test)]
+#[path = "read_tests.rs"]
+mod tests;
