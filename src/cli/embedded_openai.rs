@@ -50,7 +50,8 @@ pub fn server(
 }
 
 /// What the reference server declares its model takes: the image types it checks,
-/// wav and mp3 audio, PDF files; every source; detail passed on; streaming offered.
+/// wav and mp3 audio, PDF files; every source and detail when it takes media at all;
+/// streaming offered.
 pub fn claims(model: &Model) -> EmbeddedClaims {
     let mut accepts: Vec<String> = Vec::new();
     if model.image {
@@ -62,11 +63,16 @@ pub fn claims(model: &Model) -> EmbeddedClaims {
     if model.file {
         accepts.push("application/pdf".into());
     }
+    let sources: &[&str] = if accepts.is_empty() {
+        &["data"]
+    } else {
+        &["data", "http", "file_id"]
+    };
     EmbeddedClaims {
+        sources: sources.iter().map(|s| s.to_string()).collect(),
+        detail: model.image,
         accepts,
-        sources: ["data", "http", "file_id"].map(String::from).to_vec(),
         echo: false,
-        detail: true,
         streaming: true,
         by: format!("reference server ({})", model.id),
     }
