@@ -91,8 +91,14 @@ impl Variant {
     }
 }
 
-/// The setups schema mutants are run in: the widest of each profile.
-pub const SCHEMA_MUTANT_SETUPS: [&str; 3] = ["all-modalities", "agui-default", "openai-multimodal"];
+/// The setups schema mutants are run in: the widest of each profile, and the openai
+/// text-only model, the one setup whose refusals are judged against `openai/error`.
+pub const SCHEMA_MUTANT_SETUPS: [&str; 4] = [
+    "all-modalities",
+    "agui-default",
+    "openai-multimodal",
+    "openai-text-only",
+];
 
 /// Every variant: each host fault, each agent fault, each OpenAI server fault, then
 /// each schema mutant of the
