@@ -66,14 +66,14 @@ pub fn select(ids: &[String]) -> Result<Vec<Model>, String> {
     Ok(selected)
 }
 
+/// One model as `GET /v1/models/{id}` answers it (OpenAI's model object).
+pub fn card(model: &Model) -> Value {
+    json!({"id": model.id, "object": "model", "created": CREATED, "owned_by": "mmconform"})
+}
+
 /// The `GET /v1/models` answer for `models` (OpenAI's list shape).
 pub fn list(models: &[Model]) -> Value {
-    let data: Vec<Value> = models
-        .iter()
-        .map(
-            |m| json!({"id": m.id, "object": "model", "created": CREATED, "owned_by": "mmconform"}),
-        )
-        .collect();
+    let data: Vec<Value> = models.iter().map(card).collect();
     json!({"object": "list", "data": data})
 }
 

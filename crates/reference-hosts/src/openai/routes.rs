@@ -92,7 +92,7 @@ async fn one_model(
         return reject(config, error);
     }
     match config.served(&id) {
-        Some(model) => Json(models::list(&[model])["data"][0].clone()).into_response(),
+        Some(model) => Json(models::card(&model)).into_response(),
         None => reject(
             config,
             ApiError::plain(
