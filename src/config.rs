@@ -103,6 +103,10 @@ pub struct EmbeddedClaims {
     pub accepts: Vec<String>,
     pub sources: Vec<String>,
     pub echo: bool,
+    /// OpenAI: `image_url.detail` is honoured (passed on, or used).
+    pub detail: bool,
+    /// OpenAI: `stream: true` is offered.
+    pub streaming: bool,
     /// Shown in reports as who declared it (`reference agent`).
     pub by: String,
 }
@@ -173,6 +177,9 @@ pub struct RunConfig {
     /// The provider a request asks the host to send its model calls through, when the
     /// run has a witness (`--witness-provider`; openwop: `provider` on ai/call).
     pub model_provider: Option<String>,
+    /// OpenAI-compatible runs: the model every request names (`--model`, or the one
+    /// model `GET {base}/models` lists).
+    pub model: Option<String>,
 }
 
 impl RunConfig {
@@ -242,6 +249,7 @@ impl RunConfig {
             witness_url: None,
             witness_wait: Duration::from_secs(3),
             model_provider: None,
+            model: None,
         }
     }
 

@@ -2,6 +2,7 @@
 //! case (a host advertising audio never runs the "unadvertised audio" negative), so the
 //! catalogue holds several per profile, and every case must run in at least one of them.
 
+use super::setup_openai::{self, OpenaiShape};
 use super::variant::Variant;
 use crate::config::{EmbeddedClaims, RunConfig, Target, Token};
 use crate::protocol::openwop::Dialect;
@@ -14,7 +15,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 /// Not a secret: the token the `with-token` shapes require, so the auth case runs.
-const CALIBRATION_TOKEN: &str = "mmconform-calibration-token";
+pub(super) const CALIBRATION_TOKEN: &str = "mmconform-calibration-token";
 /// Never fetched (the reference host judges URLs, it does not fetch them): it only
 /// lets the `url` positives and the data+url shape case apply.
 const CALIBRATION_MEDIA_BASE_URL: &str = "http://media.example.invalid/mmconform";
@@ -50,6 +51,8 @@ pub enum Shape {
     Openwop(OpenwopShape),
     /// The AG-UI reference agent declaring these MIME prefixes.
     Agui(&'static [&'static str]),
+    /// The OpenAI-compatible reference server serving one model, declared one way.
+    Openai(OpenaiShape),
 }
 
 #[derive(Debug, Clone)]
@@ -194,6 +197,18 @@ pub fn setups() -> Vec<Setup> {
             &["image/webp"],
         ),
     ]
+    .into_iter()
+    .chain(
+        setup_openai::shapes()
+            .into_iter()
+            .map(|(name, summary, shape, witness)| Setup {
+                name,
+                summary,
+                shape: Shape::Openai(shape),
+                witness,
+            }),
+    )
+    .collect()
 }
 
 impl Setup {
@@ -202,6 +217,7 @@ impl Setup {
         match self.shape {
             Shape::Openwop(_) => crate::protocol::openwop::PROFILE,
             Shape::Agui(_) => crate::protocol::agui::PROFILE,
+            Shape::Openai(_) => crate::protocol::openai::PROFILE,
         }
     }
 
@@ -228,6 +244,7 @@ impl Setup {
                 let agent = agent_config(accepts, variant)?.with_upstream(upstream);
                 start_agent(agent).await?
             }
+            Shape::Openai(shape) => shape.start(variant, upstream).await?,
         };
         config.concurrency = concurrency;
         config.schemas_dir = schemas_dir;
@@ -273,12 +290,12 @@ fn agent_config(accepts: &[&str], variant: Option<&Variant>) -> Result<AgentConf
     AgentConfig::new(&accepts, fault)
 }
 
-fn loopback() -> SocketAddr {
+pub(super) fn loopback() -> SocketAddr {
     SocketAddr::from(([127, 0, 0, 1], 0))
 }
 
 /// A run against the embedded host at `url`, shown as `label`.
-fn embedded_run(url: &str, label: String) -> Result<RunConfig, String> {
+pub(super) fn embedded_run(url: &str, label: String) -> Result<RunConfig, String> {
     let url = url::Url::parse(url).map_err(|e| format!("embedded host URL `{url}`: {e}"))?;
     let mut config = RunConfig::new(Target::Url(url.clone()));
     config.point_at_embedded(url, label);
@@ -292,6 +309,8 @@ async fn start_agent(agent: AgentConfig) -> Result<(RunningReference, RunConfig)
         accepts: agent.accepts.prefixes().to_vec(),
         sources: agent.sources().iter().map(|s| s.to_string()).collect(),
         echo: agent.echoes(),
+        detail: false,
+        streaming: false,
         by: "reference agent".into(),
     };
     let file_ids = agent

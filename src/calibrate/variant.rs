@@ -6,6 +6,7 @@ use super::setup::Setup;
 use crate::scenario::suite::Suite;
 use reference_hosts::Fault;
 use reference_hosts::agui::AguiFault;
+use reference_hosts::openai::OpenaiFault;
 
 /// How a variant is expected to show up in a run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -25,6 +26,8 @@ pub enum Variant {
     Host(Fault),
     /// A fault of the AG-UI reference agent.
     AguiHost(AguiFault),
+    /// A fault of the OpenAI-compatible reference server.
+    OpenaiHost(OpenaiFault),
     Schema(SchemaMutant),
 }
 
@@ -47,6 +50,7 @@ impl Variant {
             Variant::Host(f) => f.name().to_string(),
             // Some names exist in both tables (`refuses-string-content`).
             Variant::AguiHost(f) => format!("agui:{}", f.name()),
+            Variant::OpenaiHost(f) => format!("openai:{}", f.name()),
             Variant::Schema(m) => m.name(),
         }
     }
@@ -55,13 +59,14 @@ impl Variant {
         match self {
             Variant::Host(f) => f.description().to_string(),
             Variant::AguiHost(f) => f.description().to_string(),
+            Variant::OpenaiHost(f) => f.description().to_string(),
             Variant::Schema(m) => m.description(),
         }
     }
 
     pub fn kind(&self) -> &'static str {
         match self {
-            Variant::Host(_) | Variant::AguiHost(_) => "host-fault",
+            Variant::Host(_) | Variant::AguiHost(_) | Variant::OpenaiHost(_) => "host-fault",
             Variant::Schema(_) => "schema-mutant",
         }
     }
@@ -89,16 +94,27 @@ impl Variant {
                 setup.profile() == crate::protocol::agui::PROFILE
                     && (setup.witness || !f.needs_upstream())
             }
+            Variant::OpenaiHost(f) => {
+                setup.profile() == crate::protocol::openai::PROFILE
+                    && (setup.witness || !f.needs_upstream())
+            }
             Variant::Schema(_) => SCHEMA_MUTANT_SETUPS.contains(&setup.name),
         }
     }
 }
 
-/// The setups schema mutants are run in: the widest of each profile.
-pub const SCHEMA_MUTANT_SETUPS: [&str; 2] = ["all-modalities", "agui-default"];
+/// The setups schema mutants are run in: the widest of each profile, and the openai
+/// text-only model, the one setup whose refusals are judged against `openai/error`.
+pub const SCHEMA_MUTANT_SETUPS: [&str; 4] = [
+    "all-modalities",
+    "agui-default",
+    "openai-multimodal",
+    "openai-text-only",
+];
 
-/// Every variant: each host fault, each agent fault (the forwarding ones included:
-/// `runs_in` puts them in the witness setups only), then each schema mutant of the
+/// Every variant: each host fault, each agent fault, each OpenAI server fault (the
+/// forwarding ones included: `runs_in` puts them in the witness setups only), then each
+/// schema mutant of the
 /// schemas `suite` judges (see `schema_mutant`).
 pub fn catalogue(suite: &Suite) -> Vec<Variant> {
     let judged = schema_mutant::judged_schemas(suite);
@@ -107,6 +123,7 @@ pub fn catalogue(suite: &Suite) -> Vec<Variant> {
         .copied()
         .map(Variant::Host)
         .chain(AguiFault::all().iter().copied().map(Variant::AguiHost))
+        .chain(OpenaiFault::all().iter().copied().map(Variant::OpenaiHost))
         .chain(
             schema_mutant::catalogue(&judged)
                 .into_iter()

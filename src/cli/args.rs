@@ -17,6 +17,7 @@ pub(super) const RUN_EXAMPLES: &str = "Examples:
   mmconform run --target reference                     # the embedded reference host (exits 0)
   mmconform run --target http://localhost:8080 --junit junit.xml --report evidence.json
   mmconform run --profile agui --target http://localhost:8000/agent --accepts image/,application/pdf
+  mmconform run --profile openai --target http://localhost:8000/v1 --model llava --accepts image/
   mmconform run --target $URL --filter 'openwop.rfc0091.*' --filter level:MUST --strict
   mmconform run --target $URL --baseline baseline.yaml  # known failures are xfail; drift exits 5
   mmconform run --config ci/mmconform.toml --junit junit.xml  # the file's options; --junit wins
@@ -63,6 +64,20 @@ pub enum ProfileArg {
     Openwop,
     /// AG-UI 1.0 agents: a run endpoint answering with an event stream.
     Agui,
+    /// OpenAI-compatible Chat Completions endpoints (model servers, gateways, proxies).
+    Openai,
+}
+
+/// Which embedded reference `serve-reference` serves. Kept apart from [`ProfileArg`]
+/// so a reference can be served before a run profile for its wire exists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ServeProfileArg {
+    /// The openwop reference host.
+    Openwop,
+    /// The AG-UI reference agent (run endpoint `/agui`).
+    Agui,
+    /// The OpenAI-compatible Chat Completions server (API base `/v1`).
+    Openai,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -123,15 +138,17 @@ pub struct ManArgs {
 /// How to reach a target (shared by `run` and `list`).
 #[derive(Debug, Args)]
 pub struct TargetArgs {
-    /// Host base URL (agui: the agent's run endpoint itself), or `reference` for the
-    /// embedded reference host. [env: OPENWOP_BASE_URL (openwop), AGUI_TARGET_URL (agui)]
+    /// Host base URL (agui: the agent's run endpoint itself; openai: the API base,
+    /// `http://host:port/v1`), or `reference` for the embedded reference host.
+    /// [env: OPENWOP_BASE_URL (openwop), AGUI_TARGET_URL (agui), OPENAI_BASE_URL (openai)]
     #[arg(long, value_name = "URL|reference", help_heading = TARGET)]
     pub target: Option<String>,
     /// Wire protocol to test; a run plans only the scenario cases of this profile.
     #[arg(long, value_enum, default_value_t = ProfileArg::Openwop, help_heading = TARGET)]
     pub profile: ProfileArg,
-    /// agui: MIME prefixes the agent accepts (`image/,audio/wav,application/pdf`);
-    /// AG-UI has no discovery, so this declaration plans the run.
+    /// agui, openai: MIME prefixes the agent or model accepts (`image/,audio/wav,application/pdf`);
+    /// neither has capability discovery, so this declaration plans the run (openai: none
+    /// declares a text-only model).
     #[arg(
         long,
         value_name = "LIST",
@@ -140,12 +157,18 @@ pub struct TargetArgs {
         help_heading = TARGET
     )]
     pub accepts: Vec<String>,
-    /// agui: a claim file (YAML or JSON: accepts, sources, echo) instead of --accepts.
+    /// agui, openai: a claim file (YAML or JSON) instead of --accepts. agui: accepts,
+    /// sources, echo; openai: accepts, sources (data, http, file_id), detail, streaming.
     #[arg(long, value_name = "FILE", help_heading = TARGET)]
     pub claims: Option<PathBuf>,
+    /// openai: the model every request names; when absent, the one model `GET {base}/models`
+    /// lists (more or fewer is a usage error naming them).
+    #[arg(long, value_name = "NAME", help_heading = TARGET)]
+    pub model: Option<String>,
     /// Environment variable holding the bearer token.
-    #[arg(long, value_name = "VAR", default_value = "OPENWOP_API_KEY", help_heading = TARGET)]
-    pub token_env: String,
+    /// [default: OPENWOP_API_KEY; openai: OPENAI_API_KEY]
+    #[arg(long, value_name = "VAR", help_heading = TARGET)]
+    pub token_env: Option<String>,
     /// File holding the bearer token (first line; wins over --token-env).
     #[arg(long, value_name = "PATH", help_heading = TARGET)]
     pub token_file: Option<PathBuf>,
@@ -373,12 +396,16 @@ pub struct LintArgs {
 
 #[derive(Debug, Args)]
 pub struct ServeArgs {
-    /// Which reference to serve: the openwop host, or the AG-UI agent (run endpoint `/agui`).
-    #[arg(long, value_enum, default_value_t = ProfileArg::Openwop)]
-    pub profile: ProfileArg,
+    /// Which reference to serve: the openwop host, the AG-UI agent (run endpoint
+    /// `/agui`), or the OpenAI-compatible server (API base `/v1`).
+    #[arg(long, value_enum, default_value_t = ServeProfileArg::Openwop)]
+    pub profile: ServeProfileArg,
     /// agui: MIME prefixes the agent accepts. Default: image/,audio/wav,application/pdf.
     #[arg(long, value_name = "LIST", value_delimiter = ',')]
     pub accepts: Vec<String>,
+    /// openai: the models to serve. Default: reference-text,reference-multimodal.
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    pub models: Vec<String>,
     /// Port on 127.0.0.1 (0 picks a free one and prints it).
     #[arg(long, default_value_t = 8080)]
     pub port: u16,
@@ -407,8 +434,8 @@ pub struct ServeArgs {
     #[arg(long)]
     pub list_faults: bool,
     /// An OpenAI-compatible base URL (`http://127.0.0.1:4010/v1`) to forward to: openwop
-    /// calls naming `provider: compat`, every AG-UI run. Loopback only, unless
-    /// --allow-external-probe-urls.
+    /// calls naming `provider: compat`, every AG-UI run, every accepted OpenAI request.
+    /// Loopback only, unless --allow-external-probe-urls.
     #[arg(long, value_name = "URL")]
     pub upstream: Option<String>,
     /// Allow an --upstream that does not point at loopback.

@@ -9,7 +9,7 @@ use clap_mangen::roff::{Roff, bold, roman};
 use std::io::Write;
 
 /// The environment variables mmconform reads, for the man page.
-const ENVIRONMENT: [(&str, &str); 6] = [
+const ENVIRONMENT: [(&str, &str); 8] = [
     (
         "OPENWOP_BASE_URL",
         "run, list: the openwop target when --target is absent",
@@ -19,8 +19,16 @@ const ENVIRONMENT: [(&str, &str); 6] = [
         "run, list: the AG-UI target when --target is absent",
     ),
     (
+        "OPENAI_BASE_URL",
+        "run, list: the OpenAI-compatible API base when --target is absent",
+    ),
+    (
         "OPENWOP_API_KEY",
         "the bearer token (another variable with --token-env)",
+    ),
+    (
+        "OPENAI_API_KEY",
+        "the bearer token of a --profile openai run (another variable with --token-env)",
     ),
     ("OPENWOP_REQUIRE_BEHAVIOR", "run: true means --require"),
     (

@@ -4,7 +4,8 @@
 //! media base URL and media refs), handed on as configuration. `serve-reference` serves
 //! the same hosts on their own.
 
-use super::args::ReferenceArgs;
+use super::args::{ProfileArg, ReferenceArgs};
+use super::embedded_openai::{self, OpenaiServer};
 use super::resolve::parse_modalities;
 use crate::config::RunConfig;
 use crate::protocol::agui::Declaration;
@@ -22,14 +23,17 @@ pub enum Embedded {
     Host(ReferenceConfig),
     /// The AG-UI reference agent (`--profile agui`); runs go to its endpoint `/agui`.
     Agent(AgentConfig),
+    /// The OpenAI-compatible reference server (`--profile openai`) and the model the run names.
+    Openai(OpenaiServer),
 }
 
 impl Embedded {
-    /// The host the `--reference-*` flags describe, for an agui run or an openwop one;
-    /// `allow_external` lets `--reference-upstream` leave loopback.
+    /// The host the `--reference-*` flags describe for `profile` (openai: serving
+    /// `model`); `allow_external` lets `--reference-upstream` leave loopback.
     pub fn from_args(
         args: &ReferenceArgs,
-        agui: bool,
+        profile: ProfileArg,
+        model: Option<&str>,
         allow_external: bool,
     ) -> Result<Embedded, String> {
         let upstream = args
@@ -37,10 +41,16 @@ impl Embedded {
             .as_deref()
             .map(|raw| upstream_url(raw, allow_external, "--reference-upstream"))
             .transpose()?;
-        if agui {
-            agent_config(args).map(|agent| Embedded::Agent(agent.with_upstream(upstream)))
-        } else {
-            host_config(args).map(|host| Embedded::Host(ReferenceConfig { upstream, ..host }))
+        match profile {
+            ProfileArg::Agui => {
+                agent_config(args).map(|agent| Embedded::Agent(agent.with_upstream(upstream)))
+            }
+            ProfileArg::Openai => {
+                embedded_openai::server(args, model, upstream).map(Embedded::Openai)
+            }
+            ProfileArg::Openwop => {
+                host_config(args).map(|host| Embedded::Host(ReferenceConfig { upstream, ..host }))
+            }
         }
     }
 }
@@ -52,6 +62,7 @@ impl Embedded {
         let upstream = match self {
             Embedded::Host(host) => &mut host.upstream,
             Embedded::Agent(agent) => &mut agent.upstream,
+            Embedded::Openai(server) => &mut server.config.upstream,
         };
         upstream.get_or_insert(url);
     }
@@ -165,7 +176,7 @@ pub fn agent_declaration(agent: &AgentConfig) -> Result<Declaration, String> {
 }
 
 /// Where an embedded host listens for a run: an ephemeral loopback port.
-fn loopback() -> SocketAddr {
+pub(super) fn loopback() -> SocketAddr {
     SocketAddr::from(([127, 0, 0, 1], 0))
 }
 
@@ -175,6 +186,7 @@ pub async fn start(embedded: Embedded, config: &mut RunConfig) -> Result<Running
     match embedded {
         Embedded::Host(host) => start_host(host, config).await,
         Embedded::Agent(agent) => start_agent(agent, config).await,
+        Embedded::Openai(server) => embedded_openai::start(server, config).await,
     }
 }
 
@@ -223,7 +235,7 @@ async fn start_agent(
     Ok(running)
 }
 
-fn point(config: &mut RunConfig, url: &str, label: String) -> Result<(), String> {
+pub(super) fn point(config: &mut RunConfig, url: &str, label: String) -> Result<(), String> {
     let url = url::Url::parse(url)
         .map_err(|e| format!("the embedded host's URL `{url}` does not parse: {e}"))?;
     config.point_at_embedded(url, label);

@@ -62,7 +62,10 @@ fn planned_on_context(
 pub fn list(args: &ListArgs) -> Result<Ending, CliError> {
     let suite = load_suite(&resolve::suite_options(&args.target)).map_err(CliError::Scenarios)?;
     let declared = !args.target.accepts.is_empty() || args.target.claims.is_some();
-    let context_known = has_target(args) || (args.target.profile == ProfileArg::Agui && declared);
+    // An openai listing always has a declaration: none given is a text-only model.
+    let context_known = has_target(args)
+        || (args.target.profile == ProfileArg::Agui && declared)
+        || args.target.profile == ProfileArg::Openai;
     let (suite, planned, note) = if context_known {
         planned_on_context(args, &suite)?
     } else {

@@ -89,16 +89,18 @@ pub fn target_env(profile: ProfileArg) -> &'static str {
     match profile {
         ProfileArg::Openwop => "OPENWOP_BASE_URL",
         ProfileArg::Agui => "AGUI_TARGET_URL",
+        ProfileArg::Openai => "OPENAI_BASE_URL",
     }
 }
 
 pub fn resolve_target(args: &TargetArgs, offline: bool, env: Env) -> Result<TargetChoice, String> {
     let agui = args.profile == ProfileArg::Agui;
     if offline {
-        if agui {
-            return Err(
-                "--offline runs openwop's schema checks; an agui run needs a --target".into(),
-            );
+        if args.profile != ProfileArg::Openwop {
+            let name = protocol_name(args.profile);
+            return Err(format!(
+                "--offline runs openwop's schema checks; an {name} run needs a --target"
+            ));
         }
         return Ok(TargetChoice::Given(Target::Offline));
     }
@@ -112,6 +114,12 @@ pub fn resolve_target(args: &TargetArgs, offline: bool, env: Env) -> Result<Targ
                  or `--target reference`, or set {variable}"
             ));
         }
+        _ if args.profile == ProfileArg::Openai => {
+            return Err(format!(
+                "no target: pass --target URL (the API base, http://host:port/v1) \
+                 or `--target reference`, or set {variable}"
+            ));
+        }
         _ => {
             return Err(format!(
                 "no target: pass --target URL (or `--target reference`), \
@@ -120,8 +128,13 @@ pub fn resolve_target(args: &TargetArgs, offline: bool, env: Env) -> Result<Targ
         }
     };
     if raw.trim() == "reference" {
-        return Embedded::from_args(&args.reference, agui, args.allow_external_probe_urls)
-            .map(TargetChoice::Embedded);
+        return Embedded::from_args(
+            &args.reference,
+            args.profile,
+            args.model.as_deref(),
+            args.allow_external_probe_urls,
+        )
+        .map(TargetChoice::Embedded);
     }
     if args.reference.reference_upstream.is_some() {
         return Err(
@@ -164,8 +177,18 @@ fn check_token_env_name(name: &str) -> Result<(), String> {
     }
 }
 
+/// The variable `--token-env` names, or the profile's own default.
+pub fn token_env(args: &TargetArgs) -> &str {
+    match (&args.token_env, args.profile) {
+        (Some(name), _) => name,
+        (None, ProfileArg::Openai) => "OPENAI_API_KEY",
+        (None, _) => "OPENWOP_API_KEY",
+    }
+}
+
 fn resolve_token(args: &TargetArgs, env: Env) -> Result<Option<Token>, String> {
-    check_token_env_name(&args.token_env)?;
+    let variable = token_env(args);
+    check_token_env_name(variable)?;
     if let Some(path) = &args.token_file {
         let text = std::fs::read_to_string(path)
             .map_err(|e| format!("--token-file {}: {e}", path.display()))?;
@@ -178,12 +201,12 @@ fn resolve_token(args: &TargetArgs, env: Env) -> Result<Option<Token>, String> {
             origin: format!("file {}", path.display()),
         }));
     }
-    Ok(env(&args.token_env)
+    Ok(env(variable)
         .map(|v| v.trim().to_string())
         .filter(|v| !v.is_empty())
         .map(|value| Token {
             value,
-            origin: format!("${}", args.token_env),
+            origin: format!("${variable}"),
         }))
 }
 
@@ -204,6 +227,7 @@ pub fn protocol_name(profile: ProfileArg) -> &'static str {
     match profile {
         ProfileArg::Openwop => crate::protocol::openwop::PROFILE,
         ProfileArg::Agui => crate::protocol::agui::PROFILE,
+        ProfileArg::Openai => crate::protocol::openai::PROFILE,
     }
 }
 
@@ -229,8 +253,20 @@ pub fn resolve_protocol(
                 accepts: agent.accepts.prefixes().to_vec(),
                 sources: agent.sources().iter().map(|s| s.to_string()).collect(),
                 echo: agent.echoes(),
+                detail: false,
+                streaming: false,
                 by: "reference agent".into(),
             })
+        }
+        TargetChoice::Embedded(Embedded::Openai(server)) => {
+            if declared {
+                return Err(
+                    "the reference server declares what its model takes: pick the model \
+                     with --model, not --accepts/--claims"
+                        .into(),
+                );
+            }
+            Some(super::embedded_openai::claims(&server.model))
         }
         _ => None,
     };
@@ -242,20 +278,32 @@ pub fn resolve_protocol(
     Ok((name, claims))
 }
 
-fn parse_media_ref(raw: &str, agui: bool) -> Result<(String, String), String> {
+fn parse_media_ref(raw: &str, profile: ProfileArg) -> Result<(String, String), String> {
     let (modality, reference) = raw
         .split_once('=')
         .ok_or_else(|| format!("--media-ref `{raw}` must look like MODALITY=REF"))?;
-    let kinds: &[&str] = if agui {
-        &agui::PART_KINDS
-    } else {
-        &NON_TEXT_MODALITIES
+    let kinds: &[&str] = match profile {
+        ProfileArg::Agui => &agui::PART_KINDS,
+        ProfileArg::Openai => &crate::protocol::openai::KINDS,
+        ProfileArg::Openwop => &NON_TEXT_MODALITIES,
     };
     parse_modalities(&[modality.to_string()], kinds).map_err(|e| format!("--media-ref: {e}"))?;
     if reference.is_empty() {
         return Err(format!("--media-ref `{raw}` has an empty REF"));
     }
     Ok((modality.trim().to_string(), reference.to_string()))
+}
+
+/// `--model`: an openai run's, never empty; an embedded server may have chosen already.
+fn resolve_model(args: &TargetArgs, chosen: Option<String>) -> Result<Option<String>, String> {
+    match args.model.as_deref().map(str::trim) {
+        None => Ok(chosen),
+        Some(_) if args.profile != ProfileArg::Openai => Err(
+            "--model names the model of an OpenAI-compatible endpoint: add --profile openai".into(),
+        ),
+        Some("") => Err("--model must name a model".into()),
+        Some(name) => Ok(Some(name.to_string())),
+    }
 }
 
 /// The proxy variables reqwest reads, in the order it prefers them.
@@ -320,7 +368,7 @@ pub fn resolve_common_with(
     let media_refs: BTreeMap<String, String> = args
         .media_refs
         .iter()
-        .map(|r| parse_media_ref(r, args.profile == ProfileArg::Agui))
+        .map(|r| parse_media_ref(r, args.profile))
         .collect::<Result<_, _>>()?;
     if let Some(base) = &args.media_base_url {
         url::Url::parse(base).map_err(|e| format!("--media-base-url `{base}`: {e}"))?;
@@ -341,6 +389,7 @@ pub fn resolve_common_with(
         DialectArg::Suite => Dialect::Suite,
     };
     config.openwop_major = args.openwop_major;
+    config.model = resolve_model(args, config.model.take())?;
     config.media_base_url = args.media_base_url.clone();
     config.media_refs = media_refs;
     config.max_probe_bytes = args.max_probe_bytes;

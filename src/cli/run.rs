@@ -61,7 +61,10 @@ pub fn run(args: &RunArgs, color: bool) -> Result<Ending, CliError> {
         let witness = run_witness::start(args, &mut resolved)
             .await
             .map_err(CliError::Usage)?;
-        let (config, reference) = resolved.start().await.map_err(CliError::Internal)?;
+        let (mut config, reference) = resolved.start().await.map_err(CliError::Internal)?;
+        super::model::pick(&mut config, stop.clone())
+            .await
+            .map_err(CliError::Usage)?;
         let mut session = Session::open(Arc::new(config), &suite).map_err(CliError::Usage)?;
         session.witness = witness.clone();
         session.replay = export.as_ref().map(HurlExport::log);

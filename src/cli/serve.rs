@@ -1,11 +1,13 @@
 //! `mmconform serve-reference`: the embedded reference host as a standalone server.
 
-use super::args::{ProfileArg, ServeArgs};
+use super::args::{ServeArgs, ServeProfileArg};
 use super::embedded::{self, MODALITIES, agent_declaration, upstream_url};
+use super::embedded_openai::{OPENAI_FAULT_LISTING, openai_fault_names};
 use super::resolve::parse_modalities;
 use super::{CliError, runtime};
 use crate::exit::Ending;
 use reference_hosts::agui::{self, AgentConfig, AguiFault, DEFAULT_ACCEPTS};
+use reference_hosts::openai::{self, OpenaiConfig, OpenaiFault};
 use reference_hosts::{Fault, ReferenceConfig, RunningReference};
 
 /// What `--list-faults` appends to a fault that only shows with `--upstream`.
@@ -112,9 +114,85 @@ async fn serve_until_interrupted(
     Ok(Ending::Done)
 }
 
+/// `serve-reference --profile openai`: the OpenAI-compatible reference server.
+fn serve_openai(args: &ServeArgs) -> Result<Ending, CliError> {
+    if args.list_faults {
+        return list_faults(
+            OpenaiFault::all()
+                .iter()
+                .map(|f| (f.name(), f.description(), f.needs_upstream())),
+        );
+    }
+    let fault = embedded::parse_fault::<OpenaiFault>(
+        "--fault",
+        args.fault.as_deref(),
+        &openai_fault_names(),
+        OPENAI_FAULT_LISTING,
+    )
+    .map_err(CliError::Usage)?;
+    if args.max_request_body_bytes == Some(0) {
+        return Err(CliError::Usage("limits must be at least 1 byte".into()));
+    }
+    let config = OpenaiConfig {
+        token: token(args)?,
+        max_request_body_bytes: args.max_request_body_bytes,
+        ..OpenaiConfig::new(fault)
+    }
+    .with_models(&args.models)
+    .map_err(|e| CliError::Usage(format!("--models: {e}")))?
+    .with_upstream(upstream(args)?);
+    let addr = std::net::SocketAddr::new(args.bind, args.port);
+    runtime()?.block_on(async move {
+        let running = openai::spawn(config.clone(), addr).await;
+        serve_until_interrupted(running, addr, |running| {
+            let models: Vec<&str> = config.models.iter().map(|m| m.id).collect();
+            format!(
+                "mmconform OpenAI-compatible reference server listening on {} (models {}{}{})",
+                openai::base_url(running),
+                models.join(","),
+                upstream_banner(config.upstream.as_ref()),
+                config
+                    .fault
+                    .map(|f| format!(", FAULT {}", f.name()))
+                    .unwrap_or_default(),
+            )
+        })
+        .await
+    })
+}
+
+/// The bearer token to require: `--token` (with a warning) or `--token-env`.
+fn token(args: &ServeArgs) -> Result<Option<String>, CliError> {
+    match (&args.token, &args.token_env) {
+        (Some(t), _) => {
+            super::out::error_line(format_args!(
+                "warning: --token puts the secret in your shell history and process list; prefer --token-env"
+            ));
+            Ok(Some(t.clone()))
+        }
+        (None, Some(var)) => std::env::var(var)
+            .map(Some)
+            .map_err(|_| CliError::Usage(format!("--token-env: ${var} is not set"))),
+        (None, None) => Ok(None),
+    }
+}
+
 pub fn serve(args: &ServeArgs) -> Result<Ending, CliError> {
-    if args.profile == ProfileArg::Agui {
-        return serve_agui(args);
+    if args.profile != ServeProfileArg::Openai && !args.models.is_empty() {
+        return Err(CliError::Usage(
+            "--models picks the OpenAI-compatible server's models: add --profile openai".into(),
+        ));
+    }
+    match args.profile {
+        ServeProfileArg::Agui => return serve_agui(args),
+        ServeProfileArg::Openai if !args.accepts.is_empty() => {
+            return Err(CliError::Usage(
+                "--accepts declares the AG-UI agent: use --models for the OpenAI-compatible server"
+                    .into(),
+            ));
+        }
+        ServeProfileArg::Openai => return serve_openai(args),
+        ServeProfileArg::Openwop => {}
     }
     if !args.accepts.is_empty() {
         return Err(CliError::Usage(
@@ -137,19 +215,7 @@ pub fn serve(args: &ServeArgs) -> Result<Ending, CliError> {
         embedded::FAULT_LISTING,
     )
     .map_err(CliError::Usage)?;
-    let token = match (&args.token, &args.token_env) {
-        (Some(t), _) => {
-            super::out::error_line(format_args!(
-                "warning: --token puts the secret in your shell history and process list; prefer --token-env"
-            ));
-            Some(t.clone())
-        }
-        (None, Some(var)) => Some(
-            std::env::var(var)
-                .map_err(|_| CliError::Usage(format!("--token-env: ${var} is not set")))?,
-        ),
-        (None, None) => None,
-    };
+    let token = token(args)?;
     if args.max_bytes_per_part == Some(0) || args.max_request_body_bytes == Some(0) {
         return Err(CliError::Usage("limits must be at least 1 byte".into()));
     }

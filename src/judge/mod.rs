@@ -11,6 +11,7 @@ pub mod error_code;
 pub mod error_shape;
 pub mod json_body;
 pub mod prefer;
+pub mod refusal;
 pub mod schema;
 pub mod status;
 pub mod validity;
@@ -82,8 +83,15 @@ pub fn judge_answer(
             reading.shape,
         ));
     }
-    if let Some(ErrorShapeExpectation::Flat) = expect.error_shape {
-        j.assertions.push(error_shape::check(reading.shape));
+    match expect.error_shape {
+        Some(ErrorShapeExpectation::Flat) => j.assertions.push(error_shape::check(reading.shape)),
+        Some(ErrorShapeExpectation::Openai) => j
+            .assertions
+            .push(error_shape::check_openai(parsed.as_ref())),
+        None => {}
+    }
+    if expect.capability_refusal == Some(true) {
+        j.assertions.push(refusal::check(answer.status));
     }
     let null = Value::Null;
     for p in &expect.body {

@@ -9,6 +9,10 @@ pub mod agui;
 
 pub mod openwop;
 
+pub mod openai;
+
+pub mod sse_read;
+
 use crate::config::RunConfig;
 use crate::event::DiscoverySnapshot;
 use crate::http::HttpClient;
@@ -23,7 +27,7 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 /// Every protocol mmconform speaks; the first is the default. Registering one is one line.
-pub const PROTOCOLS: &[&dyn Protocol] = &[&openwop::Openwop, &agui::Agui];
+pub const PROTOCOLS: &[&dyn Protocol] = &[&openwop::Openwop, &agui::Agui, &openai::Openai];
 
 /// The protocol scenario files and `--profile` call `name`.
 pub fn by_name(name: &str) -> Option<&'static dyn Protocol> {

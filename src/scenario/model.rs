@@ -240,6 +240,10 @@ pub struct Expectations {
     pub error_code: Option<ErrorCodeExpectation>,
     #[serde(default)]
     pub error_shape: Option<ErrorShapeExpectation>,
+    /// A capability refusal: a 404 (which says the route or model does not exist) is
+    /// a failure named as such.
+    #[serde(default)]
+    pub capability_refusal: Option<bool>,
     /// Predicates over the response body (`path` is relative to the body).
     #[serde(default)]
     pub body: Vec<Predicate>,
@@ -382,6 +386,8 @@ pub struct ErrorCodeRule {
 pub enum ErrorShapeExpectation {
     /// The canonical flat envelope `{error, message, details?}`.
     Flat,
+    /// The OpenAI error envelope `{error: {message, type, param?, code?}}`.
+    Openai,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -443,6 +449,22 @@ pub struct MediaSpec {
     /// AG-UI: the seed proposal's legacy `{type: binary, mimeType, data|url|id}` part.
     #[serde(default)]
     pub legacy: bool,
+    /// OpenAI: `image_url.detail` (absent on the wire when not given).
+    #[serde(default)]
+    pub detail: Option<String>,
+    /// OpenAI: `input_audio.format` (default: from the MIME type, `wav` or `mp3`).
+    #[serde(default)]
+    pub format: Option<String>,
+    /// OpenAI: `file.filename` (default: `<kind>.<ext>`).
+    #[serde(default)]
+    pub filename: Option<String>,
+    /// OpenAI: the MIME type the part states when it is not the bytes' own (`mime`
+    /// says what is generated), for "the label disagrees with the bytes".
+    #[serde(default)]
+    pub stated_mime: Option<String>,
+    /// OpenAI: `image_url` given as a bare string instead of `{url}`.
+    #[serde(default)]
+    pub bare: bool,
 }
 
 #[derive(Debug, Clone, Deserialize)]

@@ -8,7 +8,9 @@ fn calibrate(args: &[&str]) -> (i32, String, String) {
     let out = bin()
         .arg("calibrate")
         .args(args)
-        .timeout(std::time::Duration::from_secs(300))
+        // About 90 s alone in a debug build (three protocols, 14 setups); several times
+        // that beside the rest of the suite on two cores.
+        .timeout(std::time::Duration::from_secs(600))
         .output()
         .unwrap();
     (
@@ -29,10 +31,10 @@ fn the_builtin_suite_is_calibrated_and_every_variant_is_caught() {
     assert_eq!(doc["calibrated"], true);
     let matrix = &doc["matrix"];
     let variants = matrix["variants"].as_array().unwrap();
-    // Every fault the reference host and agent have is in the matrix, and caught; the
-    // forwarding faults only in the setups whose host forwards to a witness, and each
-    // by a failed `witness.*` judgement.
-    let forwarding: Vec<String> = ["openwop", "agui"]
+    // Every fault the reference host, agent and server have is in the matrix, and
+    // caught; the forwarding faults only in the setups whose host forwards to a witness,
+    // and each by a failed `witness.*` judgement.
+    let forwarding: Vec<String> = ["openwop", "agui", "openai"]
         .iter()
         .flat_map(|p| forwarding_faults(p))
         .map(|f| f.trim_start_matches("openwop:").to_string())
@@ -42,6 +44,9 @@ fn the_builtin_suite_is_calibrated_and_every_variant_is_caught() {
     let agent_faults = all_faults("agui");
     assert!(agent_faults.len() >= 25, "{agent_faults:?}");
     faults.extend(agent_faults.iter().map(|f| format!("agui:{f}")));
+    let server_faults = all_faults("openai");
+    assert!(server_faults.len() >= 9, "{server_faults:?}");
+    faults.extend(server_faults.iter().map(|f| format!("openai:{f}")));
     for fault in &faults {
         let row = variants
             .iter()
@@ -49,7 +54,7 @@ fn the_builtin_suite_is_calibrated_and_every_variant_is_caught() {
             .unwrap_or_else(|| panic!("{fault} missing from the matrix"));
         assert_eq!(row["caught"], true, "{fault}");
     }
-    assert!(forwarding.len() >= 16, "{forwarding:?}");
+    assert!(forwarding.len() >= 19, "{forwarding:?}");
     let cases = matrix["cases"].as_array().unwrap();
     for fault in &forwarding {
         let row = variants
@@ -58,7 +63,9 @@ fn the_builtin_suite_is_calibrated_and_every_variant_is_caught() {
             .unwrap();
         let setups = row["setups"].as_array().unwrap();
         assert!(
-            setups.iter().all(|s| s == "witness" || s == "agui-witness"),
+            setups
+                .iter()
+                .all(|s| s == "witness" || s == "agui-witness" || s == "openai-witness"),
             "{fault} runs only where the host forwards: {setups:?}"
         );
         assert!(

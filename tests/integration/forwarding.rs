@@ -1,6 +1,6 @@
 //! The reference hosts' forwarding mode through the binary: `serve-reference
-//! --upstream` sends an accepted `provider: compat` call on to a mock model started
-//! here on 127.0.0.1, `run --target reference --reference-upstream` hands the URL to
+//! --upstream` sends an accepted `provider: compat` call (or, with `--profile openai`,
+//! an accepted chat completion) on to a mock model started here on 127.0.0.1, `run --target reference --reference-upstream` hands the URL to
 //! the embedded host, and an upstream off loopback is a usage error. Nothing here
 //! reaches past 127.0.0.1.
 
@@ -115,6 +115,11 @@ fn serve(args: &[&str]) -> Served {
 
 /// POSTs `body` to the served host's v1 seam: the status and the JSON answer.
 fn call(base: &str, body: &Value) -> (u16, Value) {
+    post(&format!("{base}/v1/host/sample/ai/call"), body)
+}
+
+/// POSTs `body` to `url`: the status and the JSON answer.
+fn post(url: &str, body: &Value) -> (u16, Value) {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -125,7 +130,7 @@ fn call(base: &str, body: &Value) -> (u16, Value) {
             .no_proxy()
             .build()
             .unwrap()
-            .post(format!("{base}/v1/host/sample/ai/call"))
+            .post(url)
             .json(body)
             .send()
             .await
@@ -209,6 +214,51 @@ fn serve_reference_forwards_an_accepted_compat_call_to_its_upstream() {
 }
 
 #[test]
+fn serve_reference_openai_relays_an_accepted_request_to_its_upstream() {
+    let mock = Mock::start();
+    let server = serve(&[
+        "--profile",
+        "openai",
+        "--models",
+        "reference-multimodal",
+        "--upstream",
+        &mock.base(),
+        "--fault",
+        "forward-drops-detail",
+    ]);
+    assert!(server.url.ends_with("/v1"), "{}", server.banner);
+    assert!(
+        server.banner.contains("models reference-multimodal")
+            && server.banner.contains("FAULT forward-drops-detail"),
+        "{}",
+        server.banner
+    );
+    let png = STANDARD.encode(mmconform_media::generate("image/png", "0123456789abcdef"));
+    let image = json!({"type": "image_url", "image_url": {"url": format!("data:image/png;base64,{png}"), "detail": "high"}});
+    let body = json!({"model": "reference-multimodal", "messages": [{"role": "user", "content": [image]}]});
+    let (status, answer) = post(&format!("{}/chat/completions", server.url), &body);
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["choices"][0]["message"]["content"], REPLY);
+    let received = mock.received();
+    assert_eq!(received.len(), 1);
+    assert_eq!(received[0]["model"], "reference-multimodal");
+    assert_eq!(
+        received[0]["messages"][0]["content"][0],
+        json!({"type": "image_url", "image_url": {"url": format!("data:image/png;base64,{png}")}}),
+        "the fault dropped `detail` on the way"
+    );
+    // The text-only model is not served, and a refusal never reaches the upstream.
+    let text_model =
+        json!({"model": "reference-text", "messages": [{"role": "user", "content": "hi"}]});
+    let (status, answer) = post(&format!("{}/chat/completions", server.url), &text_model);
+    assert_eq!(
+        (status, &answer["error"]["code"]),
+        (404, &json!("model_not_found"))
+    );
+    assert_eq!(mock.received().len(), 1);
+}
+
+#[test]
 fn the_forwarding_faults_are_listed_and_marked() {
     for profile in ["openwop", "agui"] {
         let out = bin()
@@ -224,6 +274,14 @@ fn the_forwarding_faults_are_listed_and_marked() {
         assert!(marked.iter().all(|l| l.starts_with("forward-")), "{text}");
         assert!(text.contains("forward-truncates-bytes"), "{text}");
     }
+    let out = bin()
+        .args(["serve-reference", "--profile", "openai", "--list-faults"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    let marked = text.lines().filter(|l| l.ends_with("[needs --upstream]"));
+    assert_eq!(marked.count(), 3, "{text}");
+    assert!(text.contains("stream-without-done"), "{text}");
 }
 
 #[test]

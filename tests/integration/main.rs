@@ -23,6 +23,7 @@ mod evidence;
 mod fault_table;
 mod forwarding;
 mod junit;
+mod openai;
 mod openwop;
 mod report_paths;
 mod snapshots;

@@ -20,6 +20,9 @@ fn settings(r: &common::RunResult) -> insta::Settings {
     s.add_filter(r"date: .*GMT", "date: [DATE]");
     s.add_filter(r"[0-9a-f]{64}", "[SHA256]");
     s.add_filter(r"[A-Za-z0-9+/]{16}…\[\+\d+ chars\]", "[MEDIA]");
+    // OpenAI completions: ids count the server's answers, `created` is the clock.
+    s.add_filter(r"chatcmpl-mmconform-\d+", "chatcmpl-mmconform-[N]");
+    s.add_filter(r#""created":\d+"#, r#""created":[TIME]"#);
     s
 }
 
@@ -70,6 +73,31 @@ fn terminal_output_of_an_agui_run_catching_a_silent_drop() {
     ]);
     assert_eq!(r.code, 1, "{}", r.context());
     settings(&r).bind(|| insta::assert_snapshot!("terminal_agui_fail", r.stdout));
+}
+
+#[test]
+fn terminal_output_of_an_openai_run() {
+    let r = run(&["--profile", "openai", "--target", "reference", "-j", "4"]);
+    assert_eq!(r.code, 0, "{}", r.context());
+    settings(&r).bind(|| insta::assert_snapshot!("terminal_openai_pass", r.stdout));
+}
+
+#[test]
+fn terminal_output_of_an_openai_run_catching_a_silent_drop() {
+    let r = run(&[
+        "--profile",
+        "openai",
+        "--target",
+        "reference",
+        "--model",
+        "reference-text",
+        "--reference-fault",
+        "ignores-image-on-text-model",
+        "--filter",
+        "openai.refuse.*",
+    ]);
+    assert_eq!(r.code, 1, "{}", r.context());
+    settings(&r).bind(|| insta::assert_snapshot!("terminal_openai_fail", r.stdout));
 }
 
 #[test]

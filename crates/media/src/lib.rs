@@ -2,7 +2,7 @@
 //!
 //! A witness host recognises the bytes it received by the stamp text
 //! `mmconform-nonce:<nonce>`, which each generator puts in a format-legal place
-//! (PNG `tEXt`, JPEG `COM`, WEBP XMP, WAV `LIST/INFO`, MP3 ID3v2 `COMM`, a PDF
+//! (PNG `tEXt`, JPEG `COM`, a GIF comment extension, WEBP XMP, WAV `LIST/INFO`, MP3 ID3v2 `COMM`, a PDF
 //! page's text, an MP4 `free` box). Boundary cases for a host's
 //! `maxBytesPerPart` need a valid file of an *exact* size, so every generator
 //! can also pad to any length from its minimum upward.
@@ -19,6 +19,7 @@
 //! escape them where a format requires it, but do not split them, so a nonce of
 //! many kilobytes is out of scope.
 
+mod gif;
 mod jpeg;
 mod mp3;
 mod mp4;
@@ -55,6 +56,7 @@ pub enum MediaError {
 enum Kind {
     Png,
     Jpeg,
+    Gif,
     Webp,
     Wav,
     Mp3,
@@ -71,6 +73,7 @@ impl Kind {
         match essence.to_ascii_lowercase().as_str() {
             "image/png" => Kind::Png,
             "image/jpeg" | "image/jpg" => Kind::Jpeg,
+            "image/gif" => Kind::Gif,
             "image/webp" => Kind::Webp,
             "audio/wav" | "audio/x-wav" | "audio/wave" => Kind::Wav,
             "audio/mpeg" | "audio/mp3" => Kind::Mp3,
@@ -84,6 +87,7 @@ impl Kind {
         match self {
             Kind::Png => png::min_size(nonce),
             Kind::Jpeg => jpeg::min_size(nonce),
+            Kind::Gif => gif::min_size(nonce),
             Kind::Webp => webp::min_size(nonce),
             Kind::Wav => wav::min_size(nonce),
             Kind::Mp3 => mp3::min_size(nonce),
@@ -98,6 +102,7 @@ impl Kind {
         match self {
             Kind::Png => png::build(nonce, size),
             Kind::Jpeg => jpeg::build(nonce, size),
+            Kind::Gif => gif::build(nonce, size),
             Kind::Webp => webp::build(nonce, size),
             Kind::Wav => wav::build(nonce, size),
             Kind::Mp3 => mp3::build(nonce, size),
@@ -130,7 +135,7 @@ pub fn default_mime(part_type: &str) -> &'static str {
     }
 }
 
-/// MIME types with a real generator (png, jpeg, webp, wav, mpeg, pdf, mp4); others fall back to opaque bytes.
+/// MIME types with a real generator (png, jpeg, webp, wav, mpeg, pdf, mp4, gif); others fall back to opaque bytes.
 pub fn supported_mimes() -> &'static [&'static str] {
     &[
         "image/png",
@@ -140,6 +145,7 @@ pub fn supported_mimes() -> &'static [&'static str] {
         "audio/mpeg",
         "application/pdf",
         "video/mp4",
+        "image/gif",
     ]
 }
 
@@ -254,7 +260,7 @@ mod tests {
         for mime in supported_mimes() {
             assert_ne!(Kind::of(mime), Kind::Opaque, "{mime}");
         }
-        assert_eq!(supported_mimes().len(), 7);
+        assert_eq!(supported_mimes().len(), 8);
     }
 
     #[test]

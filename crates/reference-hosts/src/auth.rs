@@ -19,13 +19,7 @@ pub fn check_auth(config: &ReferenceConfig, headers: &HeaderMap) -> Result<(), R
     if config.faulted(Fault::IgnoresAuth) {
         return Ok(());
     }
-    let presented = headers
-        .get(AUTHORIZATION)
-        .and_then(|value| value.to_str().ok())
-        .and_then(|value| value.split_once(' '))
-        .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
-        .map(|(_, token)| token.trim());
-    match presented {
+    match presented_bearer(headers) {
         Some(token) if token == expected => Ok(()),
         Some(_) => Err(Rejection::new(
             ErrorCode::Unauthenticated,
@@ -36,6 +30,17 @@ pub fn check_auth(config: &ReferenceConfig, headers: &HeaderMap) -> Result<(), R
             "missing `Authorization: Bearer <token>` header",
         )),
     }
+}
+
+/// The token of an `Authorization: Bearer <token>` header, if there is one (every
+/// reference host reads it the same way).
+pub(crate) fn presented_bearer(headers: &HeaderMap) -> Option<&str> {
+    headers
+        .get(AUTHORIZATION)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.split_once(' '))
+        .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
+        .map(|(_, token)| token.trim())
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
 //! The embedded reference hosts mmconform is calibrated against: a spec-faithful
-//! openwop host (this module) and a strict AG-UI 1.0 agent ([`agui`]), each with
-//! single-fault variants.
+//! openwop host (this module), a strict AG-UI 1.0 agent ([`agui`]) and a strict
+//! OpenAI-compatible Chat Completions server ([`openai`]), each with single-fault
+//! variants.
 //!
 //! Used by `mmconform run --target reference`, by the test-suite and by calibration.
 //! The hosts are written from the wire description and never use the tool's own
@@ -20,6 +21,8 @@
 //! `source.rs` checks url/mediaRef/data (`ssrf.rs` guards URLs, `media_ref.rs` lists
 //! the blobs held); `envelope/` is the AI Envelope accept seam (RFC 0021);
 //! `error_body.rs` renders the flat error envelope; `fault.rs` names the faults.
+//! Shared by the hosts: `media_files.rs` (the files served for url parts),
+//! `body_limit.rs`, the bearer reading in `auth.rs`, `upstream.rs`.
 
 pub mod agui;
 mod ai_call;
@@ -31,9 +34,11 @@ mod error_body;
 mod fault;
 mod fault_catalogue;
 mod forward;
+mod media_files;
 mod media_ref;
 mod mime;
 mod modality;
+pub mod openai;
 mod openai_wire;
 mod part;
 mod routes;

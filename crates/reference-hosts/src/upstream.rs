@@ -28,6 +28,13 @@ pub struct Reply {
     pub text: String,
 }
 
+/// What the upstream answered to a relayed request: its status and JSON body.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Relayed {
+    pub status: u16,
+    pub body: Value,
+}
+
 /// Why there is no reply: unreachable, a non-2xx status, too long, or not JSON.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Unavailable(pub String);
@@ -51,11 +58,25 @@ impl Upstream {
 
     /// Sends `messages` (already in the OpenAI shape) as one non-streaming completion.
     pub async fn complete(&self, messages: Value) -> Result<Reply, Unavailable> {
-        let client = self.client.as_ref().map_err(|e| Unavailable(e.clone()))?;
         let body = json!({"model": MODEL, "messages": messages, "stream": false});
+        let relayed = self.relay(&body).await?;
+        if !(200..300).contains(&relayed.status) {
+            return Err(self.unavailable(format!("it answered {}", relayed.status)));
+        }
+        Ok(Reply {
+            status: relayed.status,
+            text: reply_text(&relayed.body),
+        })
+    }
+
+    /// Sends `body` (a whole Chat Completions request) as it is, and returns what the
+    /// upstream answered whatever its status, as a gateway relays it; Err when it
+    /// cannot be reached, breaks off, answers too much, or answers something not JSON.
+    pub async fn relay(&self, body: &Value) -> Result<Relayed, Unavailable> {
+        let client = self.client.as_ref().map_err(|e| Unavailable(e.clone()))?;
         let mut response = client
             .post(&self.endpoint)
-            .json(&body)
+            .json(body)
             .send()
             .await
             .map_err(|e| self.unavailable(format!("cannot reach it: {e}")))?;
@@ -75,14 +96,14 @@ impl Upstream {
                 Err(e) => return Err(self.unavailable(format!("its answer broke off: {e}"))),
             }
         }
-        if !status.is_success() {
-            return Err(self.unavailable(format!("it answered {status}")));
-        }
-        let answer: Value = serde_json::from_slice(&bytes)
-            .map_err(|e| self.unavailable(format!("its answer is not JSON: {e}")))?;
-        Ok(Reply {
+        let answer: Value = serde_json::from_slice(&bytes).map_err(|e| {
+            self.unavailable(format!(
+                "it answered {status} with a body that is not JSON: {e}"
+            ))
+        })?;
+        Ok(Relayed {
             status: status.as_u16(),
-            text: reply_text(&answer),
+            body: answer,
         })
     }
 
@@ -117,7 +138,7 @@ pub fn is_loopback(url: &url::Url) -> bool {
 }
 
 /// `choices[0].message.content`: a string, or the text of its text parts.
-fn reply_text(answer: &Value) -> String {
+pub fn reply_text(answer: &Value) -> String {
     match &answer["choices"][0]["message"]["content"] {
         Value::String(text) => text.clone(),
         Value::Array(parts) => parts

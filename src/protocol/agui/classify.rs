@@ -8,25 +8,10 @@
 //! run that fails before it starts), exactly one terminal event (`RUN_FINISHED` or
 //! `RUN_ERROR`) ends the run, and nothing follows it.
 
+pub use crate::protocol::sse_read::ReadEnd;
 pub use crate::scenario::stream::StreamClass;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-
-/// Why reading the answer stopped.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum ReadEnd {
-    /// The agent ended the response.
-    Eof,
-    /// The terminal event arrived and nothing more came within the grace period.
-    AfterTerminal,
-    /// The per-request deadline (`--timeout`) passed.
-    Deadline,
-    /// `--max-response-bytes` were read.
-    ReadCap,
-    /// The connection failed mid-answer.
-    Transport,
-}
 
 /// The terminal event of a run.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -291,7 +291,8 @@ mod tests {
                 "image/jpeg",
                 "image/webp",
                 "audio/wav",
-                "application/pdf"
+                "application/pdf",
+                "image/gif"
             ]
         );
         assert_eq!(d.undeclared_mimes(), ["audio/mpeg"]);
@@ -312,6 +313,8 @@ mod tests {
                 accepts: list("image/,audio/wav,application/pdf"),
                 sources: list("data,url,file"),
                 echo: true,
+                detail: false,
+                streaming: false,
                 by: "reference agent".into(),
             }),
             ..Claims::default()

@@ -1,25 +1,19 @@
 //! POSTing an AG-UI run and reading its answer as a bounded event stream.
 //!
-//! The read never hangs and never grows without bound: one deadline (`--timeout`)
-//! covers connecting, the headers and the whole stream; at most `--max-response-bytes`
-//! are read; and once the terminal event has arrived, mmconform waits only a short
-//! grace period for anything that follows it (events after the terminal one break the
-//! stream). SSE framing is decoded by the `sse-stream` crate, fed chunk by chunk so the
-//! caps stay ours; [`Classifier`] judges the events it yields.
+//! The bounded reading is `protocol::sse_read`'s (one deadline, a read cap, a short
+//! grace period after the terminal event: events after it break the stream);
+//! [`Classifier`] judges the events it yields.
 
 use crate::http::{HttpClient, HttpRequest, Opened, shown_body};
 use crate::outcome::{Exchange, RecordedResponse};
 use crate::protocol::agui::StreamEvidence;
 use crate::protocol::agui::classify::{Classifier, ReadEnd};
+pub use crate::protocol::sse_read::unterminated_frame;
+use crate::protocol::sse_read::{Decoder, EventSink, ReadLimits, is_event_stream, read_body};
+#[cfg(test)]
 use bytes::Bytes;
-use futures_util::stream::BoxStream;
-use futures_util::{FutureExt as _, StreamExt as _};
 use serde_json::Value;
-use sse_stream::SseByteStream;
-use std::convert::Infallible;
 use std::time::Duration;
-use tokio::sync::mpsc;
-use tokio::time::{Instant, timeout_at};
 
 /// What one run produced: the transcript always, and the classified answer unless the
 /// transport failed (or the run was stopped) before any response arrived.
@@ -28,138 +22,18 @@ pub struct StreamAnswer {
     pub evidence: Result<StreamEvidence, String>,
 }
 
-/// Whether the stream stopped inside an event: bytes after the last blank line that
-/// are not comments. The decoder discards such a frame silently (as the SSE spec says
-/// a client must), so the reader reports it.
-pub fn unterminated_frame(raw: &[u8]) -> bool {
-    let text = String::from_utf8_lossy(raw);
-    let tail_start = ["\r\n\r\n", "\n\n", "\r\r"]
-        .iter()
-        .filter_map(|sep| text.rfind(sep).map(|i| i + sep.len()))
-        .max()
-        .unwrap_or(0);
-    text[tail_start..]
-        .lines()
-        .any(|line| !line.trim().is_empty() && !line.starts_with(':'))
-}
-
-/// The decoder's input: chunks the read loop hands over.
-type Feed = BoxStream<'static, Result<Bytes, Infallible>>;
-
-/// The SSE decoder, fed by the read loop through a channel so the loop keeps control
-/// of every byte (caps, deadline, transcript).
-struct Decoder {
-    feed: Option<mpsc::UnboundedSender<Result<Bytes, Infallible>>>,
-    events: SseByteStream<Feed>,
-    active: bool,
-}
-
-impl Decoder {
-    fn new() -> Decoder {
-        let (tx, mut rx) = mpsc::unbounded_channel::<Result<Bytes, Infallible>>();
-        let feed: Feed = futures_util::stream::poll_fn(move |cx| rx.poll_recv(cx)).boxed();
-        Decoder {
-            feed: Some(tx),
-            events: SseByteStream::new(feed),
-            active: true,
-        }
+impl EventSink for Classifier {
+    fn on_data(&mut self, data: &str) {
+        Classifier::on_data(self, data);
     }
 
-    /// Hands `chunk` to the decoder and passes every complete event to `classifier`.
-    fn push(&mut self, chunk: Bytes, classifier: &mut Classifier) {
-        if let Some(feed) = &self.feed {
-            let _ = feed.send(Ok(chunk));
-        }
-        self.drain(classifier);
+    fn framing(&mut self, problem: String) {
+        Classifier::framing(self, problem);
     }
 
-    /// No more input: the decoder ends (discarding an unterminated final frame).
-    fn close(&mut self, classifier: &mut Classifier) {
-        self.feed = None;
-        self.drain(classifier);
+    fn terminal_seen(&self) -> bool {
+        Classifier::terminal_seen(self)
     }
-
-    fn drain(&mut self, classifier: &mut Classifier) {
-        while self.active {
-            match self.events.next().now_or_never() {
-                // Waiting for more input.
-                None => break,
-                Some(None) => self.active = false,
-                Some(Some(Ok(event))) => {
-                    // Blocks without data (`id:`, `retry:`) carry no AG-UI event.
-                    if let Some(data) = event.data {
-                        classifier.on_data(&data);
-                    }
-                }
-                Some(Some(Err(e))) => {
-                    classifier.framing(format!("the event stream cannot be decoded: {e}"));
-                    self.active = false;
-                }
-            }
-        }
-    }
-}
-
-fn is_event_stream(content_type: Option<&str>) -> bool {
-    content_type.is_some_and(|ct| {
-        ct.split(';')
-            .next()
-            .is_some_and(|e| e.trim().eq_ignore_ascii_case("text/event-stream"))
-    })
-}
-
-/// How long and how much of an answer is read.
-struct ReadLimits {
-    deadline: Instant,
-    /// How long to wait after the terminal event.
-    grace: Duration,
-    max_bytes: usize,
-}
-
-/// Reads the body chunk by chunk within `limits`, feeding an event stream's frames to
-/// the classifier as they come; returns what was read and why reading ended.
-async fn read_body(
-    client: &HttpClient,
-    response: &mut reqwest::Response,
-    limits: &ReadLimits,
-    mut stream: Option<(&mut Decoder, &mut Classifier)>,
-) -> (Vec<u8>, ReadEnd) {
-    let mut raw: Vec<u8> = Vec::new();
-    let mut read_until = limits.deadline;
-    let mut in_grace = false;
-    let ended_by = loop {
-        let next = tokio::select! {
-            next = timeout_at(read_until, response.chunk()) => next,
-            // Ctrl-C or --deadline: what was read is kept, the answer is unfinished.
-            _ = client.stop().wait() => break ReadEnd::Deadline,
-        };
-        let chunk = match next {
-            Err(_) if in_grace => break ReadEnd::AfterTerminal,
-            Err(_) => break ReadEnd::Deadline,
-            // The client's own timeout is the same deadline seen from reqwest's side.
-            Ok(Err(e)) if e.is_timeout() => break ReadEnd::Deadline,
-            Ok(Err(_)) => break ReadEnd::Transport,
-            Ok(Ok(None)) => break ReadEnd::Eof,
-            Ok(Ok(Some(chunk))) => chunk,
-        };
-        let room = limits.max_bytes.saturating_sub(raw.len());
-        let capped = chunk.len() > room;
-        let chunk = if capped { chunk.slice(..room) } else { chunk };
-        raw.extend_from_slice(&chunk);
-        let mut terminal_seen = false;
-        if let Some((decoder, classifier)) = stream.as_mut() {
-            decoder.push(chunk, classifier);
-            terminal_seen = classifier.terminal_seen();
-        }
-        if capped {
-            break ReadEnd::ReadCap;
-        }
-        if terminal_seen && !in_grace {
-            in_grace = true;
-            read_until = limits.deadline.min(Instant::now() + limits.grace);
-        }
-    };
-    (raw, ended_by)
 }
 
 /// POSTs `body` to `client`'s endpoint and reads the answer as an event stream: within

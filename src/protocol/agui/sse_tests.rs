@@ -8,6 +8,7 @@ use axum::body::Body;
 use axum::http::header;
 use axum::response::IntoResponse;
 use axum::routing::post;
+use futures_util::StreamExt as _;
 use futures_util::stream;
 use std::time::Instant as StdInstant;
 

@@ -56,6 +56,7 @@ fn the_man_page_has_the_exit_codes_and_the_environment() {
         assert!(page.contains(&roff), "{command} missing");
     }
     assert!(page.contains("AGUI_TARGET_URL") && page.contains("OPENWOP_BASE_URL"));
+    assert!(page.contains("OPENAI_BASE_URL") && page.contains("OPENAI_API_KEY"));
     let run = stdout_of(&["man", "run"]);
     assert!(run.contains(".TH mmconform-run 1"), "{run}");
     for section in [
@@ -95,6 +96,10 @@ fn run_help_is_grouped_with_examples_env_and_every_exit_code() {
     }
     assert!(help.contains("[env: OPENWOP_REQUIRE_BEHAVIOR"), "{help}");
     assert!(help.contains("AGUI_TARGET_URL"), "{help}");
+    assert!(
+        help.contains("OPENAI_BASE_URL") && help.contains("--model"),
+        "{help}"
+    );
     for code in [0, 1, 2, 3, 4, 5, 70, 130] {
         assert!(
             help.contains(&format!("\n  {code:<4} ")),
@@ -118,4 +123,16 @@ fn each_profile_reads_its_own_target_variable() {
     let r = run_with_env(&["--profile", "agui"], &[("OPENWOP_BASE_URL", "reference")]);
     assert_eq!(r.code, 2, "{}", r.context());
     assert!(r.stderr.contains("AGUI_TARGET_URL"), "{}", r.stderr);
+    let r = run_with_env(
+        &["--profile", "openai"],
+        &[("OPENAI_BASE_URL", "reference")],
+    );
+    assert_eq!(r.code, 0, "{}", r.context());
+    assert!(r.stdout.contains("reference server"), "{}", r.stdout);
+    let r = run_with_env(
+        &["--profile", "openai"],
+        &[("AGUI_TARGET_URL", "reference")],
+    );
+    assert_eq!(r.code, 2, "{}", r.context());
+    assert!(r.stderr.contains("OPENAI_BASE_URL"), "{}", r.stderr);
 }

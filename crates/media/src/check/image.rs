@@ -1,4 +1,4 @@
-//! PNG and JPEG walkers.
+//! PNG, JPEG and GIF walkers.
 
 use super::{Checked, be32, fourcc};
 
@@ -74,6 +74,50 @@ pub fn jpeg(b: &[u8]) -> Checked<Vec<u8>> {
                     (None, _) => return Err("no EOI".into()),
                 }
             }
+        }
+    }
+}
+
+/// Header and logical screen, the global colour table, then extensions (each a run of
+/// sub-blocks ended by an empty one) and images, ending exactly with the trailer.
+/// Returns the labels of the extensions seen.
+pub fn gif(b: &[u8]) -> Checked<Vec<u8>> {
+    if !(b.starts_with(b"GIF89a") || b.starts_with(b"GIF87a")) {
+        return Err("no GIF signature".into());
+    }
+    let packed = *b.get(10).ok_or("no logical screen")?;
+    let mut at = 13;
+    if packed & 0x80 != 0 {
+        at += 3 * (2 << (packed & 0x07));
+    }
+    let sub_blocks = |mut at: usize| -> Checked<usize> {
+        loop {
+            let len = usize::from(*b.get(at).ok_or("sub-blocks past end")?);
+            at += 1 + len;
+            if len == 0 {
+                return Ok(at);
+            }
+        }
+    };
+    let mut labels = Vec::new();
+    loop {
+        match b.get(at) {
+            Some(0x21) => {
+                labels.push(*b.get(at + 1).ok_or("extension without label")?);
+                at = sub_blocks(at + 2)?;
+            }
+            Some(0x2c) => {
+                let packed = *b.get(at + 9).ok_or("short image descriptor")?;
+                at += 10;
+                if packed & 0x80 != 0 {
+                    at += 3 * (2 << (packed & 0x07));
+                }
+                at = sub_blocks(at + 1)?;
+            }
+            Some(0x3b) if at + 1 == b.len() => return Ok(labels),
+            Some(0x3b) => return Err("data after the trailer".into()),
+            Some(other) => return Err(format!("unknown block {other:#04x} at {at}")),
+            None => return Err("no trailer".into()),
         }
     }
 }

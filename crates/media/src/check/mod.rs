@@ -8,7 +8,7 @@ mod pdf;
 mod riff;
 
 pub use av::{mp3, mp4, mpeg_frames};
-pub use image::{jpeg, png};
+pub use image::{gif, jpeg, png};
 pub use pdf::pdf;
 pub use riff::{wav, webp};
 
@@ -50,6 +50,7 @@ pub fn structure(mime: &str, b: &[u8]) -> Checked<()> {
     match mime {
         "image/png" => png(b).map(drop),
         "image/jpeg" => jpeg(b).map(drop),
+        "image/gif" => gif(b).map(drop),
         "image/webp" => webp(b).map(drop),
         "audio/wav" => wav(b).map(drop),
         "audio/mpeg" => mp3(b).map(drop),

@@ -83,6 +83,8 @@ fn sniff(base64_value: &str) -> Option<&'static str> {
         "image/png"
     } else if bytes.starts_with(b"\xFF\xD8") {
         "image/jpeg"
+    } else if bytes.starts_with(b"GIF87a") || bytes.starts_with(b"GIF89a") {
+        "image/gif"
     } else if riff(b"WEBP") {
         "image/webp"
     } else if riff(b"WAVE") {

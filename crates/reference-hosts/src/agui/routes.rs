@@ -5,8 +5,9 @@ use super::events::{events, sse_body};
 use super::forward;
 use super::input::{self, SchemaError};
 use super::model::{self, Verdict};
-use super::{AGENT_PATH, AgentConfig, AguiFault, MEDIA_PATH, kind_of_mime};
+use super::{AGENT_PATH, AgentConfig, AguiFault, MEDIA_PATH};
 use crate::body_limit::{BodyError, DEFAULT_CAP, read_capped};
+use crate::media_files::media_file;
 use crate::upstream::Upstream;
 use axum::body::Body;
 use axum::extract::{DefaultBodyLimit, Path, State};
@@ -102,35 +103,11 @@ async fn run(State(agent): State<Shared>, body: Body) -> Response {
         .into_response()
 }
 
-/// The extension of the file served for a generated MIME type (`image.png`).
-fn extension(mime: &str) -> Option<&'static str> {
-    Some(match mime {
-        "image/png" => "png",
-        "image/jpeg" => "jpg",
-        "image/webp" => "webp",
-        "audio/wav" => "wav",
-        "audio/mpeg" => "mp3",
-        "application/pdf" => "pdf",
-        "video/mp4" => "mp4",
-        _ => return None,
-    })
-}
-
 /// `GET /media/<kind>.<ext>`: the files `--media-base-url` points at for the reference
 /// agent, so a url part names something real (the agent itself never fetches).
 async fn media(Path(name): Path<String>) -> Response {
-    let Some((kind, ext)) = name.split_once('.') else {
-        return detail(StatusCode::NOT_FOUND, "no such media");
-    };
-    let mime = mmconform_media::supported_mimes()
-        .iter()
-        .find(|m| kind_of_mime(m) == kind && extension(m) == Some(ext));
-    match mime {
-        Some(mime) => (
-            [(header::CONTENT_TYPE, *mime)],
-            mmconform_media::generate(mime, "reference-media"),
-        )
-            .into_response(),
+    match media_file(&name) {
+        Some((mime, bytes)) => ([(header::CONTENT_TYPE, mime)], bytes).into_response(),
         None => detail(StatusCode::NOT_FOUND, "no such media"),
     }
 }

@@ -1,0 +1,92 @@
+//! Single-fault variants of the OpenAI-compatible reference server.
+//!
+//! Each variant breaks exactly ONE requirement of the `openai` pack and leaves every
+//! other behaviour strict, so calibration can prove that each case is able to fail.
+//! The shape follows the openwop host's [`Fault`](crate::Fault) table.
+
+use crate::fault_catalogue::fault_catalogue;
+
+fault_catalogue! {
+    /// One deliberately broken requirement. See [`OpenaiFault::description`] for which.
+    pub enum OpenaiFault / UnknownOpenaiFault, an "OpenAI fault" listed by "serve-reference --profile openai --list-faults" {
+        IgnoresImageOnTextModel => "ignores-image-on-text-model",
+            "The text-only model answers 200 to a request with an image, silently leaving the image out.";
+        DropsUnsupportedParts => "drops-unsupported-parts",
+            "Every part the chosen model cannot take (image, audio, file) is silently left out and the request answers 200.";
+        CrashOnInvalidBase64 => "crash-on-invalid-base64",
+            "Base64 that does not decode (in a data URL or input_audio.data) makes the server answer 500.";
+        CrashOnMalformed => "crash-on-malformed",
+            "Every malformed request (a shape error that deserves 400 invalid_request_error) is answered 500.";
+        AcceptsUnknownPartType => "accepts-unknown-part-type",
+            "A content part of an unknown type is silently ignored and the request answers 200.";
+        CapabilityRefusal404 => "capability-refusal-404",
+            "A part the chosen model cannot take is refused with 404 instead of 400.";
+        ErrorBodyNotOpenai => "error-body-not-openai",
+            "Every error body is `{\"error\": \"<message>\"}` instead of the OpenAI envelope `{error: {message, type, param, code}}`.";
+        RefusesStringContent => "refuses-string-content",
+            "Plain string user content, valid on every model, is refused with 400 invalid_type.";
+        RefusesTextOnlyArray => "refuses-text-only-array",
+            "A user content array holding only text parts is refused with 400 invalid_type, as by servers that take arrays only for media.";
+        RefusesDetail => "refuses-detail",
+            "Every image_url `detail`, even auto, low and high, is refused with 400 invalid_value.";
+        RefusesHttpImageUrl => "refuses-http-image-url",
+            "An image_url with an http(s) URL is refused with 400 invalid_value; only data URLs are taken.";
+        AcceptsPngOnly => "accepts-png-only",
+            "Images other than image/png (JPEG, WEBP, GIF) are refused with unsupported_image_media_type.";
+        AcceptsWavOnly => "accepts-wav-only",
+            "input_audio with format mp3 is refused with 400 invalid_value; only wav is taken.";
+        RefusesFileId => "refuses-file-id",
+            "A file part given by file_id is refused with 400 invalid_value, even the id the server holds.";
+        CompletionWithoutFinishReason => "completion-without-finish-reason",
+            "A non-streamed chat.completion carries `finish_reason: null`.";
+        StreamWithoutFinishReason => "stream-without-finish-reason",
+            "No chunk of a streamed answer carries a finish_reason.";
+        StreamWithoutDone => "stream-without-done",
+            "A streamed answer ends without the `data: [DONE]` line.";
+        StreamChunkNotJson => "stream-chunk-not-json",
+            "One chunk of a streamed answer is cut short, so its data is not valid JSON.";
+        ForwardDropsDetail => "forward-drops-detail",
+            "The `detail` of an image_url part is left out of the request forwarded to the upstream model.";
+        ForwardReplacesFilename => "forward-replaces-filename",
+            "A file part reaches the upstream model under an invented filename (`my_file.pdf`) instead of its own.";
+        ForwardAudioAsImage => "forward-audio-as-image",
+            "An input_audio part is forwarded to the upstream model as `image_url` with an audio data URL.";
+    }
+}
+
+impl OpenaiFault {
+    /// Faults of the forwarding path (`forward.rs`): they change nothing unless the
+    /// server has an upstream model, so calibration leaves them out until it has one.
+    pub fn needs_upstream(self) -> bool {
+        use OpenaiFault::*;
+        matches!(
+            self,
+            ForwardDropsDetail | ForwardReplacesFilename | ForwardAudioAsImage
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_and_are_unique() {
+        let mut names: Vec<&str> = OpenaiFault::all().iter().map(|f| f.name()).collect();
+        for fault in OpenaiFault::all() {
+            assert_eq!(fault.name().parse::<OpenaiFault>(), Ok(*fault));
+            assert!(fault.description().ends_with('.'), "{fault}");
+        }
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), OpenaiFault::all().len());
+        let forwarding: Vec<_> = OpenaiFault::all()
+            .iter()
+            .filter(|f| f.needs_upstream())
+            .collect();
+        assert_eq!(forwarding.len(), 3);
+        assert!(forwarding.iter().all(|f| f.name().starts_with("forward-")));
+        let err = "nope".parse::<OpenaiFault>().unwrap_err().to_string();
+        assert!(err.contains("--profile openai --list-faults"), "{err}");
+    }
+}

@@ -1,0 +1,183 @@
+//! The shapes the OpenAI-compatible reference server is calibrated in: one model and
+//! one declaration each. The server's two models are all a shape can serve, so the
+//! declarations are chosen to match them: every kind the multimodal model takes
+//! (the positives, the malformations, streaming, http and file_id sources), nothing on
+//! the text-only model (every capability refusal), and the multimodal model declared
+//! with data sources only and no streaming, as `--accepts` declares it.
+
+use super::setup::{CALIBRATION_TOKEN, embedded_run, loopback};
+use super::variant::Variant;
+use crate::config::{EmbeddedClaims, RunConfig, Token};
+use reference_hosts::RunningReference;
+use reference_hosts::openai::{
+    self, IMAGE_MIMES, MULTIMODAL_MODEL, OpenaiConfig, OpenaiFault, REFERENCE_FILE_ID, TEXT_MODEL,
+};
+
+/// How a shape declares the model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Declared {
+    /// Everything the multimodal model takes, every source, detail, streaming.
+    Full,
+    /// Nothing: a text-only model (no `--accepts`, no `--claims`).
+    Nothing,
+    /// The multimodal model's types, as `--accepts` says them: data sources only, no
+    /// detail claimed, streaming not offered.
+    DataOnly,
+}
+
+#[derive(Debug, Clone)]
+pub struct OpenaiShape {
+    pub model: &'static str,
+    pub declared: Declared,
+}
+
+/// The openai shapes, in the order the matrix lists them, each with whether the server
+/// forwards to a witness (where the forwarding faults run).
+pub fn shapes() -> Vec<(&'static str, &'static str, OpenaiShape, bool)> {
+    vec![
+        (
+            "openai-multimodal",
+            "OpenAI server, reference-multimodal declared in full (what `--profile openai --target reference` judges), a token, its media for the http sources",
+            OpenaiShape {
+                model: MULTIMODAL_MODEL,
+                declared: Declared::Full,
+            },
+            false,
+        ),
+        (
+            "openai-witness",
+            "openai-multimodal, the server forwarding each accepted call to a witness (a gateway; run --witness)",
+            OpenaiShape {
+                model: MULTIMODAL_MODEL,
+                declared: Declared::Full,
+            },
+            true,
+        ),
+        (
+            "openai-text-only",
+            "OpenAI server, reference-text with no declaration (a text-only model)",
+            OpenaiShape {
+                model: TEXT_MODEL,
+                declared: Declared::Nothing,
+            },
+            false,
+        ),
+        (
+            "openai-data-only",
+            "OpenAI server, reference-multimodal declared with data sources only, no streaming",
+            OpenaiShape {
+                model: MULTIMODAL_MODEL,
+                declared: Declared::DataOnly,
+            },
+            false,
+        ),
+    ]
+}
+
+fn full_accepts() -> Vec<String> {
+    IMAGE_MIMES
+        .iter()
+        .chain(&["audio/wav", "audio/mpeg", "application/pdf"])
+        .map(|m| m.to_string())
+        .collect()
+}
+
+impl OpenaiShape {
+    fn claims(&self) -> Option<EmbeddedClaims> {
+        let (sources, detail, streaming, by): (&[&str], bool, bool, &str) = match self.declared {
+            Declared::Nothing => return None,
+            Declared::Full => (
+                &["data", "http", "file_id"],
+                true,
+                true,
+                "calibration (full)",
+            ),
+            Declared::DataOnly => (&["data"], false, false, "calibration (data only)"),
+        };
+        Some(EmbeddedClaims {
+            accepts: full_accepts(),
+            sources: sources.iter().map(|s| s.to_string()).collect(),
+            echo: false,
+            detail,
+            streaming,
+            by: by.to_string(),
+        })
+    }
+
+    /// Starts the server serving this shape's model, with the OpenAI fault `variant`
+    /// names (any other variant: faithful), forwarding to `upstream` when given, and the
+    /// run pointed at its API base.
+    pub async fn start(
+        &self,
+        variant: Option<&Variant>,
+        upstream: Option<url::Url>,
+    ) -> Result<(RunningReference, RunConfig), String> {
+        let fault = match variant {
+            Some(Variant::OpenaiHost(fault)) => Some(*fault),
+            _ => None,
+        };
+        let full = self.declared == Declared::Full;
+        let token = full.then(|| Token {
+            value: CALIBRATION_TOKEN.to_string(),
+            origin: "calibration".to_string(),
+        });
+        let server = OpenaiConfig {
+            token: token.as_ref().map(|t| t.value.clone()),
+            upstream,
+            ..server_config(self.model, fault)?
+        };
+        let running = openai::spawn(server, loopback())
+            .await
+            .map_err(|e| format!("cannot start the OpenAI reference server: {e}"))?;
+        let base = openai::base_url(&running);
+        let mut config = embedded_run(&base, format!("reference server ({base})"))?;
+        config.protocol = Some(crate::protocol::openai::PROFILE);
+        config.model = Some(self.model.to_string());
+        config.claims.embedded = self.claims();
+        config.token = token;
+        if full {
+            config.media_base_url = Some(openai::media_base_url(&running));
+            config
+                .media_refs
+                .insert("file".into(), REFERENCE_FILE_ID.to_string());
+        }
+        Ok((running, config))
+    }
+}
+
+fn server_config(model: &str, fault: Option<OpenaiFault>) -> Result<OpenaiConfig, String> {
+    OpenaiConfig::new(fault).with_models(&[model.to_string()])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn shapes_serve_their_model_with_their_declaration_and_fault() {
+        let all = shapes();
+        let (_, _, text, _) = all.iter().find(|s| s.0 == "openai-text-only").unwrap();
+        assert!(text.claims().is_none());
+        let (_, _, full, witnessed) = all.iter().find(|s| s.0 == "openai-multimodal").unwrap();
+        assert!(!witnessed);
+        assert!(all.iter().any(|s| s.0 == "openai-witness" && s.3));
+        let variant = Variant::OpenaiHost(OpenaiFault::StreamWithoutDone);
+        let (running, config) = full.start(Some(&variant), None).await.unwrap();
+        assert_eq!(config.model.as_deref(), Some(MULTIMODAL_MODEL));
+        assert_eq!(config.protocol, Some("openai"));
+        assert!(config.token.is_some() && config.media_base_url.is_some());
+        assert_eq!(
+            config.claims.embedded.as_ref().unwrap().sources,
+            ["data", "http", "file_id"]
+        );
+        assert!(
+            config
+                .target_label
+                .as_deref()
+                .is_some_and(|l| l.ends_with("/v1)")),
+            "{:?}",
+            config.target_label
+        );
+        running.shutdown().await;
+    }
+}

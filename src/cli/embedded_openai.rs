@@ -1,0 +1,110 @@
+//! `--target reference --profile openai`: the OpenAI-compatible reference server of the
+//! `reference_hosts` crate, started in this process, serving its models; the run names
+//! the model `--model` picks (default: the one that takes images, audio and files),
+//! and the server declares what that model takes, as the reference agent does.
+
+use super::args::ReferenceArgs;
+use super::embedded::{loopback, parse_fault, point};
+use crate::config::{EmbeddedClaims, RunConfig};
+use reference_hosts::RunningReference;
+use reference_hosts::openai::{
+    self, IMAGE_MIMES, MODELS, MULTIMODAL_MODEL, Model, OpenaiConfig, OpenaiFault,
+    REFERENCE_FILE_ID,
+};
+
+/// The reference server a run asked for, and the model the run names.
+#[derive(Debug, Clone)]
+pub struct OpenaiServer {
+    pub config: OpenaiConfig,
+    pub model: Model,
+}
+
+pub const OPENAI_FAULT_LISTING: &str = "mmconform serve-reference --profile openai --list-faults";
+
+pub fn openai_fault_names() -> Vec<&'static str> {
+    OpenaiFault::all().iter().map(|f| f.name()).collect()
+}
+
+/// The server `--reference-fault` describes, and the model `--model` names.
+pub fn server(
+    args: &ReferenceArgs,
+    model: Option<&str>,
+    upstream: Option<url::Url>,
+) -> Result<OpenaiServer, String> {
+    let fault = parse_fault::<OpenaiFault>(
+        "--reference-fault",
+        args.reference_fault.as_deref(),
+        &openai_fault_names(),
+        OPENAI_FAULT_LISTING,
+    )?;
+    let id = model.map(str::trim).unwrap_or(MULTIMODAL_MODEL);
+    let config = OpenaiConfig::new(fault).with_upstream(upstream);
+    let model = config.served(id).ok_or_else(|| {
+        let known: Vec<&str> = MODELS.iter().map(|m| m.id).collect();
+        format!(
+            "--model `{id}`: the reference server serves {}",
+            known.join(", ")
+        )
+    })?;
+    Ok(OpenaiServer { config, model })
+}
+
+/// What the reference server declares its model takes: the image types it checks,
+/// wav and mp3 audio, PDF files; every source and detail when it takes media at all;
+/// streaming offered.
+pub fn claims(model: &Model) -> EmbeddedClaims {
+    let mut accepts: Vec<String> = Vec::new();
+    if model.image {
+        accepts.extend(IMAGE_MIMES.iter().map(|m| m.to_string()));
+    }
+    if model.audio {
+        accepts.extend(["audio/wav".to_string(), "audio/mpeg".to_string()]);
+    }
+    if model.file {
+        accepts.push("application/pdf".into());
+    }
+    let sources: &[&str] = if accepts.is_empty() {
+        &["data"]
+    } else {
+        &["data", "http", "file_id"]
+    };
+    EmbeddedClaims {
+        sources: sources.iter().map(|s| s.to_string()).collect(),
+        detail: model.image,
+        accepts,
+        echo: false,
+        streaming: true,
+        by: format!("reference server ({})", model.id),
+    }
+}
+
+/// Starts the server and points `config` at its API base, naming its model. The
+/// server requires the run's token (so a token is exercised), serves the media the
+/// http positives point at, and holds a file for the file_id positive;
+/// `--media-base-url` and `--media-ref` still win.
+pub async fn start(
+    server: OpenaiServer,
+    config: &mut RunConfig,
+) -> Result<RunningReference, String> {
+    let OpenaiServer {
+        config: mut host,
+        model,
+    } = server;
+    host.token = config.token.as_ref().map(|t| t.value.clone());
+    config.model.get_or_insert_with(|| model.id.to_string());
+    if model.file {
+        config
+            .media_refs
+            .entry("file".into())
+            .or_insert_with(|| REFERENCE_FILE_ID.to_string());
+    }
+    let running = openai::spawn(host, loopback())
+        .await
+        .map_err(|e| format!("cannot start the OpenAI reference server: {e}"))?;
+    let base = openai::base_url(&running);
+    config
+        .media_base_url
+        .get_or_insert_with(|| openai::media_base_url(&running));
+    point(config, &base, format!("reference server ({base})"))?;
+    Ok(running)
+}

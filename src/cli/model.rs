@@ -1,0 +1,31 @@
+//! `run --profile openai` without `--model`: the one model `GET {base}/models` lists
+//! becomes the run's (protocol::openai::models decides); a list that does not name
+//! exactly one is a usage error naming what it listed. Done once, before the session
+//! opens, so the model is part of the run's configuration like any other option.
+
+use crate::config::RunConfig;
+use crate::http::{HttpClient, HttpSettings};
+use crate::protocol::openai::{self, models::ModelChoice};
+use crate::stop::Stop;
+
+/// Fills `config.model` when the run is an openai one without it. `Err` is a usage
+/// error (exit 2); no answer leaves it empty for the endpoint probe to report.
+pub async fn pick(config: &mut RunConfig, stop: Stop) -> Result<(), String> {
+    if config.protocol != Some(openai::PROFILE) || config.model.is_some() {
+        return Ok(());
+    }
+    let Some(url) = crate::runner::target::shown_url(config) else {
+        return Ok(());
+    };
+    let base = url.as_str().trim_end_matches('/').to_string();
+    let settings = HttpSettings::for_run(config, &base);
+    let client = HttpClient::new(settings, config.redactor(), stop)?;
+    match openai::models::choose(&client).await {
+        ModelChoice::One(id) => {
+            config.model = Some(id);
+            Ok(())
+        }
+        ModelChoice::NoAnswer(_) => Ok(()),
+        ModelChoice::Ambiguous(message) => Err(message),
+    }
+}

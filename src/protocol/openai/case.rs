@@ -1,0 +1,142 @@
+//! Running one OpenAI case: render the body (the run's model added), POST it to
+//! `{base}/chat/completions`, classify the answer, judge.
+
+use super::judge::judge_stream;
+use super::part::{self as openai_part, PartInputs};
+use super::read;
+use crate::http::HttpClient;
+use crate::judge::catalog::SchemaCatalog;
+use crate::judge::{self as answer_judge, Answer, verdict};
+use crate::outcome::{CaseResult, Outcome};
+use crate::plan::PlannedCase;
+use crate::plan::result::result_without_exchange;
+use crate::request::body::render_body;
+use crate::scenario::stream::StreamClass;
+use crate::scenario::suite::SuiteCase;
+use serde_json::{Map, Value, json};
+use std::time::Instant;
+
+/// Everything an OpenAI case needs from the run, shared by all cases.
+pub struct OpenaiEnv<'a> {
+    pub client: &'a HttpClient,
+    /// How long to wait after `data: [DONE]` for events that break the stream.
+    pub grace: std::time::Duration,
+    pub catalog: &'a SchemaCatalog,
+    pub context: &'a Value,
+    pub nonce: &'a str,
+    pub strict: bool,
+    pub model: Option<&'a str>,
+    pub part_inputs: PartInputs<'a>,
+}
+
+/// `body` with the run's model first, unless the scenario names one itself.
+pub fn with_model(body: Value, model: Option<&str>) -> Value {
+    let Value::Object(given) = body else {
+        return body;
+    };
+    if given.contains_key("model") {
+        return Value::Object(given);
+    }
+    let mut out = Map::new();
+    out.insert("model".into(), json!(model));
+    out.extend(given);
+    Value::Object(out)
+}
+
+/// Sends the case's call and judges the answer.
+pub async fn run_case(planned: &PlannedCase, case: &SuiteCase, env: &OpenaiEnv<'_>) -> CaseResult {
+    let started = Instant::now();
+    let resolve = planned.resolver(env.context, env.nonce, &case.spec.id);
+    let error =
+        |reason: String| result_without_exchange(planned, case, Outcome::Error, Some(reason));
+    let Some(request_spec) = &case.spec.request else {
+        return error("not a request case".into());
+    };
+    let body = match request_spec.body.as_ref().map(|b| {
+        render_body(b, &resolve, &|spec| {
+            openai_part::render(spec, &resolve, &env.part_inputs)
+        })
+    }) {
+        None => json!({}),
+        Some(Ok(body)) => body,
+        Some(Err(e)) => return error(format!("request could not be built: {e}")),
+    };
+    let body = with_model(body, env.model);
+    let answer =
+        read::post_completion(env.client, &body, request_spec.auth, env.grace, &planned.id).await;
+    let mut result = result_without_exchange(planned, case, Outcome::Blocked, None);
+    result.exchanges.push(answer.exchange);
+    result.duration_ms = started.elapsed().as_millis() as u64;
+    let evidence = match answer.evidence {
+        Ok(evidence) => evidence,
+        Err(transport) => {
+            // A transport failure is never a verdict on the server (docs/wire.md, "Transport failures").
+            result.reason = Some(format!("no answer: {transport}"));
+            return result;
+        }
+    };
+    let shown = result.exchanges[0]
+        .response
+        .as_ref()
+        .map(|r| r.body.clone())
+        .unwrap_or_default();
+    let answer = Answer {
+        status: evidence.status,
+        content_type: evidence.content_type.as_deref(),
+        body: shown.as_bytes(),
+        truncated: false,
+    };
+    let recorded = Some(super::evidence::of_answer(&evidence));
+    let judged = match answer_judge::judge_answer(&case.spec.expect, &answer, &resolve, env.catalog)
+    {
+        Ok(j) => j,
+        Err(e) => {
+            result.outcome = Outcome::Error;
+            result.reason = Some(format!("scenario defect while judging: {e}"));
+            result.stream = recorded;
+            return result;
+        }
+    };
+    result.notes = judged.notes;
+    result.assertions = judged.assertions;
+    if let Some(expect) = &case.spec.expect.stream {
+        judge_stream(expect, &evidence, &mut result.assertions);
+    }
+    if evidence.classification == StreamClass::Unfinished {
+        // Our deadline or read cap (or the transport) ended the read first: whatever
+        // the assertions say, nothing was observed to judge.
+        result.outcome = Outcome::Blocked;
+        result.reason = Some(evidence.summary());
+    } else {
+        verdict::decide(&mut result, env.strict);
+        if let Some(why) = judged.cannot_judge {
+            // What did run still counts: a failed assertion stays a failure.
+            if matches!(result.outcome, Outcome::Pass | Outcome::Blocked) {
+                result.outcome = Outcome::Blocked;
+                result.reason = Some(format!("cannot judge the answer: {why}"));
+            } else {
+                result
+                    .notes
+                    .push(format!("part of the answer was not judged: {why}"));
+            }
+        }
+    }
+    result.stream = recorded;
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_model_goes_first_unless_the_scenario_names_one() {
+        let body = with_model(json!({"messages": [], "stream": true}), Some("m1"));
+        let keys: Vec<&String> = body.as_object().unwrap().keys().collect();
+        assert_eq!(keys, ["model", "messages", "stream"]);
+        assert_eq!(body["model"], "m1");
+        let own = with_model(json!({"model": "other", "messages": []}), Some("m1"));
+        assert_eq!(own["model"], "other");
+        assert_eq!(with_model(json!([1]), Some("m1")), json!([1]));
+    }
+}

@@ -1,0 +1,370 @@
+//! Putting every answer of an OpenAI-compatible endpoint into one bucket, as AG-UI's
+//! are (docs/wire.md, "OpenAI-compatible"):
+//!
+//! - `rejected`: a 4xx; `crashed`: a 5xx (whatever the body says);
+//! - `completed`: a 2xx `chat.completion` (asked without `stream`), or a 2xx chunk
+//!   stream (asked with `stream: true`) whose every event is a `chat.completion.chunk`,
+//!   one of which carries a `finish_reason`, ending with `data: [DONE]` and nothing after;
+//! - `run-error`: a chunk stream carrying an `{error: ...}` event (how servers report a
+//!   failure once streaming has begun);
+//! - `broken`: anything else a server sent (a stream without `[DONE]`, a chunk that is
+//!   not JSON, a completion without choices, a stream where JSON was asked for);
+//! - `unfinished`: our deadline or read cap ended the read first (not a verdict).
+
+use crate::protocol::sse_read::{EventSink, ReadEnd};
+pub use crate::scenario::stream::StreamClass;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// How an answer was classified and what that rests on, per case in every report.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CompletionEvidence {
+    pub classification: StreamClass,
+    pub status: u16,
+    pub content_type: Option<String>,
+    /// The request asked for `stream: true`.
+    pub stream_requested: bool,
+    /// The body was read as an event stream (a 2xx `text/event-stream`).
+    pub event_stream: bool,
+    /// Chunk events seen (`[DONE]` not counted).
+    pub chunks: usize,
+    /// `data: [DONE]` ended the stream.
+    pub done: bool,
+    /// The first `finish_reason` seen.
+    pub finish_reason: Option<String>,
+    /// An error the answer carried: the body of a 4xx/5xx, or an error event in a stream.
+    pub error: Option<ErrorSummary>,
+    /// Framing and shape violations, in the order they were seen.
+    pub problems: Vec<String>,
+    pub ended_by: ReadEnd,
+    pub bytes: usize,
+}
+
+/// `{error: {type, code, message}}` as the answer gave it (each absent when not a string).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ErrorSummary {
+    #[serde(rename = "type")]
+    pub error_type: Option<String>,
+    pub code: Option<String>,
+    pub message: Option<String>,
+}
+
+impl ErrorSummary {
+    fn of(body: &Value) -> Option<ErrorSummary> {
+        let error = body.get("error")?;
+        let field = |k: &str| match error.get(k) {
+            Some(Value::String(s)) => Some(shorten(s, 200)),
+            Some(Value::Number(n)) => Some(n.to_string()),
+            _ => None,
+        };
+        Some(match error {
+            Value::String(s) => ErrorSummary {
+                error_type: None,
+                code: None,
+                message: Some(shorten(s, 200)),
+            },
+            _ => ErrorSummary {
+                error_type: field("type"),
+                code: field("code"),
+                message: field("message"),
+            },
+        })
+    }
+}
+
+fn shorten(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        text.to_string()
+    } else {
+        format!("{}…", text.chars().take(max).collect::<String>())
+    }
+}
+
+impl CompletionEvidence {
+    /// One line for terminals and JUnit: `rejected: HTTP 400 invalid_request_error`,
+    /// `completed: chat.completion, finish_reason stop`, `broken: no data: [DONE]`.
+    pub fn summary(&self) -> String {
+        let class = self.classification;
+        let error = self
+            .error
+            .as_ref()
+            .map(|e| {
+                let named = e.code.as_deref().or(e.error_type.as_deref()).unwrap_or("");
+                match (named, e.message.as_deref()) {
+                    ("", Some(m)) => format!(" \"{}\"", shorten(m, 80)),
+                    (n, Some(m)) => format!(" {n} \"{}\"", shorten(m, 80)),
+                    (n, None) if !n.is_empty() => format!(" {n}"),
+                    _ => String::new(),
+                }
+            })
+            .unwrap_or_default();
+        match class {
+            StreamClass::Rejected | StreamClass::Crashed => {
+                format!("{class}: HTTP {}{error}", self.status)
+            }
+            StreamClass::RunError => {
+                format!("{class}: error event after {} chunks{error}", self.chunks)
+            }
+            StreamClass::Completed if self.event_stream => format!(
+                "{class}: {} chunks, finish_reason {}, [DONE]",
+                self.chunks,
+                self.finish_reason.as_deref().unwrap_or("?")
+            ),
+            StreamClass::Completed => format!(
+                "{class}: chat.completion, finish_reason {}",
+                self.finish_reason.as_deref().unwrap_or("?")
+            ),
+            StreamClass::Broken | StreamClass::Unfinished => format!(
+                "{class}: {}",
+                self.problems
+                    .first()
+                    .map(String::as_str)
+                    .unwrap_or("(no detail)")
+            ),
+        }
+    }
+}
+
+/// Feeds on the events of one streamed answer, in order.
+#[derive(Debug, Default)]
+pub struct ChunkClassifier {
+    chunks: usize,
+    done: bool,
+    after_done: usize,
+    finish_reason: Option<String>,
+    error: Option<ErrorSummary>,
+    problems: Vec<String>,
+}
+
+/// What keeps `choice` from being a valid choice of a chunk or a completion.
+fn choice_problem(choice: &Value, delta_key: &str) -> Option<String> {
+    if !choice.is_object() {
+        return Some("a choice is not an object".into());
+    }
+    if !choice.get("index").is_some_and(Value::is_u64) {
+        return Some("a choice has no integer `index`".into());
+    }
+    if !choice.get(delta_key).is_some_and(Value::is_object) {
+        return Some(format!("a choice has no `{delta_key}` object"));
+    }
+    match choice.get("finish_reason") {
+        None | Some(Value::Null) | Some(Value::String(_)) => None,
+        Some(_) => Some("`finish_reason` is neither a string nor null".into()),
+    }
+}
+
+fn finish_reason(choices: &[Value]) -> Option<String> {
+    choices
+        .iter()
+        .find_map(|c| c.get("finish_reason").and_then(Value::as_str))
+        .map(str::to_string)
+}
+
+impl ChunkClassifier {
+    fn problem(&mut self, text: String) {
+        if self.problems.len() < 20 {
+            self.problems.push(text);
+        }
+    }
+
+    fn on_chunk(&mut self, chunk: &Value) {
+        let n = self.chunks;
+        if chunk.get("object").and_then(Value::as_str) != Some("chat.completion.chunk") {
+            self.problem(format!(
+                "chunk {n}: `object` is not \"chat.completion.chunk\""
+            ));
+            return;
+        }
+        let Some(choices) = chunk.get("choices").and_then(Value::as_array) else {
+            self.problem(format!("chunk {n} has no `choices` array"));
+            return;
+        };
+        if let Some(p) = choices.iter().find_map(|c| choice_problem(c, "delta")) {
+            self.problem(format!("chunk {n}: {p}"));
+        }
+        if self.finish_reason.is_none() {
+            self.finish_reason = finish_reason(choices);
+        }
+    }
+
+    /// The evidence for an answer with `status`, read as an event stream or not.
+    pub fn finish(
+        mut self,
+        status: u16,
+        content_type: Option<String>,
+        event_stream: bool,
+        ended_by: ReadEnd,
+        bytes: usize,
+    ) -> CompletionEvidence {
+        if self.after_done > 0 {
+            let n = self.after_done;
+            self.problems
+                .insert(0, format!("{n} events after data: [DONE]"));
+        }
+        let classification = match (self.error.is_some(), self.done, ended_by) {
+            _ if !self.problems.is_empty() => StreamClass::Broken,
+            (true, _, _) => StreamClass::RunError,
+            (false, true, _) if self.finish_reason.is_none() => {
+                self.problems
+                    .push("no chunk carried a finish_reason".into());
+                StreamClass::Broken
+            }
+            (false, true, _) => StreamClass::Completed,
+            (false, false, ReadEnd::Eof | ReadEnd::AfterTerminal) => {
+                self.problems.push(format!(
+                    "the stream ended after {} chunks without data: [DONE]",
+                    self.chunks
+                ));
+                StreamClass::Broken
+            }
+            (false, false, end) => {
+                self.problems.push(
+                    match end {
+                        ReadEnd::Deadline => "no data: [DONE] before the deadline (--timeout)",
+                        ReadEnd::ReadCap => "no data: [DONE] within --max-response-bytes",
+                        _ => "the connection failed before data: [DONE]",
+                    }
+                    .to_string(),
+                );
+                StreamClass::Unfinished
+            }
+        };
+        CompletionEvidence {
+            classification,
+            status,
+            content_type,
+            stream_requested: true,
+            event_stream,
+            chunks: self.chunks,
+            done: self.done,
+            finish_reason: self.finish_reason,
+            error: self.error,
+            problems: self.problems,
+            ended_by,
+            bytes,
+        }
+    }
+}
+
+impl EventSink for ChunkClassifier {
+    fn on_data(&mut self, data: &str) {
+        if self.done {
+            self.after_done += 1;
+            return;
+        }
+        if data.trim() == "[DONE]" {
+            self.done = true;
+            return;
+        }
+        self.chunks += 1;
+        match serde_json::from_str::<Value>(data) {
+            Ok(v) if v.get("error").is_some() && self.error.is_none() => {
+                self.error = ErrorSummary::of(&v);
+            }
+            Ok(v) => self.on_chunk(&v),
+            Err(e) => {
+                let n = self.chunks;
+                self.problem(format!(
+                    "chunk {n} is not JSON ({e}): {}",
+                    shorten(data, 80)
+                ));
+            }
+        }
+    }
+
+    fn framing(&mut self, problem: String) {
+        self.problem(problem);
+    }
+
+    fn terminal_seen(&self) -> bool {
+        self.done
+    }
+}
+
+/// Classifies an answer that was not read as an event stream.
+pub fn classify_body(
+    status: u16,
+    content_type: Option<String>,
+    stream_requested: bool,
+    body: &[u8],
+    ended_by: ReadEnd,
+) -> CompletionEvidence {
+    let parsed = crate::bounded_json::parse(body).ok();
+    let mut problems = Vec::new();
+    let mut finish = None;
+    let classification = match status {
+        400..=499 => StreamClass::Rejected,
+        500..=599 => StreamClass::Crashed,
+        _ if ended_by == ReadEnd::ReadCap || ended_by == ReadEnd::Deadline => {
+            problems.push(
+                "the body was not read to its end (--timeout or --max-response-bytes)".into(),
+            );
+            StreamClass::Unfinished
+        }
+        200..=299 if stream_requested => {
+            problems.push(format!(
+                "stream: true was asked for, but the answer is not an event stream (content-type {})",
+                content_type.as_deref().unwrap_or("absent")
+            ));
+            StreamClass::Broken
+        }
+        200..=299 => match completion_problem(parsed.as_ref()) {
+            Some(p) => {
+                problems.push(p);
+                StreamClass::Broken
+            }
+            None => {
+                finish = parsed
+                    .as_ref()
+                    .and_then(|v| v.get("choices")?.as_array().and_then(|c| finish_reason(c)));
+                StreamClass::Completed
+            }
+        },
+        _ => {
+            problems.push(format!(
+                "HTTP {status} is neither a completion nor an error"
+            ));
+            StreamClass::Broken
+        }
+    };
+    CompletionEvidence {
+        classification,
+        status,
+        content_type,
+        stream_requested,
+        event_stream: false,
+        chunks: 0,
+        done: false,
+        finish_reason: finish,
+        error: parsed.as_ref().and_then(ErrorSummary::of),
+        problems,
+        ended_by,
+        bytes: body.len(),
+    }
+}
+
+/// What keeps a 2xx body from being a `chat.completion` (the full shape is the
+/// `openai/chat-completion` schema's to judge; this is what the bucket rests on).
+fn completion_problem(body: Option<&Value>) -> Option<String> {
+    let Some(body) = body else {
+        return Some("the 2xx body is not JSON".into());
+    };
+    if body.get("object").and_then(Value::as_str) != Some("chat.completion") {
+        return Some("`object` is not \"chat.completion\"".into());
+    }
+    let choices = match body.get("choices").and_then(Value::as_array) {
+        Some(c) if !c.is_empty() => c,
+        _ => return Some("no `choices`".into()),
+    };
+    if let Some(p) = choices.iter().find_map(|c| choice_problem(c, "message")) {
+        return Some(p);
+    }
+    if finish_reason(choices).is_none() {
+        return Some("no choice has a finish_reason".into());
+    }
+    None
+}
+
+#[cfg(test)]
+#[path = "classify_tests.rs"]
+mod tests;

@@ -1,0 +1,58 @@
+//! What `lint` refuses in a `profile: openai` file: another protocol's endpoint,
+//! openwop's `mediaRef`, several sources on one part, and a `detail` on a part that is
+//! not an image.
+
+use super::ENDPOINT;
+use crate::protocol::LintFinding;
+use crate::scenario::media_objects::{media_in_body, sources};
+use crate::scenario::model::CaseSpec;
+use serde_json::Value;
+
+pub fn lint_case(case: &CaseSpec, raw: &Value, base: &str) -> Vec<LintFinding> {
+    let mut out = Vec::new();
+    if let Some(endpoint) = case.endpoint()
+        && endpoint != ENDPOINT
+    {
+        out.push(LintFinding::new(
+            format!("{base}/request/endpoint"),
+            false,
+            format!("an openai case sends to `{ENDPOINT}`, not `{endpoint}`"),
+        ));
+    }
+    if case.validate.is_some() {
+        out.push(LintFinding::new(
+            format!("{base}/validate"),
+            true,
+            "an openai case sends a request; offline `validate` cases are openwop's".into(),
+        ));
+    }
+    for (pointer, media) in media_in_body(raw, base) {
+        check_media(&pointer, media, &mut out);
+    }
+    out
+}
+
+fn check_media(pointer: &str, media: &Value, out: &mut Vec<LintFinding>) {
+    if sources(media).contains(&"mediaRef") || media.get("mediaRef").is_some() {
+        out.push(LintFinding::new(
+            pointer.to_string(),
+            false,
+            "`mediaRef` is openwop's; an OpenAI file part takes a `file` (file_id) source".into(),
+        ));
+    }
+    if matches!(media.get("source"), Some(Value::Array(items)) if items.len() > 1) {
+        out.push(LintFinding::new(
+            format!("{pointer}/source"),
+            false,
+            "an OpenAI part has exactly one source".into(),
+        ));
+    }
+    if media.get("legacy").is_some() {
+        out.push(LintFinding::new(
+            format!("{pointer}/legacy"),
+            true,
+            "`legacy` is AG-UI's seed-proposal part; an OpenAI case writes the part it means"
+                .into(),
+        ));
+    }
+}

@@ -1,0 +1,105 @@
+//! The OpenAI-compatible Chat Completions wire (docs/wire.md, "OpenAI-compatible"), the
+//! wire llm-provider 0015 maps content blocks onto, and the one most model servers,
+//! gateways and proxies speak: `POST {base}/chat/completions`, answered with a
+//! `chat.completion` or, with `stream: true`, a chunk stream ending in `data: [DONE]`.
+//!
+//! There is no capability discovery, so what the model takes is declared
+//! ([`declaration`]; none means text-only). [`part`] renders `$media` into
+//! `image_url` / `input_audio` / `file` parts, [`read`] POSTs a case and reads the
+//! answer within bounds, [`classify`] puts it into one bucket, [`judge`] judges the
+//! stream expectations on it, and [`models`] picks the model when `--model` is absent.
+
+pub mod case;
+pub mod classify;
+pub mod declaration;
+pub mod evidence;
+pub mod judge;
+pub mod lint;
+pub mod models;
+pub mod part;
+pub mod read;
+pub mod run;
+
+pub use classify::CompletionEvidence;
+pub use declaration::Declaration;
+
+use crate::config::RunConfig;
+use crate::protocol::{LintFinding, Protocol, ProtocolRun};
+use crate::scenario::model::CaseSpec;
+use serde_json::Value;
+use std::sync::Arc;
+
+/// The scenario endpoint name of a Chat Completions call.
+pub const ENDPOINT: &str = "chat-completions";
+
+/// Where it lives under the API base.
+pub const PATH: &str = "/chat/completions";
+
+/// The protocol name scenario files use (`profile: openai`).
+pub const PROFILE: &str = "openai";
+
+/// The part kinds a model may take, named for the Chat Completions part each travels in
+/// (`image_url`, `input_audio`, `file`).
+pub const KINDS: [&str; 3] = ["image", "audio", "file"];
+
+/// How media may be given: a data URL (or base64), an http(s) URL, a file id.
+pub const SOURCE_KINDS: [&str; 3] = ["data", "http", "file_id"];
+
+/// The part kind a MIME type travels in.
+pub fn kind_of_mime(mime: &str) -> &'static str {
+    let essence = mime.split(';').next().unwrap_or("").trim();
+    match essence
+        .split('/')
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase()
+        .as_str()
+    {
+        "image" => "image",
+        "audio" => "audio",
+        _ => "file",
+    }
+}
+
+/// The OpenAI-compatible protocol, as registered in [`crate::protocol::PROTOCOLS`].
+pub struct Openai;
+
+impl Protocol for Openai {
+    fn name(&self) -> &'static str {
+        PROFILE
+    }
+
+    fn vocabulary(&self) -> Vec<(String, Option<Vec<String>>)> {
+        vec![(
+            PROFILE.to_string(),
+            Some(
+                declaration::FACT_NAMES
+                    .iter()
+                    .map(|s| s.to_string())
+                    .collect(),
+            ),
+        )]
+    }
+
+    fn lint_case(&self, case: &CaseSpec, raw: &Value, base: &str) -> Vec<LintFinding> {
+        lint::lint_case(case, raw, base)
+    }
+
+    fn open(&self, config: &Arc<RunConfig>) -> Result<Box<dyn ProtocolRun>, String> {
+        let declaration = Declaration::from_claims(&config.claims)?;
+        Ok(Box::new(run::OpenaiRun::new(config.clone(), declaration)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mime_types_map_to_the_part_they_travel_in() {
+        assert_eq!(kind_of_mime("image/webp"), "image");
+        assert_eq!(kind_of_mime("Audio/mpeg"), "audio");
+        assert_eq!(kind_of_mime("application/pdf"), "file");
+        assert_eq!(kind_of_mime("text/plain; charset=utf-8"), "file");
+    }
+}

@@ -1,0 +1,164 @@
+//! One OpenAI-compatible run. There is no capability discovery: the declaration
+//! (`--accepts`, `--claims`, the embedded server's own, or none: text-only) is the
+//! planning context (`openai.*`). The endpoint is probed once with a plain-text call;
+//! then every case is POSTed to `{base}/chat/completions` naming the run's model.
+
+use super::case::{self, OpenaiEnv};
+use super::part::PartInputs;
+use super::{Declaration, read};
+use crate::config::RunConfig;
+use crate::http::HttpClient;
+use crate::outcome::{CaseResult, EvidenceView, Outcome, ProtocolEvidence};
+use crate::protocol::{CaseInput, Discovered, Probed, ProtocolRun};
+use futures_util::FutureExt as _;
+use futures_util::future::BoxFuture;
+use serde_json::{Map, json};
+use std::collections::BTreeSet;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// How long to wait after `data: [DONE]` for events that would break the stream.
+const AFTER_DONE_GRACE: Duration = Duration::from_millis(500);
+
+pub struct OpenaiRun {
+    config: Arc<RunConfig>,
+    declaration: Declaration,
+    grace: Duration,
+}
+
+impl OpenaiRun {
+    pub fn new(config: Arc<RunConfig>, declaration: Declaration) -> OpenaiRun {
+        OpenaiRun {
+            grace: AFTER_DONE_GRACE.min(config.timeout),
+            config,
+            declaration,
+        }
+    }
+
+    fn model(&self) -> Option<&str> {
+        self.config.model.as_deref()
+    }
+}
+
+/// What the one plain-text probe call says about the endpoint.
+async fn probe(client: &HttpClient, model: Option<&str>, grace: Duration, nonce: &str) -> Probed {
+    let url = client.url(super::PATH);
+    let mut probed = Probed::default();
+    let Some(model) = model else {
+        let reason = "no model to name: GET /models got no answer and no --model was given";
+        probed.problem = Some(reason.into());
+        probed.unusable.insert(
+            super::ENDPOINT.to_string(),
+            (Outcome::Blocked, reason.into()),
+        );
+        return probed;
+    };
+    let body = json!({
+        "model": model,
+        "messages": [{"role": "user", "content": format!("mmconform endpoint probe {nonce}")}],
+    });
+    let answer = read::post_completion(
+        client,
+        &body,
+        true,
+        grace,
+        "probe the chat completions endpoint",
+    )
+    .await;
+    let reason = match answer.evidence {
+        Err(e) => {
+            let reason = format!("POST {url} got no answer: {e}");
+            probed.problem = Some(reason.clone());
+            reason
+        }
+        Ok(e) if matches!(e.status, 404 | 405) => format!(
+            "POST {url} answered {}: is --target the API base (http://host:port/v1)?",
+            e.status
+        ),
+        Ok(_) => return probed,
+    };
+    probed
+        .unusable
+        .insert(super::ENDPOINT.to_string(), (Outcome::Blocked, reason));
+    probed
+}
+
+impl ProtocolRun for OpenaiRun {
+    fn options(&self) -> (Map<String, serde_json::Value>, EvidenceView) {
+        let mut options = Map::new();
+        options.insert("model".into(), json!(self.model()));
+        let view = EvidenceView {
+            summary: format!("model {}", self.model().unwrap_or("(none)")),
+            properties: vec![(
+                "openai.model".into(),
+                self.model().unwrap_or("").to_string(),
+            )],
+            lines: Vec::new(),
+        };
+        (options, view)
+    }
+
+    fn declared(&self) -> Option<ProtocolEvidence> {
+        Some(super::evidence::of_declaration(
+            &self.declaration,
+            self.model(),
+        ))
+    }
+
+    fn discover<'a>(&'a mut self, _client: Option<&'a HttpClient>) -> BoxFuture<'a, Discovered> {
+        // Nothing to fetch: the model was picked before the session opened, and the
+        // declaration is what the run is planned on.
+        let mut context = Map::new();
+        context.insert("openai".into(), self.declaration.facts(self.model()));
+        std::future::ready(Discovered {
+            context,
+            snapshot: None,
+            problem: None,
+        })
+        .boxed()
+    }
+
+    fn probe<'a>(
+        &'a self,
+        client: &'a HttpClient,
+        endpoints: &'a BTreeSet<String>,
+        nonce: &'a str,
+    ) -> BoxFuture<'a, Probed> {
+        async move {
+            let mut probed = if endpoints.contains(super::ENDPOINT) {
+                probe(client, self.model(), self.grace, nonce).await
+            } else {
+                Probed::default()
+            };
+            for other in endpoints.iter().filter(|e| *e != super::ENDPOINT) {
+                let reason = format!("an openai run cannot send to `{other}`");
+                probed
+                    .unusable
+                    .insert(other.clone(), (Outcome::Error, reason));
+            }
+            probed
+        }
+        .boxed()
+    }
+
+    fn run_case<'a>(&'a self, input: CaseInput<'a>) -> BoxFuture<'a, CaseResult> {
+        async move {
+            let env = OpenaiEnv {
+                client: input.client,
+                grace: self.grace,
+                catalog: input.catalog,
+                context: input.context,
+                nonce: input.nonce,
+                strict: input.strict,
+                model: self.model(),
+                part_inputs: PartInputs {
+                    nonce: input.nonce,
+                    media_base_url: self.config.media_base_url.as_deref(),
+                    file_ids: &self.config.media_refs,
+                },
+            };
+            case::run_case(input.planned, input.case, &env).await
+        }
+        .boxed()
+    }
+}

@@ -1,0 +1,62 @@
+//! The OpenAI fault table: every non-forwarding single-fault variant of the
+//! OpenAI-compatible reference server breaks one requirement, and the case that checks
+//! it must catch it (see `crate::fault_table` for what a row asserts). Faults of the
+//! text-only model's refusals run with `--model reference-text`; the rest against the
+//! multimodal model `--target reference` serves by default. The other way round (every
+//! openai case is caught by some fault under some declaration) is `mmconform
+//! calibrate`'s job.
+
+use crate::fault_table::{MUST, Row, SHOULD, Table, check_coverage, check_every_row};
+
+const TABLE: Table = Table {
+    profile: "openai",
+    base: &["--profile", "openai", "--target", "reference"],
+    rows: ROWS,
+    elsewhere: &[],
+};
+
+const TEXT: &[&str] = &["--model", "reference-text"];
+
+#[rustfmt::skip]
+const ROWS: &[Row] = &[
+    ("ignores-image-on-text-model", TEXT, "openai.refuse.undeclared[image]", MUST),
+    ("ignores-image-on-text-model", TEXT, "openai.refuse.undeclared.stream[image]", MUST),
+    ("ignores-image-on-text-model", TEXT, "openai.refuse.error-envelope[image]", SHOULD),
+    ("drops-unsupported-parts", TEXT, "openai.refuse.undeclared[audio]", MUST),
+    ("drops-unsupported-parts", TEXT, "openai.refuse.undeclared[file]", MUST),
+    ("crash-on-invalid-base64", &[], "openai.malformed.no-crash.invalid-base64", MUST),
+    ("crash-on-invalid-base64", &[], "openai.malformed.refused.invalid-base64", SHOULD),
+    ("crash-on-malformed", &[], "openai.malformed.no-crash.empty-content", MUST),
+    ("crash-on-malformed", &[], "openai.malformed.no-crash.image-url-bare-string", MUST),
+    ("crash-on-malformed", &[], "openai.malformed.no-crash.audio-unknown-format", MUST),
+    ("accepts-unknown-part-type", &[], "openai.malformed.refused.unknown-part-type", SHOULD),
+    ("capability-refusal-404", TEXT, "openai.refuse.undeclared[image]", MUST),
+    ("capability-refusal-404", TEXT, "openai.refuse.undeclared.stream[file]", MUST),
+    ("error-body-not-openai", TEXT, "openai.refuse.error-envelope[audio]", SHOULD),
+    ("stream-without-done", &[], "openai.string-content.stream", MUST),
+    ("stream-without-done", &[], "openai.accept.stream[image]", MUST),
+    ("stream-chunk-not-json", &[], "openai.accept.stream[audio]", MUST),
+    ("refuses-string-content", TEXT, "openai.string-content", MUST),
+    ("refuses-string-content", &[], "openai.string-content.stream", MUST),
+    ("refuses-text-only-array", &[], "openai.text-parts", MUST),
+    ("refuses-detail", &[], "openai.accept.image-detail[low]", MUST),
+    ("refuses-detail", &[], "openai.accept.interleaved", MUST),
+    ("refuses-http-image-url", &[], "openai.accept.image-http[image/png]", MUST),
+    ("accepts-png-only", &[], "openai.accept.image-data[image/jpeg]", MUST),
+    ("accepts-png-only", &[], "openai.accept.image-data[image/gif]", MUST),
+    ("accepts-wav-only", &[], "openai.accept.audio[audio/mpeg]", MUST),
+    ("refuses-file-id", &[], "openai.accept.file-id", MUST),
+    ("completion-without-finish-reason", &[], "openai.string-content", MUST),
+    ("completion-without-finish-reason", &[], "openai.accept.file-data", MUST),
+    ("stream-without-finish-reason", &[], "openai.accept.stream[file]", MUST),
+];
+
+#[test]
+fn every_server_fault_fails_its_case() {
+    check_every_row(&TABLE);
+}
+
+#[test]
+fn every_listed_server_fault_has_a_row() {
+    check_coverage(&TABLE);
+}
