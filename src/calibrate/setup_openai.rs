@@ -63,6 +63,15 @@ pub fn shapes() -> Vec<(&'static str, &'static str, OpenaiShape, bool)> {
             false,
         ),
         (
+            "openai-text-witness",
+            "openai-text-only, the server forwarding each accepted call to a witness (refusals must not reach it)",
+            OpenaiShape {
+                model: TEXT_MODEL,
+                declared: Declared::Nothing,
+            },
+            true,
+        ),
+        (
             "openai-data-only",
             "OpenAI server, reference-multimodal declared with data sources only, no streaming",
             OpenaiShape {

@@ -29,6 +29,8 @@ pub fn checks(
         let Some(part) = part else { continue };
         out.extend(form(m, part));
         out.extend(mime(m, part));
+        out.extend(detail(m, part));
+        out.extend(filename(m, part));
     }
     out.extend(order(sent, matched, nonce));
     out.extend(text(sent, calls, nonce));
@@ -40,7 +42,8 @@ pub fn forms(kind: &str) -> Option<&'static [&'static str]> {
     Some(match kind {
         "image" => &["image_url", "anthropic.image"],
         "audio" => &["input_audio"],
-        "document" => &["file", "anthropic.document"],
+        // `file` is the OpenAI pack's name for a document part.
+        "document" | "file" => &["file", "anthropic.document"],
         _ => return None,
     })
 }
@@ -95,6 +98,38 @@ fn mime(m: &SentMedia, part: &Part) -> Option<AssertionResult> {
         format!("MIME type {} on the wire ({CITE})", m.mime),
         format!("{declared} at {}", part.at),
         passed,
+    ))
+}
+
+/// `witness.detail`: an image's `detail` arrives as it was set, and is absent when it
+/// was not (0015 §3.1: absent on the wire unless set). Judged on `image_url` parts only:
+/// the other wires carry no detail.
+fn detail(m: &SentMedia, part: &Part) -> Option<AssertionResult> {
+    if m.kind != "image" || part.wire_form != "image_url" {
+        return None;
+    }
+    let shown = |d: Option<&str>| d.map_or("absent".to_string(), |d| format!("\"{d}\""));
+    Some(should(
+        "witness.detail",
+        format!("image_url.detail {} ({CITE})", shown(m.detail.as_deref())),
+        format!("detail {} at {}", shown(part.detail.as_deref()), part.at),
+        part.detail == m.detail,
+    ))
+}
+
+/// `witness.filename`: a file sent with a filename keeps it on the way. A file sent
+/// without one is not judged: a gateway may name it.
+fn filename(m: &SentMedia, part: &Part) -> Option<AssertionResult> {
+    let sent = m.filename.as_deref()?;
+    if part.kind != PartKind::Document {
+        return None;
+    }
+    let arrived = part.filename.as_deref().unwrap_or("(none)");
+    Some(should(
+        "witness.filename",
+        format!("filename \"{sent}\" as sent ({CITE})"),
+        format!("filename \"{arrived}\" at {}", part.at),
+        arrived == sent,
     ))
 }
 

@@ -64,6 +64,7 @@ fn a_faithful_call_passes_every_check() {
             ("witness.bytes", true),
             ("witness.form", true),
             ("witness.mime", true),
+            ("witness.detail", true),
             ("witness.order", true),
             ("witness.text", true)
         ]
@@ -252,4 +253,58 @@ fn a_reference_is_found_by_any_media_part_of_the_call() {
     );
     assert!(got.iter().all(|a| a.passed), "{got:?}");
     assert!(!checks(&got).contains(&("witness.bytes", true)));
+}
+
+#[test]
+fn a_gateway_that_drops_detail_or_renames_a_file_is_told_what_changed() {
+    let png = mmconform_media::generate("image/png", NONCE);
+    let pdf = mmconform_media::generate("application/pdf", NONCE);
+    let body = json!({"messages": [{"role": "user", "content": [
+        {"type": "text", "text": "what is this? {nonce}"},
+        {"$media": {"type": "image", "mime": "image/png", "detail": "low"}},
+        {"$media": {"type": "document", "mime": "application/pdf", "filename": "r.pdf"}}]}]});
+    let sent = sent_parts(&body, &|_| None, NONCE).unwrap();
+    let file = |name: &str| {
+        json!({"type": "file", "file": {"filename": name,
+            "file_data": format!("data:application/pdf;base64,{}", b64(&pdf))}})
+    };
+    let kept = [call(
+        1,
+        json!([text(), {"type": "image_url", "image_url": {"url": format!("data:image/png;base64,{}", b64(&png)), "detail": "low"}}, file("r.pdf")]),
+    )];
+    let got = judge(
+        WitnessExpectation::Reached,
+        &sent,
+        &kept,
+        NONCE,
+        Answered::Success,
+    );
+    assert!(got.iter().all(|a| a.passed), "{got:?}");
+    assert!(checks(&got).contains(&("witness.filename", true)));
+    let changed = [call(
+        2,
+        json!([text(), image_url("image/png", &png), file("my_file.pdf")]),
+    )];
+    let got = judge(
+        WitnessExpectation::Reached,
+        &sent,
+        &changed,
+        NONCE,
+        Answered::Success,
+    );
+    let failed: Vec<&AssertionResult> = got.iter().filter(|a| !a.passed).collect();
+    assert_eq!(failed.len(), 2, "{got:?}");
+    assert_eq!(failed[0].check, "witness.detail");
+    assert!(
+        failed[0].actual.contains("detail absent"),
+        "{}",
+        failed[0].actual
+    );
+    assert_eq!(failed[1].check, "witness.filename");
+    assert!(
+        failed[1].actual.contains("my_file.pdf"),
+        "{}",
+        failed[1].actual
+    );
+    assert!(failed.iter().all(|a| a.level == Some(Level::Should)));
 }

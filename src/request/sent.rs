@@ -27,6 +27,12 @@ pub struct SentMedia {
     pub kind: String,
     pub mime: String,
     pub source: SentSource,
+    /// `detail` as the scenario set it (OpenAI `image_url.detail`); `None`: not set, so
+    /// absent on the wire.
+    pub detail: Option<String>,
+    /// The filename the scenario set (OpenAI `file.filename`); `None`: the protocol's
+    /// default, which a gateway may replace.
+    pub filename: Option<String>,
 }
 
 /// Where a part's bytes come from.
@@ -123,6 +129,8 @@ fn media_part(
     let kind = text(&spec.part_type)?;
     let mime = match &spec.mime {
         Some(m) => text(m)?,
+        // `file` is the OpenAI pack's name for a document part.
+        None if kind == "file" => media::default_mime("document").to_string(),
         None => media::default_mime(&kind).to_string(),
     };
     let sources = spec
@@ -147,7 +155,15 @@ fn media_part(
         [MediaSource::File] => SentSource::Reference("file"),
         _ => SentSource::Malformed,
     };
-    Ok(SentMedia { kind, mime, source })
+    let detail = spec.detail.as_deref().map(text).transpose()?;
+    let filename = spec.filename.as_deref().map(text).transpose()?;
+    Ok(SentMedia {
+        kind,
+        mime,
+        source,
+        detail,
+        filename,
+    })
 }
 
 #[cfg(test)]
@@ -164,7 +180,7 @@ mod tests {
         let body = json!({"messages": [{"role": "user", "content": [
             {"type": "text", "text": "what is this? {nonce}"},
             {"$media": {"type": "{kind}"}},
-            {"$media": {"type": "image", "source": "url"}},
+            {"$media": {"type": "image", "source": "url", "detail": "low"}},
             {"$media": {"type": "image", "data": "not base64 {nonce}"}},
             {"$media": {"type": "image", "source": []}},
             {"type": "text", "text": "no nonce here"}
@@ -181,13 +197,16 @@ mod tests {
                 source: SentSource::Data {
                     bytes: wav.len() as u64,
                     sha256: crate::digest::sha256_hex(&wav)
-                }
+                },
+                detail: None,
+                filename: None,
             })
         );
         let SentPart::Media(url) = &parts[2] else {
             panic!("{parts:?}")
         };
         assert_eq!(url.describe(), "image/png (url)");
+        assert_eq!(url.detail.as_deref(), Some("low"));
         assert!(matches!(&parts[3], SentPart::Media(m) if m.source == SentSource::LiteralData));
         assert!(matches!(&parts[4], SentPart::Media(m) if m.source == SentSource::Malformed));
     }

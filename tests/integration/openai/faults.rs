@@ -1,8 +1,9 @@
-//! The OpenAI fault table: every non-forwarding single-fault variant of the
-//! OpenAI-compatible reference server breaks one requirement, and the case that checks
-//! it must catch it (see `crate::fault_table` for what a row asserts). Faults of the
-//! text-only model's refusals run with `--model reference-text`; the rest against the
-//! multimodal model `--target reference` serves by default. The other way round (every
+//! The OpenAI fault table: every single-fault variant of the OpenAI-compatible
+//! reference server breaks one requirement, and the case that checks it must catch it
+//! (see `crate::fault_table` for what a row asserts). Faults of the text-only model's
+//! refusals run with `--model reference-text`; the rest against the multimodal model
+//! `--target reference` serves by default; the forwarding faults with `--witness`, which
+//! the embedded server forwards to. The other way round (every
 //! openai case is caught by some fault under some declaration) is `mmconform
 //! calibrate`'s job.
 
@@ -16,6 +17,16 @@ const TABLE: Table = Table {
 };
 
 const TEXT: &[&str] = &["--model", "reference-text"];
+/// The forwarding faults need the server to forward to a witness (`expect.witness`).
+const WITNESS: &[&str] = &["--witness", "127.0.0.1:0", "--witness-wait", "1"];
+const TEXT_WITNESS: &[&str] = &[
+    "--model",
+    "reference-text",
+    "--witness",
+    "127.0.0.1:0",
+    "--witness-wait",
+    "1",
+];
 
 #[rustfmt::skip]
 const ROWS: &[Row] = &[
@@ -49,6 +60,15 @@ const ROWS: &[Row] = &[
     ("completion-without-finish-reason", &[], "openai.string-content", MUST),
     ("completion-without-finish-reason", &[], "openai.accept.file-data", MUST),
     ("stream-without-finish-reason", &[], "openai.accept.stream[file]", MUST),
+    // Forwarding to a model (`expect.witness`, judged on what the witness received).
+    ("forward-skips-model", WITNESS, "openai.accept.image-data[image/png]", MUST),
+    ("forward-skips-model", WITNESS, "openai.string-content.stream", MUST),
+    ("forward-drops-detail", WITNESS, "openai.accept.image-detail[low]", SHOULD),
+    ("forward-replaces-filename", WITNESS, "openai.accept.file-data", SHOULD),
+    ("forward-audio-as-image", WITNESS, "openai.accept.audio[audio/wav]", SHOULD),
+    ("forward-unvalidated", WITNESS, "openai.malformed.no-crash.empty-text", MUST),
+    ("forward-unvalidated", WITNESS, "openai.malformed.no-crash.unknown-detail", MUST),
+    ("forward-unvalidated", TEXT_WITNESS, "openai.refuse.undeclared[image]", MUST),
 ];
 
 #[test]

@@ -51,6 +51,10 @@ fault_catalogue! {
             "A file part reaches the upstream model under an invented filename (`my_file.pdf`) instead of its own.";
         ForwardAudioAsImage => "forward-audio-as-image",
             "An input_audio part is forwarded to the upstream model as `image_url` with an audio data URL.";
+        ForwardSkipsModel => "forward-skips-model",
+            "With an upstream configured, an accepted request is answered by the server itself, 200, without calling the upstream model.";
+        ForwardUnvalidated => "forward-unvalidated",
+            "A request that deserves a 400 (malformed, or a part the model cannot take) is forwarded to the upstream model as it came, and the upstream's answer relayed.";
     }
 }
 
@@ -61,7 +65,11 @@ impl OpenaiFault {
         use OpenaiFault::*;
         matches!(
             self,
-            ForwardDropsDetail | ForwardReplacesFilename | ForwardAudioAsImage
+            ForwardDropsDetail
+                | ForwardReplacesFilename
+                | ForwardAudioAsImage
+                | ForwardSkipsModel
+                | ForwardUnvalidated
         )
     }
 }
@@ -84,7 +92,7 @@ mod tests {
             .iter()
             .filter(|f| f.needs_upstream())
             .collect();
-        assert_eq!(forwarding.len(), 3);
+        assert_eq!(forwarding.len(), 5);
         assert!(forwarding.iter().all(|f| f.name().starts_with("forward-")));
         let err = "nope".parse::<OpenaiFault>().unwrap_err().to_string();
         assert!(err.contains("--profile openai --list-faults"), "{err}");

@@ -154,6 +154,12 @@ fn signature(fault: OpenaiFault) -> Signature {
             FORWARDED,
             "text image_url(image/png detail=high) image_url(audio/wav detail=-) file(report.pdf)",
         ),
+        ForwardSkipsModel => sig(forwarded_media(), FORWARDED, "nothing"),
+        ForwardUnvalidated => sig(
+            multi(json!([text("a"), {"type": "input_hologram", "input_hologram": {}}])),
+            "400 invalid_value messages[0].content[1].type => nothing",
+            "text ?Some(\"input_hologram\")",
+        ),
     }
 }
 
@@ -163,7 +169,10 @@ async fn answer(fault: Option<OpenaiFault>, needs_upstream: bool, body: &Value) 
     let config = OpenaiConfig::new(fault);
     if needs_upstream {
         let (verdict, received) = observe_forwarded(config, body).await;
-        assert!(verdict.starts_with("200 "), "{verdict}");
+        // A refusal forwards nothing: its verdict is the answer.
+        if !verdict.starts_with("200 ") {
+            return verdict;
+        }
         return upstream_parts(&received);
     }
     observe(config, body).await

@@ -54,6 +54,34 @@ pub async fn relay(
     respond(config, request, &rechunked(request, &relayed.body))
 }
 
+/// `forward-unvalidated`: a request that deserved a 400 goes upstream as it came (not
+/// streamed), and the upstream's answer is relayed as JSON, as a gateway that checks
+/// nothing does.
+pub async fn relay_unvalidated(
+    config: &OpenaiConfig,
+    upstream: &Upstream,
+    body: &Value,
+) -> Response {
+    let mut outgoing = body.clone();
+    if let Some(object) = outgoing.as_object_mut() {
+        object.insert("stream".into(), json!(false));
+        object.remove("stream_options");
+    }
+    match upstream.relay(&outgoing).await {
+        Ok(relayed) => {
+            let status = StatusCode::from_u16(relayed.status).unwrap_or(StatusCode::BAD_GATEWAY);
+            (status, Json(relayed.body)).into_response()
+        }
+        Err(unavailable) => ApiError::plain(
+            StatusCode::BAD_GATEWAY,
+            "api_error",
+            Some("upstream_unavailable"),
+            unavailable.0,
+        )
+        .into_response(config.faulted(OpenaiFault::ErrorBodyNotOpenai)),
+    }
+}
+
 /// The upstream's completion as this server's streamed answer: its id, text,
 /// finish_reason and usage where it gave them.
 fn rechunked(request: &ChatRequest, completion: &Value) -> Answer {

@@ -132,11 +132,18 @@ async fn chat(State(server): State<Shared>, headers: HeaderMap, body: Body) -> R
     };
     let request = match validate(config, &json) {
         Ok(request) => request,
-        Err(refused) => return refuse(config, refused),
+        Err(refused) => match (&server.upstream, config.fault) {
+            (Some(upstream), Some(OpenaiFault::ForwardUnvalidated)) => {
+                return forward::relay_unvalidated(config, upstream, &json).await;
+            }
+            _ => return refuse(config, refused),
+        },
     };
     match &server.upstream {
-        Some(upstream) => forward::relay(config, upstream, &json, &request).await,
-        None => respond(config, &request, &answer(&request)),
+        Some(upstream) if !config.faulted(OpenaiFault::ForwardSkipsModel) => {
+            forward::relay(config, upstream, &json, &request).await
+        }
+        _ => respond(config, &request, &answer(&request)),
     }
 }
 
