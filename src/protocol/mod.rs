@@ -6,6 +6,7 @@
 //! knowing what it holds. `docs/architecture.md` says what a new folder must provide.
 
 pub mod agui;
+pub mod claims_file;
 
 pub mod openwop;
 

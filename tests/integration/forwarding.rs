@@ -280,7 +280,7 @@ fn the_forwarding_faults_are_listed_and_marked() {
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     let marked = text.lines().filter(|l| l.ends_with("[needs --upstream]"));
-    assert_eq!(marked.count(), 3, "{text}");
+    assert_eq!(marked.count(), 5, "{text}");
     assert!(text.contains("stream-without-done"), "{text}");
 }
 

@@ -157,26 +157,7 @@ impl Declaration {
     /// Reads a claim file (`.json` as JSON, anything else as YAML).
     pub fn from_claims_file(path: &Path) -> Result<Declaration, String> {
         let shown = path.display();
-        let text = std::fs::read_to_string(path).map_err(|e| format!("--claims {shown}: {e}"))?;
-        let is_json = path
-            .extension()
-            .and_then(|e| e.to_str())
-            .is_some_and(|e| e.eq_ignore_ascii_case("json"));
-        let claims: ClaimFile = if is_json {
-            serde_json::from_str(&text)
-                .map_err(|e| format!("{shown}:{}:{}: {e}", e.line(), e.column()))?
-        } else {
-            let options = serde_saphyr::options! { strict_booleans: true, with_snippet: false };
-            serde_saphyr::from_str_with_options(&text, options).map_err(|e| {
-                let (line, col) = e
-                    .location()
-                    .map(|l| (l.line(), l.column()))
-                    .unwrap_or((1, 1));
-                let message = e.to_string();
-                let first = message.lines().next().unwrap_or("invalid YAML");
-                format!("{shown}:{line}:{col}: {first}")
-            })?
-        };
+        let claims: ClaimFile = crate::protocol::claims_file::read(path)?;
         Declaration::new(
             &claims.accepts,
             &claims.sources,
