@@ -113,6 +113,18 @@ fn media_type_must_match_the_bytes_and_be_present() {
     );
     assert_eq!(codes(only(&d)), [ProblemCode::DataUrlWithoutMime]);
     let d = user(
+        json!([{"type": "image", "source": {"type": "base64", "media_type": "", "data": b64("image/png", "n")}}]),
+    );
+    let problems: Vec<&str> = only(&d)
+        .problems
+        .iter()
+        .map(|p| p.message.as_str())
+        .collect();
+    assert!(
+        problems.iter().all(|m| !m.contains("declared ,")),
+        "{problems:?}"
+    );
+    let d = user(
         json!([{"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "%%%"}}]),
     );
     assert_eq!(codes(only(&d)), [ProblemCode::InvalidBase64]);

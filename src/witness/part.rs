@@ -146,7 +146,11 @@ pub fn check_media(part: &mut Part, declared: Option<&str>) {
     {
         part.problem(
             ProblemCode::MimeMismatch,
-            format!("{}: declared {declared}, the bytes are {sniffed}", part.at),
+            // An empty type (Anthropic `media_type: ""`) is named, not printed as nothing.
+            match declared.trim() {
+                "" => format!("{}: no type declared, the bytes are {sniffed}", part.at),
+                _ => format!("{}: declared {declared}, the bytes are {sniffed}", part.at),
+            },
         );
     }
     // What is carried: the bytes' own type when known, else what was declared.
