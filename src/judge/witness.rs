@@ -76,7 +76,9 @@ pub fn describe_call(call: &ModelCall) -> String {
         .join(", ")
 }
 
-fn describe_part(part: &Part) -> String {
+/// One part as it reached the model: `image/png 1,234 B (image_url)`, `text`,
+/// `image/png url (image_url)`.
+pub fn describe_part(part: &Part) -> String {
     let what = match part.kind {
         PartKind::Text => return "text".into(),
         PartKind::Unknown => return format!("unknown ({})", part.wire_form),

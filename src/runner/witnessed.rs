@@ -13,7 +13,7 @@ use crate::judge::witness::{self as witness_judge, Answered};
 use crate::outcome::{CaseResult, EvidenceView, Outcome, ProtocolEvidence};
 use crate::request::sent::{SentPart, sent_parts};
 use crate::scenario::model::{CaseSpec, WitnessExpectation};
-use crate::witness::{ModelCall, Part, PartKind, RunningWitness, SourceKind};
+use crate::witness::{ModelCall, RunningWitness};
 use serde_json::Value;
 use std::time::Duration;
 
@@ -146,7 +146,11 @@ fn may_rest_on_a_dropped_call(
 /// A call as a case's evidence: the witness's record, a one-line summary
 /// (`model received: image/png 1234 B (image_url), text`) and the call's header line.
 pub fn evidence(call: &ModelCall) -> ProtocolEvidence {
-    let mut parts: Vec<String> = call.parts.iter().map(part).collect();
+    let mut parts: Vec<String> = call
+        .parts
+        .iter()
+        .map(crate::judge::witness::describe_part)
+        .collect();
     let unkept = call.parts_total.saturating_sub(call.parts.len());
     if unkept > 0 {
         parts.push(format!("+{unkept} part(s)"));
@@ -173,26 +177,6 @@ pub fn evidence(call: &ModelCall) -> ProtocolEvidence {
             lines: vec![header],
         },
     }
-}
-
-/// `image/png 1234 B (image_url)`, `text`, `image/png url (image_url)`.
-fn part(part: &Part) -> String {
-    let what = match part.kind {
-        PartKind::Text => return "text".to_string(),
-        PartKind::Unknown => return format!("unknown ({})", part.wire_form),
-        kind => part
-            .mime
-            .clone()
-            .or_else(|| part.sniffed.clone())
-            .unwrap_or_else(|| kind.as_str().to_string()),
-    };
-    let size = match (part.source, part.bytes) {
-        (Some(SourceKind::Url), _) => "url".to_string(),
-        (Some(SourceKind::FileId), _) => "file_id".to_string(),
-        (_, Some(bytes)) => format!("{bytes} B"),
-        (_, None) => "undecoded".to_string(),
-    };
-    format!("{what} {size} ({})", part.wire_form)
 }
 
 #[cfg(test)]
