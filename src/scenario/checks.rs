@@ -201,6 +201,23 @@ fn check_case(
         .unwrap_or_default()
         .into_iter()
         .collect();
+    if !check_expansion(case, raw, base, &bound, out) {
+        return;
+    }
+    check_templates(raw, base, &bound, options, out);
+    check_expectations(case, raw, base, out);
+}
+
+/// The expansion: rows that agree, a bounded case count, literal values, `id_from`
+/// names that are bound, distinct expanded ids. `false` when the expansion is too large
+/// to check further.
+fn check_expansion(
+    case: &CaseSpec,
+    raw: &Value,
+    base: &str,
+    bound: &BTreeSet<String>,
+    out: &mut Vec<Finding>,
+) -> bool {
     if let Some(super::model::Expansion::Rows(rows)) = &case.expand {
         let first: BTreeSet<&String> = rows.first().map(|r| r.keys().collect()).unwrap_or_default();
         for (i, row) in rows.iter().enumerate().skip(1) {
@@ -227,7 +244,7 @@ fn check_case(
                 }
             ),
         ));
-        return;
+        return false;
     }
     check_expansion_values(raw, base, out);
     if let Some(names) = &case.id_from {
@@ -256,6 +273,18 @@ fn check_case(
             ));
         }
     }
+    true
+}
+
+/// Every templated string: placeholders that resolve, shipped fixtures, probe URLs on
+/// loopback; and every expansion variable used somewhere.
+fn check_templates(
+    raw: &Value,
+    base: &str,
+    bound: &BTreeSet<String>,
+    options: &CheckOptions,
+    out: &mut Vec<Finding>,
+) {
     let mut used: HashSet<String> = HashSet::new();
     for (pointer, subtree) in templated_subtrees(raw) {
         let mut strings = Vec::new();
@@ -265,7 +294,7 @@ fn check_case(
                 Err(e) => out.push((p.clone(), false, format!("bad template: {e}"))),
                 Ok(names) => {
                     for name in names {
-                        if let Some(problem) = check_placeholder(&name, &bound, options) {
+                        if let Some(problem) = check_placeholder(&name, bound, options) {
                             out.push((p.clone(), false, problem));
                         }
                         used.insert(name);
@@ -284,7 +313,7 @@ fn check_case(
             }
         }
     }
-    for var in &bound {
+    for var in bound {
         if !used.contains(var) {
             out.push((
                 format!("{base}/expand"),
@@ -295,6 +324,11 @@ fn check_case(
             ));
         }
     }
+}
+
+/// What `request` and `expect` ask that the schema cannot check: no discovery body, the
+/// witness rules, a schema that exists or compiles.
+fn check_expectations(case: &CaseSpec, raw: &Value, base: &str, out: &mut Vec<Finding>) {
     if case.endpoint() == Some("discovery")
         && case.request.as_ref().is_some_and(|r| r.body.is_some())
     {
