@@ -104,7 +104,16 @@ pub fn advertised(report: &Value) -> Vec<String> {
             "sources: {}",
             list(&declared["sources"]).unwrap_or_default()
         ));
-        out.push(format!("echo: {}", declared["echo"] == true));
+        // The claims each protocol's declaration has (AG-UI: echo; OpenAI: detail,
+        // streaming, and the model judged), as they were recorded.
+        for claim in ["echo", "detail", "streaming"] {
+            if let Some(value) = declared[claim].as_bool() {
+                out.push(format!("{claim}: {value}"));
+            }
+        }
+        if let Some(model) = declared["model"].as_str() {
+            out.push(format!("model: {model}"));
+        }
         out.push(format!(
             "declared by {}",
             declared["declared_by"].as_str().unwrap_or("?")
@@ -231,6 +240,34 @@ mod tests {
         assert_eq!(
             advertised(&doc(json!({}))),
             vec!["no aiProviders (text-only)"]
+        );
+    }
+
+    #[test]
+    fn a_declaration_shows_the_claims_its_protocol_records() {
+        let agui = json!({"run": {"declared": {"accepts": ["image/"], "sources": ["data"],
+            "echo": true, "declared_by": "--accepts"}}});
+        assert_eq!(
+            advertised(&agui),
+            [
+                "accepts: image/",
+                "sources: data",
+                "echo: true",
+                "declared by --accepts"
+            ]
+        );
+        let openai = json!({"run": {"declared": {"accepts": [], "sources": ["data"],
+            "detail": false, "streaming": true, "model": "m", "declared_by": "nothing declared"}}});
+        assert_eq!(
+            advertised(&openai),
+            [
+                "accepts: ",
+                "sources: data",
+                "detail: false",
+                "streaming: true",
+                "model: m",
+                "declared by nothing declared"
+            ]
         );
     }
 }
