@@ -2,6 +2,7 @@
 //! every error into the documented exit code.
 
 pub mod args;
+mod args_tools;
 mod baseline;
 mod calibrate;
 mod connection;
