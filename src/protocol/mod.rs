@@ -86,6 +86,22 @@ pub struct Discovered {
 
 pub use crate::plan::settle::Probed;
 
+/// Marks every endpoint but `own` as unusable: a run of `profile` sends to one endpoint
+/// only, so a case naming another (a scenario of a different wire) is a tool error.
+pub fn refuse_other_endpoints(
+    probed: &mut Probed,
+    endpoints: &BTreeSet<String>,
+    own: &str,
+    profile: &str,
+) {
+    for other in endpoints.iter().filter(|e| *e != own) {
+        let reason = format!("an {profile} run cannot send to `{other}`");
+        probed
+            .unusable
+            .insert(other.clone(), (crate::outcome::Outcome::Error, reason));
+    }
+}
+
 /// Everything one case needs from the run.
 pub struct CaseInput<'a> {
     pub planned: &'a PlannedCase,
@@ -177,4 +193,28 @@ pub fn context_vocabulary() -> Vec<(String, Option<Vec<String>>)> {
         ),
     ));
     roots
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_single_endpoint_run_refuses_every_other_endpoint_as_a_tool_error() {
+        let endpoints: BTreeSet<String> = ["agui-run", "ai-call", "envelope-accept"]
+            .into_iter()
+            .map(String::from)
+            .collect();
+        let mut probed = Probed::default();
+        refuse_other_endpoints(&mut probed, &endpoints, "agui-run", "agui");
+        assert!(!probed.unusable.contains_key("agui-run"));
+        assert_eq!(
+            probed.unusable["ai-call"],
+            (
+                crate::outcome::Outcome::Error,
+                "an agui run cannot send to `ai-call`".to_string()
+            )
+        );
+        assert!(probed.unusable.contains_key("envelope-accept"));
+    }
 }

@@ -97,12 +97,12 @@ impl ProtocolRun for AguiRun {
             } else {
                 Probed::default()
             };
-            for other in endpoints.iter().filter(|e| *e != super::ENDPOINT) {
-                let reason = format!("an agui run cannot send to `{other}`");
-                probed
-                    .unusable
-                    .insert(other.clone(), (Outcome::Error, reason));
-            }
+            crate::protocol::refuse_other_endpoints(
+                &mut probed,
+                endpoints,
+                super::ENDPOINT,
+                super::PROFILE,
+            );
             probed
         }
         .boxed()
