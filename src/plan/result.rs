@@ -31,3 +31,70 @@ pub fn result_without_exchange(
         model_calls: None,
     }
 }
+
+/// A result whose one request was sent, from the protocol's reading of the answer:
+/// the exchange attached and the time taken; `Err` with the result `blocked` when no
+/// answer came, because a transport failure is never a verdict on the host
+/// (docs/wire.md, "Transport failures").
+pub fn with_exchange<E>(
+    mut result: CaseResult,
+    exchange: crate::outcome::Exchange,
+    evidence: Result<E, String>,
+    started: std::time::Instant,
+) -> Result<(CaseResult, E), Box<CaseResult>> {
+    result.exchanges.push(exchange);
+    result.duration_ms = started.elapsed().as_millis() as u64;
+    match evidence {
+        Ok(evidence) => Ok((result, evidence)),
+        Err(transport) => {
+            result.outcome = Outcome::Blocked;
+            result.reason = Some(format!("no answer: {transport}"));
+            Err(Box::new(result))
+        }
+    }
+}
+
+/// The answer body the first exchange recorded, as reports show it and the shared
+/// judges read it (empty without a response).
+pub fn shown_body(result: &CaseResult) -> String {
+    result
+        .exchanges
+        .first()
+        .and_then(|e| e.response.as_ref())
+        .map(|r| r.body.clone())
+        .unwrap_or_default()
+}
+
+#[cfg(test)]
+mod exchange_tests {
+    use super::*;
+    use crate::event_fixtures::{case, exchange, requirement};
+    use crate::outcome::Level;
+
+    #[test]
+    fn an_answer_is_attached_and_a_transport_failure_blocks_the_case() {
+        let fresh = || case("c", "c", requirement("s", Level::Must, "t"), Outcome::Pass);
+        let started = std::time::Instant::now();
+        let answered = with_exchange(fresh(), exchange("image", Some(200), "{}"), Ok(7), started);
+        let (result, evidence) = answered.unwrap_or_else(|_| panic!("an answer came"));
+        assert_eq!(evidence, 7);
+        assert_eq!(result.exchanges.len(), 1);
+        assert_eq!(shown_body(&result), "{}");
+        let failed = with_exchange::<u8>(
+            fresh(),
+            exchange("image", None, ""),
+            Err("connection reset".into()),
+            started,
+        );
+        let Err(blocked) = failed else {
+            panic!("no answer came")
+        };
+        assert_eq!(blocked.outcome, Outcome::Blocked);
+        assert_eq!(
+            blocked.reason.as_deref(),
+            Some("no answer: connection reset")
+        );
+        assert_eq!(blocked.exchanges.len(), 1);
+        assert_eq!(shown_body(&blocked), "");
+    }
+}

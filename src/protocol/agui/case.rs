@@ -8,7 +8,7 @@ use crate::judge::catalog::SchemaCatalog;
 use crate::judge::{self as answer_judge, Answer, verdict};
 use crate::outcome::{CaseResult, Outcome};
 use crate::plan::PlannedCase;
-use crate::plan::result::result_without_exchange;
+use crate::plan::result::{result_without_exchange, shown_body, with_exchange};
 use crate::protocol::agui::echo;
 use crate::protocol::agui::part::{self as agui_part, PartInputs};
 use crate::protocol::agui::run_input::run_input;
@@ -60,22 +60,13 @@ pub async fn run_case(planned: &PlannedCase, case: &SuiteCase, env: &AguiEnv<'_>
         &planned.id,
     )
     .await;
-    let mut result = result_without_exchange(planned, case, Outcome::Blocked, None);
-    result.exchanges.push(answer.exchange);
-    result.duration_ms = started.elapsed().as_millis() as u64;
-    let evidence = match answer.evidence {
-        Ok(evidence) => evidence,
-        Err(transport) => {
-            // A transport failure is never a verdict on the agent (docs/wire.md, "Transport failures").
-            result.reason = Some(format!("no answer: {transport}"));
-            return result;
-        }
-    };
-    let shown = result.exchanges[0]
-        .response
-        .as_ref()
-        .map(|r| r.body.clone())
-        .unwrap_or_default();
+    let unjudged = result_without_exchange(planned, case, Outcome::Blocked, None);
+    let (mut result, evidence) =
+        match with_exchange(unjudged, answer.exchange, answer.evidence, started) {
+            Ok(answered) => answered,
+            Err(blocked) => return *blocked,
+        };
+    let shown = shown_body(&result);
     let answer = Answer {
         status: evidence.status,
         content_type: evidence.content_type.as_deref(),

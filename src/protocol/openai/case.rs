@@ -9,7 +9,7 @@ use crate::judge::catalog::SchemaCatalog;
 use crate::judge::{self as answer_judge, Answer, verdict};
 use crate::outcome::{CaseResult, Outcome};
 use crate::plan::PlannedCase;
-use crate::plan::result::result_without_exchange;
+use crate::plan::result::{result_without_exchange, shown_body, with_exchange};
 use crate::request::body::render_body;
 use crate::scenario::stream::StreamClass;
 use crate::scenario::suite::SuiteCase;
@@ -64,22 +64,13 @@ pub async fn run_case(planned: &PlannedCase, case: &SuiteCase, env: &OpenaiEnv<'
     let body = with_model(body, env.model);
     let answer =
         read::post_completion(env.client, &body, request_spec.auth, env.grace, &planned.id).await;
-    let mut result = result_without_exchange(planned, case, Outcome::Blocked, None);
-    result.exchanges.push(answer.exchange);
-    result.duration_ms = started.elapsed().as_millis() as u64;
-    let evidence = match answer.evidence {
-        Ok(evidence) => evidence,
-        Err(transport) => {
-            // A transport failure is never a verdict on the server (docs/wire.md, "Transport failures").
-            result.reason = Some(format!("no answer: {transport}"));
-            return result;
-        }
-    };
-    let shown = result.exchanges[0]
-        .response
-        .as_ref()
-        .map(|r| r.body.clone())
-        .unwrap_or_default();
+    let unjudged = result_without_exchange(planned, case, Outcome::Blocked, None);
+    let (mut result, evidence) =
+        match with_exchange(unjudged, answer.exchange, answer.evidence, started) {
+            Ok(answered) => answered,
+            Err(blocked) => return *blocked,
+        };
+    let shown = shown_body(&result);
     let answer = Answer {
         status: evidence.status,
         content_type: evidence.content_type.as_deref(),
