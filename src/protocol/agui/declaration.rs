@@ -79,6 +79,49 @@ pub fn parse_prefix(raw: &str) -> Result<String, String> {
 }
 
 /// Whether `mime` is accepted by `prefix` (see the module comment).
+/// Every non-blank entry of `--accepts` (or a claim file's `accepts`) as a prefix, in
+/// order, each once. Shared by the declaration-based protocols (AG-UI, OpenAI).
+pub fn parse_prefixes(accepts: &[String]) -> Result<Vec<String>, String> {
+    let mut prefixes: Vec<String> = Vec::new();
+    for raw in accepts.iter().filter(|a| !a.trim().is_empty()) {
+        let prefix = parse_prefix(raw)?;
+        if !prefixes.contains(&prefix) {
+            prefixes.push(prefix);
+        }
+    }
+    Ok(prefixes)
+}
+
+/// The declared source kinds, each one of `known`, in order, each once.
+pub fn parse_sources(sources: &[String], known: &[&str]) -> Result<Vec<String>, String> {
+    let mut list: Vec<String> = Vec::new();
+    for raw in sources.iter().map(|s| s.trim()).filter(|s| !s.is_empty()) {
+        if !known.contains(&raw) {
+            return Err(format!(
+                "unknown source kind `{raw}` (use {})",
+                known.join(", ")
+            ));
+        }
+        if !list.iter().any(|s| s == raw) {
+            list.push(raw.to_string());
+        }
+    }
+    Ok(list)
+}
+
+/// The protocol's part `kinds` split into those some prefix declares (by `kind_of`, the
+/// protocol's MIME -> part kind) and the rest, which must be refused.
+pub fn split_kinds(
+    kinds: &[&str],
+    prefixes: &[String],
+    kind_of: fn(&str) -> &'static str,
+) -> (Vec<String>, Vec<String>) {
+    kinds
+        .iter()
+        .map(|k| k.to_string())
+        .partition(|k| prefixes.iter().any(|p| kind_of(p) == k))
+}
+
 pub fn prefix_accepts(prefix: &str, mime: &str) -> bool {
     let essence = media::mime_essence(mime);
     if prefix.ends_with('/') {
@@ -96,41 +139,15 @@ impl Declaration {
         echo: bool,
         declared_by: &str,
     ) -> Result<Declaration, String> {
-        let mut prefixes: Vec<String> = Vec::new();
-        for raw in accepts.iter().filter(|a| !a.trim().is_empty()) {
-            let prefix = parse_prefix(raw)?;
-            if !prefixes.contains(&prefix) {
-                prefixes.push(prefix);
-            }
-        }
+        let prefixes = parse_prefixes(accepts)?;
         if prefixes.is_empty() {
             return Err("the declaration accepts nothing: name at least one MIME prefix".into());
         }
-        let mut source_list: Vec<String> = Vec::new();
-        for raw in sources.iter().map(|s| s.trim()).filter(|s| !s.is_empty()) {
-            if !SOURCE_KINDS.contains(&raw) {
-                return Err(format!(
-                    "unknown source kind `{raw}` (use {})",
-                    SOURCE_KINDS.join(", ")
-                ));
-            }
-            if !source_list.iter().any(|s| s == raw) {
-                source_list.push(raw.to_string());
-            }
-        }
+        let source_list = parse_sources(sources, &SOURCE_KINDS)?;
         if source_list.is_empty() {
             return Err("the declaration names no source kind (data, url, file)".into());
         }
-        let kinds: Vec<String> = PART_KINDS
-            .iter()
-            .filter(|k| prefixes.iter().any(|p| kind_of_mime(p) == **k))
-            .map(|k| k.to_string())
-            .collect();
-        let undeclared_kinds = PART_KINDS
-            .iter()
-            .filter(|k| !kinds.iter().any(|d| d == *k))
-            .map(|k| k.to_string())
-            .collect();
+        let (kinds, undeclared_kinds) = split_kinds(&PART_KINDS, &prefixes, kind_of_mime);
         Ok(Declaration {
             accepts: prefixes,
             sources: source_list,

@@ -10,7 +10,9 @@
 
 use super::{KINDS, SOURCE_KINDS, kind_of_mime};
 use crate::config::Claims;
-use crate::protocol::agui::declaration::{parse_prefix, prefix_accepts};
+use crate::protocol::agui::declaration::{
+    parse_prefixes, parse_sources, prefix_accepts, split_kinds,
+};
 use mmconform_media as media;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -86,38 +88,12 @@ impl Declaration {
         streaming: bool,
         declared_by: &str,
     ) -> Result<Declaration, String> {
-        let mut prefixes: Vec<String> = Vec::new();
-        for raw in accepts.iter().filter(|a| !a.trim().is_empty()) {
-            let prefix = parse_prefix(raw)?;
-            if !prefixes.contains(&prefix) {
-                prefixes.push(prefix);
-            }
-        }
-        let mut source_list: Vec<String> = Vec::new();
-        for raw in sources.iter().map(|s| s.trim()).filter(|s| !s.is_empty()) {
-            if !SOURCE_KINDS.contains(&raw) {
-                return Err(format!(
-                    "unknown source kind `{raw}` (use {})",
-                    SOURCE_KINDS.join(", ")
-                ));
-            }
-            if !source_list.iter().any(|s| s == raw) {
-                source_list.push(raw.to_string());
-            }
-        }
+        let prefixes = parse_prefixes(accepts)?;
+        let mut source_list = parse_sources(sources, &SOURCE_KINDS)?;
         if source_list.is_empty() {
             source_list = default_sources();
         }
-        let kinds: Vec<String> = KINDS
-            .iter()
-            .filter(|k| prefixes.iter().any(|p| kind_of_mime(p) == **k))
-            .map(|k| k.to_string())
-            .collect();
-        let undeclared_kinds = KINDS
-            .iter()
-            .filter(|k| !kinds.iter().any(|d| d == *k))
-            .map(|k| k.to_string())
-            .collect();
+        let (kinds, undeclared_kinds) = split_kinds(&KINDS, &prefixes, kind_of_mime);
         Ok(Declaration {
             accepts: prefixes,
             sources: source_list,
