@@ -1,5 +1,11 @@
 //! Embeds every file under `scenarios/`, `schemas/` and (JSON) `fixtures/` into the binary, so adding a
 //! scenario file to the repository is enough to ship it (no Rust edit needed).
+//!
+//! Each built-in YAML scenario file is also parsed here, with the options the tool's own
+//! loader uses, and embedded as JSON beside its text: a run then reads the built-in suite
+//! with the JSON parser instead of parsing YAML at every start (the YAML parse was most of
+//! the start-up). A file that does not parse gets no JSON: the tool parses its YAML at run
+//! time and reports the problem at its file:line:col, as for any file.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -47,12 +53,50 @@ fn table(name: &str, root: &Path, exts: &[&str], code: &mut String) {
     writeln!(code, "];").unwrap();
 }
 
+/// `BUILTIN_SCENARIOS_JSON`: (path, JSON of the parsed file) for every YAML scenario
+/// file that parses; the JSON is written to OUT_DIR and included from there.
+fn parsed_scenarios(root: &Path, out_dir: &Path, code: &mut String) {
+    let dir = root.join("scenarios");
+    let mut files = Vec::new();
+    collect(&dir, &["yaml", "yml"], &mut files);
+    let json_dir = out_dir.join("scenarios-json");
+    std::fs::create_dir_all(&json_dir).unwrap();
+    writeln!(
+        code,
+        "pub static BUILTIN_SCENARIOS_JSON: &[(&str, &str)] = &["
+    )
+    .unwrap();
+    for (i, file) in files.iter().enumerate() {
+        let text = std::fs::read_to_string(file).unwrap();
+        let options = serde_saphyr::options! { strict_booleans: true, with_snippet: false };
+        let Ok(value) = serde_saphyr::from_str_with_options::<serde_json::Value>(&text, options)
+        else {
+            continue;
+        };
+        let rel = file
+            .strip_prefix(&dir)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
+        let json = json_dir.join(format!("{i}.json"));
+        std::fs::write(&json, serde_json::to_string(&value).unwrap()).unwrap();
+        writeln!(
+            code,
+            "    ({rel:?}, include_str!({:?})),",
+            json.display().to_string()
+        )
+        .unwrap();
+    }
+    writeln!(code, "];").unwrap();
+}
+
 fn main() {
     let root = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());
     let mut code = String::new();
     table("scenarios", &root, &["yaml", "yml", "json"], &mut code);
     table("schemas", &root, &["json"], &mut code);
     table("fixtures", &root, &["json"], &mut code);
-    let out = PathBuf::from(std::env::var("OUT_DIR").unwrap()).join("builtin.rs");
-    std::fs::write(out, code).unwrap();
+    let out_dir = PathBuf::from(std::env::var("OUT_DIR").unwrap());
+    parsed_scenarios(&root, &out_dir, &mut code);
+    std::fs::write(out_dir.join("builtin.rs"), code).unwrap();
 }

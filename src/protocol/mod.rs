@@ -86,6 +86,15 @@ pub struct Discovered {
 
 pub use crate::plan::settle::Probed;
 
+/// What a run knows it may probe before it has planned: the endpoints the cases the
+/// filters selected could send to (a superset of what the runnable cases will need;
+/// empty when the session will not probe, as `list`), and the run's nonce.
+#[derive(Clone, Copy)]
+pub struct Foreseen<'a> {
+    pub endpoints: &'a BTreeSet<String>,
+    pub nonce: &'a str,
+}
+
 /// Marks every endpoint but `own` as unusable: a run of `profile` sends to one endpoint
 /// only, so a case naming another (a scenario of a different wire) is a tool error.
 pub fn refuse_other_endpoints(
@@ -133,8 +142,15 @@ pub trait ProtocolRun: Send + Sync {
     }
 
     /// Learns what the target offers, without sending anything when `client` is
-    /// `None` (`--offline`, or `list` without a target).
-    fn discover<'a>(&'a mut self, client: Option<&'a HttpClient>) -> BoxFuture<'a, Discovered>;
+    /// `None` (`--offline`, or `list` without a target). A protocol whose discovery is
+    /// a request may probe the `foreseen` endpoints meanwhile and answer
+    /// [`probe`](Self::probe) from what it found: one round trip before the first case
+    /// instead of two.
+    fn discover<'a>(
+        &'a mut self,
+        client: Option<&'a HttpClient>,
+        foreseen: Foreseen<'a>,
+    ) -> BoxFuture<'a, Discovered>;
 
     /// Checks, once each, that the endpoints the runnable cases send to exist.
     fn probe<'a>(
@@ -143,6 +159,12 @@ pub trait ProtocolRun: Send + Sync {
         endpoints: &'a BTreeSet<String>,
         nonce: &'a str,
     ) -> BoxFuture<'a, Probed>;
+
+    /// Whether [`decide_on_hand`](Self::decide_on_hand) decides this case (so the
+    /// executor can send every other case first).
+    fn on_hand(&self, _case: &SuiteCase) -> bool {
+        false
+    }
 
     /// Decides a case on what the run already holds, without a request (openwop's
     /// discovery cases judge the document fetched once); `None` when it must send.

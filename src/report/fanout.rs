@@ -26,11 +26,37 @@ impl FanOut {
 
     pub fn handle(&mut self, event: &Event) {
         let event = scrub_event(&self.redactor, event);
-        for (reporter, active) in &mut self.reporters {
-            if !*active {
-                continue;
-            }
-            if let Err(e) = reporter.handle(&event) {
+        let active = self.reporters.iter_mut().filter(|(_, active)| *active);
+        // The last event is when the file reporters build and write whole documents:
+        // each on its own thread, so the reports cost the slowest of them, not their sum.
+        let results: Vec<_> = if matches!(event, Event::RunFinished(_)) {
+            std::thread::scope(|scope| {
+                let running: Vec<_> = active
+                    .map(|(reporter, active)| {
+                        let event = &event;
+                        (active, scope.spawn(move || reporter.handle(event)))
+                    })
+                    .collect();
+                running
+                    .into_iter()
+                    .map(|(active, thread)| {
+                        let result = thread.join().unwrap_or_else(|panic| {
+                            std::panic::resume_unwind(panic);
+                        });
+                        (active, result)
+                    })
+                    .collect()
+            })
+        } else {
+            active
+                .map(|(reporter, active)| {
+                    let result = reporter.handle(&event);
+                    (active, result)
+                })
+                .collect()
+        };
+        for (active, result) in results {
+            if let Err(e) = result {
                 *active = false;
                 // A closed stdout (`| head`) is the reader's choice, not an error.
                 if e.source.kind() != std::io::ErrorKind::BrokenPipe {

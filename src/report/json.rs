@@ -8,39 +8,21 @@ use super::atomic::write_atomically;
 use super::record::RunRecord;
 use super::{ReportError, Reporter};
 use crate::canonical::canonical_sha256;
-use crate::event::{DiscoverySnapshot, Event, RunInfo, RunSummary};
+use crate::event::{Event, RunSummary};
 use crate::outcome::CaseResult;
 use serde::Serialize;
+use serde_json::{Map, Value};
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 pub const REPORT_VERSION: u32 = 2;
 
-/// The document's top level. Field names are camelCase here only; the nested shared
-/// types keep their serde names.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct JsonReport<'a> {
-    report_version: u32,
-    /// Null only if the run ended before it could describe itself.
-    run: Option<&'a RunInfo>,
-    /// Null when the run ended before discovery was attempted.
-    discovery: Option<&'a DiscoverySnapshot>,
-    /// Null when the run ended before a plan existed (e.g. discovery unusable).
-    planned: Option<usize>,
-    /// Decided cases in plan order; fewer than `planned` when the run was interrupted.
-    cases: Vec<ReportedCase>,
-    /// Every request the run sent, in the order sent; cases cite them by `seq`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    requests: Option<&'a Vec<crate::event::WireEntry>>,
-    summary: &'a RunSummary,
-}
-
 /// A case as the report shows it: the shared type plus what a reader should not have
 /// to count.
 #[derive(Serialize)]
-struct ReportedCase {
+struct ReportedCase<'a> {
     #[serde(flatten)]
-    case: CaseResult,
+    case: &'a CaseResult,
     assertions_executed: usize,
 }
 
@@ -55,6 +37,10 @@ pub fn integrity(report: &serde_json::Value) -> serde_json::Value {
 pub struct JsonReporter {
     path: PathBuf,
     record: RunRecord,
+    /// Each decided case in its report form, by plan index (so plan order whatever the
+    /// completion order), serialized when it arrives: while the run waits on the host,
+    /// not all at the end.
+    cases: BTreeMap<usize, serde_json::Result<Value>>,
 }
 
 impl JsonReporter {
@@ -62,31 +48,36 @@ impl JsonReporter {
         JsonReporter {
             path,
             record: RunRecord::default(),
+            cases: BTreeMap::new(),
         }
     }
 
-    /// The report for what has been recorded so far (events arrive redacted).
-    pub fn render(&self, summary: &RunSummary) -> serde_json::Result<serde_json::Value> {
-        let report = JsonReport {
-            report_version: REPORT_VERSION,
-            run: self.record.run.as_ref(),
-            discovery: self.record.discovery.as_ref(),
-            planned: self.record.planned,
-            cases: self
-                .record
-                .cases()
-                .map(|c| ReportedCase {
-                    case: c.clone(),
-                    assertions_executed: c.assertions.len(),
-                })
-                .collect(),
-            requests: self.record.requests.as_ref(),
-            summary,
-        };
-        let mut value = serde_json::to_value(&report)?;
+    /// The report for what has been recorded (events arrive redacted); the cases are
+    /// handed over, so it is rendered once, when the run is over. Field names are
+    /// camelCase at the top only; the nested shared types keep their serde names.
+    fn render(&mut self, summary: &RunSummary) -> serde_json::Result<Value> {
+        let mut report = Map::new();
+        report.insert("reportVersion".into(), REPORT_VERSION.into());
+        // Null only if the run ended before it could describe itself.
+        report.insert("run".into(), serde_json::to_value(&self.record.run)?);
+        // Null when the run ended before discovery was attempted.
+        let discovery = serde_json::to_value(&self.record.discovery)?;
+        report.insert("discovery".into(), discovery);
+        // Null when the run ended before a plan existed (e.g. discovery unusable).
+        report.insert("planned".into(), serde_json::to_value(self.record.planned)?);
+        // Decided cases in plan order; fewer than `planned` when the run was interrupted.
+        let cases = std::mem::take(&mut self.cases).into_values();
+        let cases = cases.collect::<serde_json::Result<Vec<Value>>>()?;
+        report.insert("cases".into(), Value::Array(cases));
+        // Every request the run sent, in the order sent; cases cite them by `seq`.
+        if let Some(requests) = &self.record.requests {
+            report.insert("requests".into(), serde_json::to_value(requests)?);
+        }
+        report.insert("summary".into(), serde_json::to_value(summary)?);
+        let mut value = Value::Object(report);
         // Last, over exactly what is written, so `verify` can recompute it.
         let digest = integrity(&value);
-        if let serde_json::Value::Object(map) = &mut value {
+        if let Value::Object(map) = &mut value {
             map.insert(INTEGRITY_KEY.to_string(), digest);
         }
         Ok(value)
@@ -95,12 +86,21 @@ impl JsonReporter {
 
 impl Reporter for JsonReporter {
     fn handle(&mut self, event: &Event) -> Result<(), ReportError> {
+        if let Event::CaseFinished { index, result } = event {
+            let case = ReportedCase {
+                case: result,
+                assertions_executed: result.assertions.len(),
+            };
+            self.cases.insert(*index, serde_json::to_value(&case));
+            return Ok(());
+        }
         let Some(summary) = self.record.record(event) else {
             return Ok(());
         };
+        let path = self.path.clone();
         let error = |source| ReportError {
             kind: "JSON",
-            path: self.path.clone(),
+            path: path.clone(),
             source,
         };
         let mut bytes = self

@@ -23,12 +23,18 @@ use super::{ReportError, Reporter, mode_label};
 use crate::event::{Event, RunSummary};
 use crate::outcome::{CaseResult, Outcome};
 use quick_junit::{NonSuccessKind, Property, Report, TestCase, TestCaseStatus, TestSuite};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 pub struct JunitReporter {
     path: PathBuf,
     record: RunRecord,
+    /// Each decided case (by plan index, so plan order whatever the completion order)
+    /// as its suite's name, its duration and its test case, built when it arrives:
+    /// while the run waits on the host, not all at the end. `None`: excluded, which
+    /// the file leaves out.
+    cases: BTreeMap<usize, Option<(String, u64, TestCase)>>,
 }
 
 impl JunitReporter {
@@ -36,23 +42,31 @@ impl JunitReporter {
         JunitReporter {
             path,
             record: RunRecord::default(),
+            cases: BTreeMap::new(),
         }
     }
 
-    /// The XML document for what has been recorded so far.
-    pub fn render(&self, summary: &RunSummary) -> Result<String, quick_junit::SerializeError> {
-        let profile = self
-            .record
-            .run
-            .as_ref()
-            .map_or("mmconform", |r| r.profile.as_str());
+    fn add_case(&mut self, index: usize, case: &CaseResult) {
+        let entry = (case.outcome != Outcome::Excluded).then(|| {
+            let profile = self
+                .record
+                .run
+                .as_ref()
+                .map_or("mmconform", |r| r.profile.as_str());
+            let group = group(case, profile);
+            (group.clone(), case.duration_ms, test_case(case, group))
+        });
+        self.cases.insert(index, entry);
+    }
+
+    /// The XML document for what has been recorded; the cases are handed over, so it
+    /// is rendered once, when the run is over.
+    fn render(&mut self, summary: &RunSummary) -> Result<String, quick_junit::SerializeError> {
         // Suites in order of first appearance in the plan, so the file reads like the run.
         let mut suites: Vec<TestSuite> = Vec::new();
-        for case in self.record.cases() {
-            if case.outcome == Outcome::Excluded {
-                continue;
-            }
-            let group = group(case, profile);
+        for (group, duration_ms, test_case) in
+            std::mem::take(&mut self.cases).into_values().flatten()
+        {
             let position = match suites.iter().position(|s| s.name.as_str() == group) {
                 Some(position) => position,
                 None => {
@@ -61,9 +75,9 @@ impl JunitReporter {
                 }
             };
             let suite = &mut suites[position];
-            let elapsed = suite.time.unwrap_or_default() + millis(case.duration_ms);
+            let elapsed = suite.time.unwrap_or_default() + millis(duration_ms);
             suite.set_time(elapsed);
-            suite.add_test_case(test_case(case, group));
+            suite.add_test_case(test_case);
         }
         if suites.is_empty() {
             // Nothing was decided (discovery failed, nothing selected, interrupted
@@ -157,12 +171,17 @@ impl JunitReporter {
 
 impl Reporter for JunitReporter {
     fn handle(&mut self, event: &Event) -> Result<(), ReportError> {
+        if let Event::CaseFinished { index, result } = event {
+            self.add_case(*index, result);
+            return Ok(());
+        }
         let Some(summary) = self.record.record(event) else {
             return Ok(());
         };
+        let path = self.path.clone();
         let error = |source| ReportError {
             kind: "JUnit",
-            path: self.path.clone(),
+            path: path.clone(),
             source,
         };
         let xml = self

@@ -6,7 +6,8 @@
 //!
 //! The rewrite goes through an XML reader and writer (quick-xml, which quick-junit
 //! itself uses), never through text search: every event but the `<testsuites>` start
-//! tag is written back as read.
+//! tag is kept as read (what follows that tag is still read, so malformed XML is an
+//! error, and copied as it stands rather than written again event by event).
 
 use quick_xml::Reader;
 use quick_xml::Writer;
@@ -24,6 +25,12 @@ pub fn strict(xml: &str) -> Result<String, quick_xml::Error> {
             Event::Eof => break,
             Event::Start(tag) if tag.name().as_ref() == b"testsuites" => {
                 writer.write_event(Event::Start(allowed_only(&tag)?))?;
+                // The rest is read through to check it is well-formed XML, and kept
+                // as it stands: written back as read, every event is its own text.
+                let rest = usize::try_from(reader.buffer_position()).unwrap_or(xml.len());
+                while !matches!(reader.read_event()?, Event::Eof) {}
+                writer.get_mut().extend_from_slice(&xml.as_bytes()[rest..]);
+                break;
             }
             event => writer.write_event(event)?,
         }

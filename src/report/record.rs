@@ -5,8 +5,6 @@
 //! by then (possibly no discovery, no plan, a gap in the cases) is written as is.
 
 use crate::event::{DiscoverySnapshot, Event, RunInfo, RunSummary};
-use crate::outcome::CaseResult;
-use std::collections::BTreeMap;
 
 #[derive(Debug, Default)]
 pub struct RunRecord {
@@ -14,8 +12,6 @@ pub struct RunRecord {
     pub discovery: Option<DiscoverySnapshot>,
     /// `None` until the plan is known (e.g. discovery failed first).
     pub planned: Option<usize>,
-    /// Keyed by plan index, so iteration is plan order whatever the completion order.
-    pub cases: BTreeMap<usize, CaseResult>,
     /// Every request the run sent, in order (absent when the run ended before sending).
     pub requests: Option<Vec<crate::event::WireEntry>>,
 }
@@ -27,19 +23,13 @@ impl RunRecord {
             Event::RunStarted(run) => self.run = Some(run.as_ref().clone()),
             Event::Discovery(snapshot) => self.discovery = Some(snapshot.clone()),
             Event::Planned { total } => self.planned = Some(*total),
-            Event::CaseFinished { index, result } => {
-                self.cases.insert(*index, result.as_ref().clone());
-            }
+            // Each reporter keeps its cases in its own form, built as they arrive.
+            Event::CaseFinished { .. } => {}
             Event::RunFinished(summary) => return Some(summary),
             // Every case it blocked carries the reason: nothing more to keep.
             Event::TargetUnusable { .. } => {}
             Event::Wire(entries) => self.requests = Some(entries.clone()),
         }
         None
-    }
-
-    /// Decided cases in plan order.
-    pub fn cases(&self) -> impl Iterator<Item = &CaseResult> {
-        self.cases.values()
     }
 }

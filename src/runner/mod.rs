@@ -14,6 +14,7 @@ use crate::event::{BaselineInfo, DiscoverySnapshot, Event, RunInfo, RunSummary};
 use crate::exit::{self, RunFacts};
 use crate::http::HttpClient;
 use crate::judge::catalog::SchemaCatalog;
+use crate::outcome::Outcome;
 use crate::plan::result::result_without_exchange;
 use crate::plan::settle::{self, Settled, Situation};
 use crate::protocol::{CaseInput, Probed, ProtocolRun};
@@ -139,7 +140,9 @@ pub async fn execute(mut session: Session, sink: EventSink, stop: Stop) -> RunOu
         Err(e) => return no_client(&sink, &session.target, e, started),
     };
     let offline = session.offline();
-    let planned = session.plan((!offline).then_some(&client), &nonce).await;
+    let planned = session
+        .plan((!offline).then_some(&client), &nonce, true)
+        .await;
     if let Some(output) = interrupted_early(&sink, &stop, &client, started) {
         return output;
     }
@@ -179,26 +182,35 @@ pub async fn execute(mut session: Session, sink: EventSink, stop: Stop) -> RunOu
         witness: witness.map(|w| (w, config.witness_wait)),
     });
     let mut ledger = Ledger::new(&config, &suite, &sink);
-    for (p, settled) in planned.cases.into_iter().zip(settled) {
+    // The cases that send go first, so the host is busy while the rest are decided
+    // here (offline validations compile schemas, discovery cases judge the document).
+    let (sending, decided): (Vec<_>, Vec<_>) =
+        planned.cases.into_iter().zip(settled).partition(|(p, s)| {
+            *s == Settled::Send && !shared.protocol.on_hand(&suite.cases[p.case])
+        });
+    for (p, _) in sending {
+        let (shared, suite, planned) = (shared.clone(), suite.clone(), p.clone());
+        ledger.spawn(p, async move { send_case(&shared, &planned, &suite).await });
+    }
+    for (p, settled) in decided {
         let case = &suite.cases[p.case];
-        match settled {
+        let input = shared.input(&p, &suite);
+        let result = match settled {
             Settled::Decided(outcome, reason) => {
-                let result = result_without_exchange(&p, case, outcome, Some(reason));
-                ledger.decide(result, p.index, p.case);
+                result_without_exchange(&p, case, outcome, Some(reason))
             }
-            Settled::Validate => {
-                let result = offline::run_validate_case(&shared.input(&p, &suite));
-                ledger.decide(result, p.index, p.case);
-            }
-            Settled::Send => {
-                if let Some(result) = shared.protocol.decide_on_hand(&shared.input(&p, &suite)) {
-                    ledger.decide(result, p.index, p.case);
-                    continue;
-                }
-                let (shared, suite, planned) = (shared.clone(), suite.clone(), p.clone());
-                ledger.spawn(p, async move { send_case(&shared, &planned, &suite).await });
-            }
-        }
+            Settled::Validate => offline::run_validate_case(&input),
+            Settled::Send => match shared.protocol.decide_on_hand(&input) {
+                Some(result) => result,
+                None => result_without_exchange(
+                    &p,
+                    case,
+                    Outcome::Error,
+                    Some("the protocol said it decides this case, then did not".into()),
+                ),
+            },
+        };
+        ledger.decide(result, p.index, p.case);
     }
     ledger
         .conclude(problem, &stop, started, &shared.client)

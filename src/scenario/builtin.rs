@@ -26,3 +26,69 @@ pub fn fixture(path: &str) -> Option<&'static str> {
         .find(|(p, _)| *p == path)
         .map(|(_, text)| *text)
 }
+
+/// The built-in scenario files, loaded. Each is read from the JSON build.rs made of it
+/// (a fraction of the cost of parsing its YAML at every start) and trusted as the tests
+/// checked it: it validates against the scenario schema and passes every check (see the
+/// test below). A file without a build-time parse, or whose parse no longer fits the
+/// model, takes the full path, so any problem is still reported at its file:line:col.
+pub fn load_files(
+    checks: &super::checks::CheckOptions,
+) -> Result<Vec<super::load::LoadedFile>, Vec<super::diagnostic::Diagnostic>> {
+    let mut loaded = Vec::new();
+    let mut problems = Vec::new();
+    for source in super::suite::builtin_sources() {
+        let rel = source.name.trim_start_matches("builtin:");
+        let parsed = BUILTIN_SCENARIOS_JSON
+            .iter()
+            .find(|(path, _)| *path == rel)
+            .and_then(|(_, json)| serde_json::from_str(json).ok());
+        let file = match parsed {
+            Some(file) => Ok(super::load::LoadedFile {
+                sha256: crate::digest::sha256_hex(source.text.as_bytes()),
+                name: source.name,
+                file,
+            }),
+            None => super::load::load(&source, checks),
+        };
+        match file {
+            Ok(file) => loaded.push(file),
+            Err(mut d) => problems.append(&mut d),
+        }
+    }
+    if problems.is_empty() {
+        Ok(loaded)
+    } else {
+        Err(problems)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What a run trusts without checking at start: every built-in YAML file has its
+    /// build-time parse, and that parse is exactly what the full path (YAML parse,
+    /// schema, model, every check) gives.
+    #[test]
+    fn the_build_time_parse_of_every_builtin_file_is_what_the_full_load_gives() {
+        let checks = crate::protocol::check_options(false);
+        let fast = load_files(&checks).expect("built-in files load");
+        let full = crate::scenario::suite::load_sources(
+            &crate::scenario::suite::builtin_sources(),
+            &checks,
+        )
+        .expect("built-in files pass every check");
+        assert_eq!(fast.len(), full.len());
+        for (fast, full) in fast.iter().zip(&full) {
+            assert_eq!(fast.name, full.name);
+            assert_eq!(fast.sha256, full.sha256);
+            assert_eq!(format!("{:?}", fast.file), format!("{:?}", full.file));
+        }
+        let yaml = BUILTIN_SCENARIOS
+            .iter()
+            .filter(|(path, _)| path.ends_with(".yaml") || path.ends_with(".yml"))
+            .count();
+        assert_eq!(BUILTIN_SCENARIOS_JSON.len(), yaml);
+    }
+}

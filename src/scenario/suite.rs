@@ -162,7 +162,7 @@ pub fn load_sources(
 
 pub fn load_suite(options: &SuiteOptions) -> Result<Suite, Vec<Diagnostic>> {
     let builtin = if options.include_builtin {
-        load_sources(&builtin_sources(), &options.checks)?
+        super::builtin::load_files(&options.checks)?
     } else {
         Vec::new()
     };
