@@ -39,7 +39,7 @@ fn planned_on_context(
         let sends = !matches!(config.target, Target::Offline);
         let mut session = Session::open(Arc::new(config), suite).map_err(CliError::Usage)?;
         let client = session.client(Stop::never()).map_err(CliError::Internal)?;
-        let planned = session.plan(sends.then_some(&client), "list", false).await;
+        let planned = session.plan(sends.then_some(&client), "list").await;
         if let Some(r) = reference {
             r.shutdown().await;
         }

@@ -6,7 +6,6 @@ pub mod predicate;
 pub mod result;
 pub mod settle;
 
-use crate::scenario::model::CaseSpec;
 use crate::scenario::suite::{Suite, SuiteCase};
 use crate::scenario::{path, template};
 use filter::FilterTerm;
@@ -112,23 +111,6 @@ fn excluded_reason(filters: &[FilterTerm]) -> String {
     format!("matches none of --filter {}", terms.join(", "))
 }
 
-/// Whether `filters` select the case with this expanded id.
-fn selects(id: &str, spec: &CaseSpec, filters: &[FilterTerm]) -> bool {
-    let req = &spec.requirement;
-    filters.is_empty()
-        || filters
-            .iter()
-            .any(|f| f.matches(id, &spec.id, req.level, &req.source))
-}
-
-/// Whether `filters` select any of the cases `spec` expands to.
-pub fn selects_any(spec: &CaseSpec, filters: &[FilterTerm]) -> bool {
-    spec.binding_rows().iter().any(|bindings| {
-        let id = expanded_id(&spec.id, bindings, spec.id_from.as_deref());
-        selects(&id, spec, filters)
-    })
-}
-
 /// Every expanded case, in suite order, with its disposition and its own nonce.
 pub fn plan(
     suite: &Suite,
@@ -140,7 +122,11 @@ pub fn plan(
     for (case_index, case) in suite.cases.iter().enumerate() {
         for bindings in case.spec.binding_rows() {
             let id = expanded_id(&case.spec.id, &bindings, case.spec.id_from.as_deref());
-            let selected = selects(&id, &case.spec, filters);
+            let req = &case.spec.requirement;
+            let selected = filters.is_empty()
+                || filters
+                    .iter()
+                    .any(|f| f.matches(&id, &case.spec.id, req.level, &req.source));
             let index = planned.len();
             let nonce = case_nonce(run_nonce, index);
             let (title, disposition, decided_on) = if selected {

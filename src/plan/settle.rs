@@ -77,19 +77,3 @@ pub fn endpoints(planned: &[PlannedCase], suite: &Suite) -> std::collections::BT
         .map(str::to_string)
         .collect()
 }
-
-/// The endpoints the cases `filters` select could send to, known before planning (and
-/// so before discovery): a superset of [`endpoints`], which a protocol may probe while
-/// it discovers.
-pub fn foreseen_endpoints(
-    suite: &Suite,
-    filters: &[super::filter::FilterTerm],
-) -> std::collections::BTreeSet<String> {
-    suite
-        .cases
-        .iter()
-        .filter(|case| super::selects_any(&case.spec, filters))
-        .filter_map(|case| case.spec.endpoint())
-        .map(str::to_string)
-        .collect()
-}

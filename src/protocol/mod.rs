@@ -86,15 +86,6 @@ pub struct Discovered {
 
 pub use crate::plan::settle::Probed;
 
-/// What a run knows it may probe before it has planned: the endpoints the cases the
-/// filters selected could send to (a superset of what the runnable cases will need;
-/// empty when the session will not probe, as `list`), and the run's nonce.
-#[derive(Clone, Copy)]
-pub struct Foreseen<'a> {
-    pub endpoints: &'a BTreeSet<String>,
-    pub nonce: &'a str,
-}
-
 /// Marks every endpoint but `own` as unusable: a run of `profile` sends to one endpoint
 /// only, so a case naming another (a scenario of a different wire) is a tool error.
 pub fn refuse_other_endpoints(
@@ -142,15 +133,8 @@ pub trait ProtocolRun: Send + Sync {
     }
 
     /// Learns what the target offers, without sending anything when `client` is
-    /// `None` (`--offline`, or `list` without a target). A protocol whose discovery is
-    /// a request may probe the `foreseen` endpoints meanwhile and answer
-    /// [`probe`](Self::probe) from what it found: one round trip before the first case
-    /// instead of two.
-    fn discover<'a>(
-        &'a mut self,
-        client: Option<&'a HttpClient>,
-        foreseen: Foreseen<'a>,
-    ) -> BoxFuture<'a, Discovered>;
+    /// `None` (`--offline`, or `list` without a target).
+    fn discover<'a>(&'a mut self, client: Option<&'a HttpClient>) -> BoxFuture<'a, Discovered>;
 
     /// Checks, once each, that the endpoints the runnable cases send to exist.
     fn probe<'a>(
@@ -159,6 +143,15 @@ pub trait ProtocolRun: Send + Sync {
         endpoints: &'a BTreeSet<String>,
         nonce: &'a str,
     ) -> BoxFuture<'a, Probed>;
+
+    /// Whether the cases may be sent while [`probe`](Self::probe) is in flight: a case
+    /// on an endpoint the probe then finds unusable is blocked with the probe's reason
+    /// (its exchange kept, its answer not judged). One round trip fewer before the first
+    /// case; the price is that a host without the endpoint receives those cases too.
+    /// `false` (the default): no case is sent before the probes have answered.
+    fn send_while_probing(&self) -> bool {
+        false
+    }
 
     /// Whether [`decide_on_hand`](Self::decide_on_hand) decides this case (so the
     /// executor can send every other case first).

@@ -5,6 +5,7 @@
 
 pub mod ledger;
 pub mod offline;
+pub mod probing;
 pub mod session;
 pub mod target;
 pub mod unusable;
@@ -140,9 +141,7 @@ pub async fn execute(mut session: Session, sink: EventSink, stop: Stop) -> RunOu
         Err(e) => return no_client(&sink, &session.target, e, started),
     };
     let offline = session.offline();
-    let planned = session
-        .plan((!offline).then_some(&client), &nonce, true)
-        .await;
+    let planned = session.plan((!offline).then_some(&client), &nonce).await;
     if let Some(output) = interrupted_early(&sink, &stop, &client, started) {
         return output;
     }
@@ -156,16 +155,39 @@ pub async fn execute(mut session: Session, sink: EventSink, stop: Stop) -> RunOu
         .problem
         .as_ref()
         .map(|p| format!("discovery unusable: {p}"));
-    let (settled, unreachable) =
-        match probe_and_settle(&session, &client, &planned, &nonce, unusable.as_deref()).await {
+    let endpoints = settle::endpoints(&planned.cases, &session.suite);
+    // With a usable description and a protocol that allows it, the cases do not wait
+    // for the probes (see `probing`).
+    let send_early = !offline
+        && unusable.is_none()
+        && !endpoints.is_empty()
+        && session.protocol.send_while_probing();
+    let (settled, unreachable) = if send_early {
+        (
+            settle_all(&session, &planned, &Probed::default(), None),
+            None,
+        )
+    } else {
+        match probe_and_settle(
+            &session,
+            &client,
+            &planned,
+            &endpoints,
+            &nonce,
+            unusable.as_deref(),
+        )
+        .await
+        {
             Some(found) => found,
             None => return interrupted(&sink, &client, started),
-        };
+        }
+    };
     if let Some(reason) = unusable.clone().or(unreachable.clone()) {
         let hint = unusable::hint(&reason, &session.target.base_url);
         emit(Event::TargetUnusable { reason, hint });
     }
     let problem = planned.problem.clone().or(unreachable);
+    let base_url = session.target.base_url.clone();
     let Session {
         config,
         suite,
@@ -182,19 +204,67 @@ pub async fn execute(mut session: Session, sink: EventSink, stop: Stop) -> RunOu
         witness: witness.map(|w| (w, config.witness_wait)),
     });
     let mut ledger = Ledger::new(&config, &suite, &sink);
-    // The cases that send go first, so the host is busy while the rest are decided
-    // here (offline validations compile schemas, discovery cases judge the document).
-    let (sending, decided): (Vec<_>, Vec<_>) =
-        planned.cases.into_iter().zip(settled).partition(|(p, s)| {
-            *s == Settled::Send && !shared.protocol.on_hand(&suite.cases[p.case])
-        });
+    let gate = send_early.then(probing::ProbeGate::default);
+    dispatch(
+        &mut ledger,
+        &shared,
+        &suite,
+        planned.cases,
+        settled,
+        gate.as_ref(),
+    );
+    let problem = match gate {
+        Some(gate) => {
+            let probed = shared
+                .protocol
+                .probe(&shared.client, &endpoints, &nonce)
+                .await;
+            if let Some(reason) = probed.problem.clone() {
+                let hint = unusable::hint(&reason, &base_url);
+                emit(Event::TargetUnusable { reason, hint });
+            }
+            let unreachable = probed.problem.clone();
+            gate.open(probed);
+            problem.or(unreachable)
+        }
+        None => problem,
+    };
+    ledger
+        .conclude(problem, &stop, started, &shared.client)
+        .await
+}
+
+/// Hands every settled case to the ledger. The cases that send go first, so the host
+/// is busy while the rest are decided here (offline validations compile schemas,
+/// discovery cases judge the document); with a `gate`, each sent case then waits for
+/// the probes' findings.
+fn dispatch(
+    ledger: &mut Ledger,
+    shared: &Arc<Shared>,
+    suite: &Arc<crate::scenario::suite::Suite>,
+    cases: Vec<crate::plan::PlannedCase>,
+    settled: Vec<Settled>,
+    gate: Option<&probing::ProbeGate>,
+) {
+    let (sending, decided): (Vec<_>, Vec<_>) = cases
+        .into_iter()
+        .zip(settled)
+        .partition(|(p, s)| *s == Settled::Send && !shared.protocol.on_hand(&suite.cases[p.case]));
     for (p, _) in sending {
         let (shared, suite, planned) = (shared.clone(), suite.clone(), p.clone());
-        ledger.spawn(p, async move { send_case(&shared, &planned, &suite).await });
+        let wait = gate.map(probing::ProbeGate::wait);
+        ledger.spawn(p, async move {
+            let mut result = send_case(&shared, &planned, &suite).await;
+            if let Some(wait) = wait {
+                let endpoint = suite.cases[planned.case].spec.endpoint();
+                probing::settle_sent(wait, endpoint, &mut result).await;
+            }
+            result
+        });
     }
     for (p, settled) in decided {
         let case = &suite.cases[p.case];
-        let input = shared.input(&p, &suite);
+        let input = shared.input(&p, suite);
         let result = match settled {
             Settled::Decided(outcome, reason) => {
                 result_without_exchange(&p, case, outcome, Some(reason))
@@ -212,9 +282,6 @@ pub async fn execute(mut session: Session, sink: EventSink, stop: Stop) -> RunOu
         };
         ledger.decide(result, p.index, p.case);
     }
-    ledger
-        .conclude(problem, &stop, started, &shared.client)
-        .await
 }
 
 /// Sends one case through its protocol, then records what reached the model when the
@@ -253,30 +320,39 @@ async fn probe_and_settle(
     session: &Session,
     client: &HttpClient,
     planned: &session::Planned,
+    endpoints: &std::collections::BTreeSet<String>,
     nonce: &str,
     unusable: Option<&str>,
 ) -> Option<(Vec<Settled>, Option<String>)> {
-    let offline = session.offline();
-    let endpoints = settle::endpoints(&planned.cases, &session.suite);
-    let probed = if offline || endpoints.is_empty() {
+    let probed = if session.offline() || endpoints.is_empty() {
         Probed::default()
     } else {
-        session.protocol.probe(client, &endpoints, nonce).await
+        session.protocol.probe(client, endpoints, nonce).await
     };
     if client.stop().reason() == Some(StopReason::Interrupted) {
         return None;
     }
+    let settled = settle_all(session, planned, &probed, unusable);
+    Some((settled, probed.problem))
+}
+
+/// Every planned case's disposition, given what the probes found.
+fn settle_all(
+    session: &Session,
+    planned: &session::Planned,
+    probed: &Probed,
+    unusable: Option<&str>,
+) -> Vec<Settled> {
     let situation = Situation {
-        offline,
-        probed: &probed,
+        offline: session.offline(),
+        probed,
         unusable,
     };
-    let settled = planned
+    planned
         .cases
         .iter()
         .map(|p| settle::settle(p, &session.suite, &situation))
-        .collect();
-    Some((settled, probed.problem))
+        .collect()
 }
 
 /// The HTTP client could not be built (a bad `--cacert`, say): nothing can run. The

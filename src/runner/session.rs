@@ -7,13 +7,12 @@ use crate::config::{RunConfig, Target};
 use crate::event::DiscoverySnapshot;
 use crate::http::replay::ReplayLog;
 use crate::http::{HttpClient, HttpSettings, Transports};
-use crate::plan::{self, PlannedCase, settle};
-use crate::protocol::{self, Foreseen, ProtocolRun};
+use crate::plan::{self, PlannedCase};
+use crate::protocol::{self, ProtocolRun};
 use crate::scenario::suite::Suite;
 use crate::stop::Stop;
 use crate::witness::RunningWitness;
 use serde_json::Value;
-use std::collections::BTreeSet;
 use std::sync::Arc;
 
 /// A protocol opened on a target, with the suite of that protocol's cases.
@@ -100,18 +99,9 @@ impl Session {
     }
 
     /// Learns the protocol's context (sending nothing when `client` is `None`) and
-    /// plans every case of the suite against it, with `nonce` stamped in. With `probe`,
-    /// the protocol may probe the endpoints the selected cases could need meanwhile.
-    pub async fn plan(&mut self, client: Option<&HttpClient>, nonce: &str, probe: bool) -> Planned {
-        let foreseen = match (probe, client) {
-            (true, Some(_)) => settle::foreseen_endpoints(&self.suite, &self.config.filters),
-            _ => BTreeSet::new(),
-        };
-        let foreseen = Foreseen {
-            endpoints: &foreseen,
-            nonce,
-        };
-        let discovered = self.protocol.discover(client, foreseen).await;
+    /// plans every case of the suite against it, with `nonce` stamped in.
+    pub async fn plan(&mut self, client: Option<&HttpClient>, nonce: &str) -> Planned {
+        let discovered = self.protocol.discover(client).await;
         let mut context = discovered.context;
         context.insert("run".into(), self.config.run_facts());
         let context = Value::Object(context);

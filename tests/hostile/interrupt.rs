@@ -33,13 +33,22 @@ fn sigint_stops_sending_writes_incomplete_reports_and_exits_130() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
+    // The cases are sent while the seams are probed: wait until every request in
+    // flight has arrived (each hangs, so nothing more comes until the signal).
     let started = Instant::now();
-    while !host.requests().iter().any(|r| r.method == "POST") {
+    let mut seen = 0;
+    loop {
         assert!(
             started.elapsed() < Duration::from_secs(30),
             "no seam request"
         );
-        std::thread::sleep(Duration::from_millis(20));
+        std::thread::sleep(Duration::from_millis(300));
+        let requests = host.requests();
+        let posts = requests.iter().filter(|r| r.method == "POST").count();
+        if posts > 0 && requests.len() == seen {
+            break;
+        }
+        seen = requests.len();
     }
     let signalled = Instant::now();
     kill(Pid::from_raw(child.id() as i32), Signal::SIGINT).unwrap();

@@ -116,11 +116,8 @@ fn a_body_trickling_a_byte_a_second_times_out() {
         "{}",
         r.discovery_problem()
     );
-    // A timeout is not retried: it would only spend the time again. (The two seam
-    // probes, sent while discovery is in flight, time out once each too.)
-    let discovery = host.requests().iter().filter(|r| r.is_discovery()).count();
-    assert_eq!(discovery, 1);
-    assert_eq!(host.requests().len(), 3);
+    // A timeout is not retried: it would only spend the time again.
+    assert_eq!(host.requests().len(), 1);
 }
 
 #[test]
@@ -409,9 +406,8 @@ fn a_redirect_loop_stops_at_the_bound() {
         "{}",
         r.discovery_problem()
     );
-    // The first request and three redirects: never more. The seams are probed while
-    // discovery is in flight, so each of the two probes is bounded the same way.
-    assert_eq!(host.requests().len(), 3 * 4);
+    // The first request and three redirects: never more.
+    assert_eq!(host.requests().len(), 4);
     let case = r
         .cases()
         .into_iter()
@@ -475,11 +471,8 @@ fn a_redirect_to_another_origin_is_not_followed_and_no_secret_leaves() {
 
 #[test]
 fn a_429_with_retry_after_is_retried_and_counted_as_flaky() {
-    // The first discovery request, whatever arrives before it (the seam probes are
-    // sent while discovery is in flight).
-    let limited = std::sync::atomic::AtomicBool::new(false);
-    let host = HostileHost::start(ReferenceConfig::default(), move |r, _| {
-        if r.is_discovery() && !limited.swap(true, std::sync::atomic::Ordering::SeqCst) {
+    let host = HostileHost::start(ReferenceConfig::default(), |r, n| {
+        if n == 0 && r.is_discovery() {
             Reply::Raw(response(
                 "429 Too Many Requests",
                 &[JSON, ("Retry-After", "1")],
@@ -528,10 +521,7 @@ fn a_host_unavailable_forever_is_asked_a_bounded_number_of_times() {
         "{}",
         r.discovery_problem()
     );
-    // Discovery and the two seam probes sent meanwhile: each one request and two retries.
-    let discovery = host.requests().iter().filter(|r| r.is_discovery()).count();
-    assert_eq!(discovery, 3, "one request and two retries");
-    assert_eq!(host.requests().len(), 3 * 3);
+    assert_eq!(host.requests().len(), 3, "one request and two retries");
 
     // Without Retry-After a 503 is an answer like any other: judged, never retried.
     let host = seam_host(|| Reply::Raw(response("503 Service Unavailable", &[], "")));
@@ -583,10 +573,7 @@ fn a_host_that_closes_every_connection_is_retried_then_unreachable() {
         "{}",
         r.discovery_problem()
     );
-    // Discovery and the two seam probes sent meanwhile: each one request and two retries.
-    let discovery = host.requests().iter().filter(|r| r.is_discovery()).count();
-    assert_eq!(discovery, 3, "one request and two retries");
-    assert_eq!(host.requests().len(), 3 * 3);
+    assert_eq!(host.requests().len(), 3, "one request and two retries");
     r.assert_all_online_blocked();
 }
 

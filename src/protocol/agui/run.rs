@@ -10,7 +10,7 @@ use super::{Declaration, sse};
 use crate::config::RunConfig;
 use crate::http::HttpClient;
 use crate::outcome::{CaseResult, Outcome, ProtocolEvidence};
-use crate::protocol::{CaseInput, Discovered, Foreseen, Probed, ProtocolRun};
+use crate::protocol::{CaseInput, Discovered, Probed, ProtocolRun};
 use futures_util::FutureExt as _;
 use futures_util::future::BoxFuture;
 use serde_json::{Map, json};
@@ -73,11 +73,7 @@ impl ProtocolRun for AguiRun {
         shown.as_str().to_string()
     }
 
-    fn discover<'a>(
-        &'a mut self,
-        _client: Option<&'a HttpClient>,
-        _foreseen: Foreseen<'a>,
-    ) -> BoxFuture<'a, Discovered> {
+    fn discover<'a>(&'a mut self, _client: Option<&'a HttpClient>) -> BoxFuture<'a, Discovered> {
         // Nothing to fetch: the declaration is what the run is planned on.
         let mut context = Map::new();
         context.insert("agui".into(), self.declaration.facts());

@@ -9,7 +9,7 @@ use super::{Declaration, read};
 use crate::config::RunConfig;
 use crate::http::HttpClient;
 use crate::outcome::{CaseResult, EvidenceView, Outcome, ProtocolEvidence};
-use crate::protocol::{CaseInput, Discovered, Foreseen, Probed, ProtocolRun};
+use crate::protocol::{CaseInput, Discovered, Probed, ProtocolRun};
 use futures_util::FutureExt as _;
 use futures_util::future::BoxFuture;
 use serde_json::{Map, json};
@@ -105,11 +105,7 @@ impl ProtocolRun for OpenaiRun {
         ))
     }
 
-    fn discover<'a>(
-        &'a mut self,
-        _client: Option<&'a HttpClient>,
-        _foreseen: Foreseen<'a>,
-    ) -> BoxFuture<'a, Discovered> {
+    fn discover<'a>(&'a mut self, _client: Option<&'a HttpClient>) -> BoxFuture<'a, Discovered> {
         // Nothing to fetch: the model was picked before the session opened, and the
         // declaration is what the run is planned on.
         let mut context = Map::new();

@@ -1,6 +1,5 @@
 //! One openwop run: discovery fetched once (and kept for the discovery cases), each
-//! seam the selected cases could need probed once while discovery is in flight, then
-//! every case sent to its seam.
+//! seam the runnable cases need probed once, then every case sent to its seam.
 
 use super::discovery::{self, DiscoveryResult};
 use super::part::PartInputs;
@@ -9,44 +8,18 @@ use crate::config::RunConfig;
 use crate::http::HttpClient;
 use crate::outcome::{CaseResult, EvidenceView, Outcome};
 use crate::plan::result::result_without_exchange;
-use crate::protocol::{CaseInput, Discovered, Foreseen, Probed, ProtocolRun};
+use crate::protocol::{CaseInput, Discovered, Probed, ProtocolRun};
 use crate::scenario::suite::SuiteCase;
 use futures_util::FutureExt as _;
 use futures_util::future::BoxFuture;
 use serde_json::{Map, Value};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::sync::Arc;
 
 pub struct OpenwopRun {
     config: Arc<RunConfig>,
     /// The discovery answer, judged again by every discovery case (never refetched).
     discovery: Option<DiscoveryResult>,
-    /// The seams probed while discovery was in flight: why each one's cases are
-    /// blocked, `None` when it is there.
-    early_probes: SeamProbes,
-}
-
-/// Seam endpoint -> why its cases cannot run (`None`: the seam answered).
-type SeamProbes = BTreeMap<String, Option<String>>;
-
-/// Probes every seam of `endpoints` at the same time (discovery is not a seam): on a
-/// slow host one round trip, not one per seam. Each probe is numbered in endpoint
-/// order as it starts.
-async fn probe_seams(client: &HttpClient, major: u8, endpoints: &BTreeSet<String>) -> SeamProbes {
-    let probes = endpoints
-        .iter()
-        .filter(|e| *e != "discovery")
-        .map(|endpoint| async move {
-            let blocked = match super::seam(endpoint, major) {
-                Some(seam) => discovery::probe_seam(client, &seam).await,
-                None => Some(format!("unknown endpoint `{endpoint}`")),
-            };
-            (endpoint.clone(), blocked)
-        });
-    futures_util::future::join_all(probes)
-        .await
-        .into_iter()
-        .collect()
 }
 
 impl OpenwopRun {
@@ -54,7 +27,6 @@ impl OpenwopRun {
         OpenwopRun {
             config,
             discovery: None,
-            early_probes: SeamProbes::new(),
         }
     }
 
@@ -89,11 +61,7 @@ impl ProtocolRun for OpenwopRun {
         super::evidence::run_options(self.config.dialect, self.config.openwop_major)
     }
 
-    fn discover<'a>(
-        &'a mut self,
-        client: Option<&'a HttpClient>,
-        foreseen: Foreseen<'a>,
-    ) -> BoxFuture<'a, Discovered> {
+    fn discover<'a>(&'a mut self, client: Option<&'a HttpClient>) -> BoxFuture<'a, Discovered> {
         async move {
             let Some(client) = client else {
                 return Discovered {
@@ -102,21 +70,13 @@ impl ProtocolRun for OpenwopRun {
                     problem: None,
                 };
             };
-            // The seams do not depend on the discovery document (their paths are the
-            // spec's), so they are probed while it is in flight. Discovery is polled
-            // first and keeps request number 1.
-            let major = self.config.openwop_major;
-            let (fetched, early) = futures_util::join!(
-                discovery::fetch(client, &self.config),
-                probe_seams(client, major, foreseen.endpoints)
-            );
+            let fetched = discovery::fetch(client, &self.config).await;
             let found = Discovered {
                 context: object(fetched.context.clone()),
                 snapshot: Some(fetched.snapshot.clone()),
                 problem: fetched.problem.clone(),
             };
             self.discovery = Some(fetched);
-            self.early_probes = early;
             found
         }
         .boxed()
@@ -130,29 +90,26 @@ impl ProtocolRun for OpenwopRun {
     ) -> BoxFuture<'a, Probed> {
         async move {
             let problem = self.discovery.as_ref().and_then(|d| d.problem.as_ref());
-            // Discovery cases are judged on the document itself, usable or not; a seam
-            // probed early is not probed again. With the document unusable every seam
-            // case is blocked for that reason, whatever its probe found.
-            let late: BTreeSet<String> = match problem {
-                Some(_) => BTreeSet::new(),
-                None => endpoints
+            // Discovery cases are judged on the document itself, usable or not. The
+            // seams are probed at the same time: on a slow host one round trip, not
+            // one per seam (each probe is numbered in endpoint order as it starts).
+            let probes =
+                endpoints
                     .iter()
-                    .filter(|e| !self.early_probes.contains_key(*e))
-                    .cloned()
-                    .collect(),
-            };
-            let late = probe_seams(client, self.config.openwop_major, &late).await;
+                    .filter(|e| *e != "discovery")
+                    .map(|endpoint| async move {
+                        let blocked =
+                            match (problem, super::seam(endpoint, self.config.openwop_major)) {
+                                (Some(problem), _) => {
+                                    Some(format!("discovery unusable: {problem}"))
+                                }
+                                (None, Some(seam)) => discovery::probe_seam(client, &seam).await,
+                                (None, None) => Some(format!("unknown endpoint `{endpoint}`")),
+                            };
+                        (endpoint, blocked)
+                    });
             let mut probed = Probed::default();
-            for endpoint in endpoints.iter().filter(|e| *e != "discovery") {
-                let blocked = match problem {
-                    Some(problem) => Some(format!("discovery unusable: {problem}")),
-                    None => self
-                        .early_probes
-                        .get(endpoint)
-                        .or_else(|| late.get(endpoint))
-                        .cloned()
-                        .flatten(),
-                };
+            for (endpoint, blocked) in futures_util::future::join_all(probes).await {
                 if let Some(reason) = blocked {
                     probed
                         .unusable
@@ -162,6 +119,12 @@ impl ProtocolRun for OpenwopRun {
             probed
         }
         .boxed()
+    }
+
+    /// The seams are the spec's paths and a probe is a harmless request: the cases need
+    /// not wait for it (a case on a seam the probe finds missing is blocked after all).
+    fn send_while_probing(&self) -> bool {
+        true
     }
 
     fn on_hand(&self, case: &SuiteCase) -> bool {
