@@ -162,25 +162,11 @@ pub async fn execute(mut session: Session, sink: EventSink, stop: Stop) -> RunOu
         && unusable.is_none()
         && !endpoints.is_empty()
         && session.protocol.send_while_probing();
-    let (settled, unreachable) = if send_early {
-        (
-            settle_all(&session, &planned, &Probed::default(), None),
-            None,
-        )
-    } else {
-        match probe_and_settle(
-            &session,
-            &client,
-            &planned,
-            &endpoints,
-            &nonce,
-            unusable.as_deref(),
-        )
-        .await
-        {
-            Some(found) => found,
-            None => return interrupted(&sink, &client, started),
-        }
+    let probe_first = !send_early;
+    let found = probe_and_settle(&session, &client, &planned, &endpoints, &nonce, probe_first);
+    let (settled, unreachable) = match found.await {
+        Some(found) => found,
+        None => return interrupted(&sink, &client, started),
     };
     if let Some(reason) = unusable.clone().or(unreachable.clone()) {
         let hint = unusable::hint(&reason, &session.target.base_url);
@@ -215,16 +201,13 @@ pub async fn execute(mut session: Session, sink: EventSink, stop: Stop) -> RunOu
     );
     let problem = match gate {
         Some(gate) => {
-            let probed = shared
-                .protocol
-                .probe(&shared.client, &endpoints, &nonce)
-                .await;
-            if let Some(reason) = probed.problem.clone() {
+            let (protocol, client) = (shared.protocol.as_ref(), &shared.client);
+            let unreachable =
+                probing::probe_and_open(gate, protocol, client, &endpoints, &nonce).await;
+            if let Some(reason) = unreachable.clone() {
                 let hint = unusable::hint(&reason, &base_url);
                 emit(Event::TargetUnusable { reason, hint });
             }
-            let unreachable = probed.problem.clone();
-            gate.open(probed);
             problem.or(unreachable)
         }
         None => problem,
@@ -314,17 +297,20 @@ async fn send_case(
     result
 }
 
-/// Probes the endpoints the runnable cases need and settles every planned case; the
-/// target being unreachable comes back as the problem. `None`: interrupted meanwhile.
+/// Probes the endpoints the runnable cases need (unless `probe_first` is off: the
+/// cases are then sent while the probes are in flight, see [`probing`]) and settles
+/// every planned case; the target being unreachable comes back as the problem. `None`:
+/// interrupted meanwhile. A discovery problem (`planned.problem`) blocks the cases
+/// that depend on it.
 async fn probe_and_settle(
     session: &Session,
     client: &HttpClient,
     planned: &session::Planned,
     endpoints: &std::collections::BTreeSet<String>,
     nonce: &str,
-    unusable: Option<&str>,
+    probe_first: bool,
 ) -> Option<(Vec<Settled>, Option<String>)> {
-    let probed = if session.offline() || endpoints.is_empty() {
+    let probed = if !probe_first || session.offline() || endpoints.is_empty() {
         Probed::default()
     } else {
         session.protocol.probe(client, endpoints, nonce).await
@@ -332,27 +318,21 @@ async fn probe_and_settle(
     if client.stop().reason() == Some(StopReason::Interrupted) {
         return None;
     }
-    let settled = settle_all(session, planned, &probed, unusable);
-    Some((settled, probed.problem))
-}
-
-/// Every planned case's disposition, given what the probes found.
-fn settle_all(
-    session: &Session,
-    planned: &session::Planned,
-    probed: &Probed,
-    unusable: Option<&str>,
-) -> Vec<Settled> {
+    let unusable = planned
+        .problem
+        .as_ref()
+        .map(|p| format!("discovery unusable: {p}"));
     let situation = Situation {
         offline: session.offline(),
-        probed,
-        unusable,
+        probed: &probed,
+        unusable: unusable.as_deref(),
     };
-    planned
+    let settled = planned
         .cases
         .iter()
         .map(|p| settle::settle(p, &session.suite, &situation))
-        .collect()
+        .collect();
+    Some((settled, probed.problem))
 }
 
 /// The HTTP client could not be built (a bad `--cacert`, say): nothing can run. The

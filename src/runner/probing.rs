@@ -4,8 +4,11 @@
 //! with their reason, as it would have been without being sent: its exchange stays in
 //! the record (it happened), its answer is not judged.
 
+use crate::http::HttpClient;
 use crate::outcome::CaseResult;
 use crate::plan::settle::Probed;
+use crate::protocol::ProtocolRun;
+use std::collections::BTreeSet;
 use std::sync::Arc;
 use tokio::sync::watch;
 
@@ -34,6 +37,21 @@ impl ProbeGate {
     pub fn open(self, probed: Probed) {
         self.found.send_replace(Some(Arc::new(probed)));
     }
+}
+
+/// Probes `endpoints` while the sent cases wait at `gate`, opens it with what was
+/// found, and returns why the target cannot be reached at all, when it cannot.
+pub async fn probe_and_open(
+    gate: ProbeGate,
+    protocol: &dyn ProtocolRun,
+    client: &HttpClient,
+    endpoints: &BTreeSet<String>,
+    nonce: &str,
+) -> Option<String> {
+    let probed = protocol.probe(client, endpoints, nonce).await;
+    let unreachable = probed.problem.clone();
+    gate.open(probed);
+    unreachable
 }
 
 /// Waits for the probes, then blocks `result` when `endpoint` turned out unusable. A
