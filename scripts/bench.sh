@@ -98,7 +98,9 @@ for delay in $DELAYS; do
         "$per_request" "$((peak / 1024))" "$hurl_seq" "$hurl_par"
     # The ideal: the cases sent, -j at a time, plus one discovery round trip.
     cases=$(python3 -c 'import json,sys; print(sum(1 for r in json.load(open(sys.argv[1]))["requests"] if r["purpose"] != "discovery" and not r["purpose"].startswith("probe")))' "$work/report.json")
-    python3 -c "i = $cases / $JOBS * $delay + $delay; print('           %d cases: ideal (cases / -j x service + discovery) %.1f ms, wall / ideal %.2f' % ($cases, i, $wall / i if i else 0))"
+    if [ "$delay" -gt 0 ]; then
+        python3 -c "i = $cases / $JOBS * $delay + $delay; print('           %d cases: ideal (cases / -j x service + discovery) %.1f ms, wall / ideal %.2f' % ($cases, i, $wall / i))"
+    fi
     if [ "$hurl_seq" != - ]; then
         python3 -c "print('           mmconform / hurl: %.2f sequential, %.2f with --jobs $JOBS' % ($wall / $hurl_seq, $wall / $hurl_par))"
     fi
