@@ -97,16 +97,15 @@ impl Reporter for JsonReporter {
         let Some(summary) = self.record.record(event) else {
             return Ok(());
         };
-        let path = self.path.clone();
+        let rendered = self
+            .render(summary)
+            .and_then(|value| serde_json::to_vec_pretty(&value));
         let error = |source| ReportError {
             kind: "JSON",
-            path: path.clone(),
+            path: self.path.clone(),
             source,
         };
-        let mut bytes = self
-            .render(summary)
-            .and_then(|value| serde_json::to_vec_pretty(&value))
-            .map_err(|e| error(std::io::Error::other(e)))?;
+        let mut bytes = rendered.map_err(|e| error(std::io::Error::other(e)))?;
         bytes.push(b'\n');
         write_atomically(&self.path, &bytes).map_err(error)
     }

@@ -178,15 +178,13 @@ impl Reporter for JunitReporter {
         let Some(summary) = self.record.record(event) else {
             return Ok(());
         };
-        let path = self.path.clone();
+        let rendered = self.render(summary);
         let error = |source| ReportError {
             kind: "JUnit",
-            path: path.clone(),
+            path: self.path.clone(),
             source,
         };
-        let xml = self
-            .render(summary)
-            .map_err(|e| error(std::io::Error::other(e)))?;
+        let xml = rendered.map_err(|e| error(std::io::Error::other(e)))?;
         write_atomically(&self.path, xml.as_bytes()).map_err(error)
     }
 }

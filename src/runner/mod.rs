@@ -163,7 +163,15 @@ pub async fn execute(mut session: Session, sink: EventSink, stop: Stop) -> RunOu
         && !endpoints.is_empty()
         && session.protocol.send_while_probing();
     let probe_first = !send_early;
-    let found = probe_and_settle(&session, &client, &planned, &endpoints, &nonce, probe_first);
+    let found = probe_and_settle(
+        &session,
+        &client,
+        &planned,
+        &endpoints,
+        &nonce,
+        unusable.as_deref(),
+        probe_first,
+    );
     let (settled, unreachable) = match found.await {
         Some(found) => found,
         None => return interrupted(&sink, &client, started),
@@ -300,14 +308,14 @@ async fn send_case(
 /// Probes the endpoints the runnable cases need (unless `probe_first` is off: the
 /// cases are then sent while the probes are in flight, see [`probing`]) and settles
 /// every planned case; the target being unreachable comes back as the problem. `None`:
-/// interrupted meanwhile. A discovery problem (`planned.problem`) blocks the cases
-/// that depend on it.
+/// interrupted meanwhile.
 async fn probe_and_settle(
     session: &Session,
     client: &HttpClient,
     planned: &session::Planned,
     endpoints: &std::collections::BTreeSet<String>,
     nonce: &str,
+    unusable: Option<&str>,
     probe_first: bool,
 ) -> Option<(Vec<Settled>, Option<String>)> {
     let probed = if !probe_first || session.offline() || endpoints.is_empty() {
@@ -318,14 +326,10 @@ async fn probe_and_settle(
     if client.stop().reason() == Some(StopReason::Interrupted) {
         return None;
     }
-    let unusable = planned
-        .problem
-        .as_ref()
-        .map(|p| format!("discovery unusable: {p}"));
     let situation = Situation {
         offline: session.offline(),
         probed: &probed,
-        unusable: unusable.as_deref(),
+        unusable,
     };
     let settled = planned
         .cases

@@ -35,32 +35,21 @@ pub fn fixture(path: &str) -> Option<&'static str> {
 pub fn load_files(
     checks: &super::checks::CheckOptions,
 ) -> Result<Vec<super::load::LoadedFile>, Vec<super::diagnostic::Diagnostic>> {
-    let mut loaded = Vec::new();
-    let mut problems = Vec::new();
-    for source in super::suite::builtin_sources() {
+    super::suite::gather(super::suite::builtin_sources().into_iter().map(|source| {
         let rel = source.name.trim_start_matches("builtin:");
         let parsed = BUILTIN_SCENARIOS_JSON
             .iter()
             .find(|(path, _)| *path == rel)
             .and_then(|(_, json)| serde_json::from_str(json).ok());
-        let file = match parsed {
+        match parsed {
             Some(file) => Ok(super::load::LoadedFile {
                 sha256: crate::digest::sha256_hex(source.text.as_bytes()),
                 name: source.name,
                 file,
             }),
             None => super::load::load(&source, checks),
-        };
-        match file {
-            Ok(file) => loaded.push(file),
-            Err(mut d) => problems.append(&mut d),
         }
-    }
-    if problems.is_empty() {
-        Ok(loaded)
-    } else {
-        Err(problems)
-    }
+    }))
 }
 
 #[cfg(test)]

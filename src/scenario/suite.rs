@@ -145,10 +145,17 @@ pub fn load_sources(
     sources: &[SourceText],
     options: &CheckOptions,
 ) -> Result<Vec<LoadedFile>, Vec<Diagnostic>> {
+    gather(sources.iter().map(|source| load(source, options)))
+}
+
+/// The files that loaded, or every problem of every file that did not.
+pub fn gather(
+    files: impl IntoIterator<Item = Result<LoadedFile, Vec<Diagnostic>>>,
+) -> Result<Vec<LoadedFile>, Vec<Diagnostic>> {
     let mut loaded = Vec::new();
     let mut problems = Vec::new();
-    for source in sources {
-        match load(source, options) {
+    for file in files {
+        match file {
             Ok(file) => loaded.push(file),
             Err(mut d) => problems.append(&mut d),
         }
