@@ -12,6 +12,7 @@ pub mod openwop;
 
 pub mod openai;
 
+pub mod single_endpoint;
 pub mod sse_read;
 
 use crate::config::RunConfig;

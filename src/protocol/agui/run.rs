@@ -9,8 +9,8 @@ use super::run_input::run_input;
 use super::{Declaration, sse};
 use crate::config::RunConfig;
 use crate::http::HttpClient;
-use crate::outcome::{CaseResult, Outcome, ProtocolEvidence};
-use crate::protocol::{CaseInput, Discovered, Probed, ProtocolRun};
+use crate::outcome::{CaseResult, ProtocolEvidence};
+use crate::protocol::{CaseInput, Discovered, Probed, ProtocolRun, single_endpoint};
 use futures_util::FutureExt as _;
 use futures_util::future::BoxFuture;
 use serde_json::{Map, json};
@@ -43,23 +43,9 @@ async fn probe(client: &HttpClient, grace: Duration, nonce: &str) -> Probed {
     let input = run_input(body, &format!("{nonce}-probe"));
     let answer = sse::post_run(client, &input, true, grace, "probe the run endpoint").await;
     let url = client.url("");
-    let mut probed = Probed::default();
-    let reason = match answer.evidence {
-        Err(e) => {
-            let reason = format!("POST {url} got no answer: {e}");
-            probed.problem = Some(reason.clone());
-            reason
-        }
-        Ok(e) if matches!(e.status, 404 | 405) => format!(
-            "POST {url} answered {}: is --target the agent's run endpoint?",
-            e.status
-        ),
-        Ok(_) => return probed,
-    };
-    probed
-        .unusable
-        .insert(super::ENDPOINT.to_string(), (Outcome::Blocked, reason));
-    probed
+    let status = answer.evidence.as_ref().map(|e| e.status);
+    let hint = "is --target the agent's run endpoint?";
+    single_endpoint::from_status(super::ENDPOINT, &url, status.map_err(String::as_str), hint)
 }
 
 impl ProtocolRun for AguiRun {
@@ -91,21 +77,8 @@ impl ProtocolRun for AguiRun {
         endpoints: &'a BTreeSet<String>,
         nonce: &'a str,
     ) -> BoxFuture<'a, Probed> {
-        async move {
-            let mut probed = if endpoints.contains(super::ENDPOINT) {
-                probe(client, self.grace, nonce).await
-            } else {
-                Probed::default()
-            };
-            crate::protocol::refuse_other_endpoints(
-                &mut probed,
-                endpoints,
-                super::ENDPOINT,
-                super::PROFILE,
-            );
-            probed
-        }
-        .boxed()
+        let own = probe(client, self.grace, nonce);
+        single_endpoint::probe(endpoints, super::ENDPOINT, super::PROFILE, own).boxed()
     }
 
     fn run_case<'a>(&'a self, input: CaseInput<'a>) -> BoxFuture<'a, CaseResult> {

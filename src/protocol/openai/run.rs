@@ -9,7 +9,7 @@ use super::{Declaration, read};
 use crate::config::RunConfig;
 use crate::http::HttpClient;
 use crate::outcome::{CaseResult, EvidenceView, Outcome, ProtocolEvidence};
-use crate::protocol::{CaseInput, Discovered, Probed, ProtocolRun};
+use crate::protocol::{CaseInput, Discovered, Probed, ProtocolRun, single_endpoint};
 use futures_util::FutureExt as _;
 use futures_util::future::BoxFuture;
 use serde_json::{Map, json};
@@ -65,22 +65,9 @@ async fn probe(client: &HttpClient, model: Option<&str>, grace: Duration, nonce:
         "probe the chat completions endpoint",
     )
     .await;
-    let reason = match answer.evidence {
-        Err(e) => {
-            let reason = format!("POST {url} got no answer: {e}");
-            probed.problem = Some(reason.clone());
-            reason
-        }
-        Ok(e) if matches!(e.status, 404 | 405) => format!(
-            "POST {url} answered {}: is --target the API base (http://host:port/v1)?",
-            e.status
-        ),
-        Ok(_) => return probed,
-    };
-    probed
-        .unusable
-        .insert(super::ENDPOINT.to_string(), (Outcome::Blocked, reason));
-    probed
+    let status = answer.evidence.as_ref().map(|e| e.status);
+    let hint = "is --target the API base (http://host:port/v1)?";
+    single_endpoint::from_status(super::ENDPOINT, &url, status.map_err(String::as_str), hint)
 }
 
 impl ProtocolRun for OpenaiRun {
@@ -124,21 +111,8 @@ impl ProtocolRun for OpenaiRun {
         endpoints: &'a BTreeSet<String>,
         nonce: &'a str,
     ) -> BoxFuture<'a, Probed> {
-        async move {
-            let mut probed = if endpoints.contains(super::ENDPOINT) {
-                probe(client, self.model(), self.grace, nonce).await
-            } else {
-                Probed::default()
-            };
-            crate::protocol::refuse_other_endpoints(
-                &mut probed,
-                endpoints,
-                super::ENDPOINT,
-                super::PROFILE,
-            );
-            probed
-        }
-        .boxed()
+        let own = probe(client, self.model(), self.grace, nonce);
+        single_endpoint::probe(endpoints, super::ENDPOINT, super::PROFILE, own).boxed()
     }
 
     fn run_case<'a>(&'a self, input: CaseInput<'a>) -> BoxFuture<'a, CaseResult> {
