@@ -51,6 +51,9 @@ pub enum Target {
     /// A host's base URL, or an AG-UI agent's run endpoint. An embedded reference host
     /// (`--target reference`) is started by the CLI and reached this way too.
     Url(url::Url),
+    /// A program started once per request (`--target-cmd`, agentruntime's bridge),
+    /// through the bounded child-process client (`crate::process`).
+    Command(crate::process::Command),
     /// No target: only offline (schema validation) cases run.
     Offline,
 }

@@ -83,12 +83,15 @@ pub enum Ending {
     Scenarios(Vec<Diagnostic>),
     /// A defect in mmconform, or something outside the target that broke.
     Internal(String),
+    /// `serve-reference --profile agentruntime`: the reference bridge's own exit status
+    /// (part of what bridge protocol v1 judges, so passed on as the runtime chose it).
+    Bridge(i32),
 }
 
 impl Ending {
     pub fn code(&self) -> i32 {
         match self {
-            Ending::Run(code) => *code,
+            Ending::Run(code) | Ending::Bridge(code) => *code,
             Ending::ReportsUnwritten(_) | Ending::Internal(_) => INTERNAL,
             Ending::Calibrated(calibrated) => calibration(*calibrated),
             Ending::Verified(intact) => verification(*intact),

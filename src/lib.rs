@@ -27,6 +27,7 @@ pub mod http;
 pub mod judge;
 pub mod outcome;
 pub mod plan;
+pub mod process;
 pub mod protocol;
 pub mod redact;
 pub mod report;

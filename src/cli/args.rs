@@ -66,6 +66,8 @@ pub enum ProfileArg {
     Agui,
     /// OpenAI-compatible Chat Completions endpoints (model servers, gateways, proxies).
     Openai,
+    /// AgentRuntimes (RemoteClaw #385) through a bridge process: `--target-cmd`.
+    Agentruntime,
 }
 
 /// Which embedded reference `serve-reference` serves. Kept apart from [`ProfileArg`]
@@ -78,6 +80,9 @@ pub enum ServeProfileArg {
     Agui,
     /// The OpenAI-compatible Chat Completions server (API base `/v1`).
     Openai,
+    /// The reference AgentRuntime, speaking bridge protocol v1 on stdin/stdout (one
+    /// request per process; its model is $MMCONFORM_WITNESS_URL).
+    Agentruntime,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -143,6 +148,13 @@ pub struct TargetArgs {
     /// [env: OPENWOP_BASE_URL (openwop), AGUI_TARGET_URL (agui), OPENAI_BASE_URL (openai)]
     #[arg(long, value_name = "URL|reference", help_heading = TARGET)]
     pub target: Option<String>,
+    /// agentruntime: the bridge to start once per request, split as a shell would
+    /// (`'node bridge.mjs ./runtime.mjs'`) and run without one.
+    #[arg(long, value_name = "'CMD ARGS'", conflicts_with = "target", help_heading = TARGET)]
+    pub target_cmd: Option<String>,
+    /// agentruntime: the bridge's working directory (default: a fresh temporary one per run).
+    #[arg(long, value_name = "DIR", requires = "target_cmd", help_heading = TARGET)]
+    pub target_cwd: Option<PathBuf>,
     /// Wire protocol to test; a run plans only the scenario cases of this profile.
     #[arg(long, value_enum, default_value_t = ProfileArg::Openwop, help_heading = TARGET)]
     pub profile: ProfileArg,

@@ -51,6 +51,10 @@ impl Embedded {
             ProfileArg::Openwop => {
                 host_config(args).map(|host| Embedded::Host(ReferenceConfig { upstream, ..host }))
             }
+            // Started as a process per request, never embedded (cli/target_cmd.rs).
+            ProfileArg::Agentruntime => {
+                Err("the reference runtime is a process: --target reference resolves it".into())
+            }
         }
     }
 }

@@ -22,6 +22,8 @@ pub mod resolve;
 mod run;
 mod run_witness;
 mod serve;
+mod serve_runtime;
+mod target_cmd;
 mod verify;
 mod witness;
 
@@ -59,6 +61,7 @@ fn tell(ending: &Ending, sends: bool) {
             ));
         }
         Ending::Run(_)
+        | Ending::Bridge(_)
         | Ending::Calibrated(_)
         | Ending::Verified(_)
         | Ending::Promoted(_)

@@ -90,10 +90,14 @@ pub fn target_env(profile: ProfileArg) -> &'static str {
         ProfileArg::Openwop => "OPENWOP_BASE_URL",
         ProfileArg::Agui => "AGUI_TARGET_URL",
         ProfileArg::Openai => "OPENAI_BASE_URL",
+        ProfileArg::Agentruntime => super::target_cmd::TARGET_CMD_ENV,
     }
 }
 
 pub fn resolve_target(args: &TargetArgs, offline: bool, env: Env) -> Result<TargetChoice, String> {
+    if args.profile == ProfileArg::Agentruntime || args.target_cmd.is_some() {
+        return super::target_cmd::resolve(args, offline, env).map(TargetChoice::Given);
+    }
     let agui = args.profile == ProfileArg::Agui;
     if offline {
         if args.profile != ProfileArg::Openwop {
@@ -228,6 +232,7 @@ pub fn protocol_name(profile: ProfileArg) -> &'static str {
         ProfileArg::Openwop => crate::protocol::openwop::PROFILE,
         ProfileArg::Agui => crate::protocol::agui::PROFILE,
         ProfileArg::Openai => crate::protocol::openai::PROFILE,
+        ProfileArg::Agentruntime => crate::protocol::agentruntime::PROFILE,
     }
 }
 
@@ -285,7 +290,7 @@ fn parse_media_ref(raw: &str, profile: ProfileArg) -> Result<(String, String), S
     let kinds: &[&str] = match profile {
         ProfileArg::Agui => &agui::PART_KINDS,
         ProfileArg::Openai => &crate::protocol::openai::KINDS,
-        ProfileArg::Openwop => &NON_TEXT_MODALITIES,
+        ProfileArg::Openwop | ProfileArg::Agentruntime => &NON_TEXT_MODALITIES,
     };
     parse_modalities(&[modality.to_string()], kinds).map_err(|e| format!("--media-ref: {e}"))?;
     if reference.is_empty() {
@@ -396,7 +401,7 @@ pub fn resolve_common_with(
     config.schemas_dir = args.schemas_dir.clone();
     let remote = match &config.target {
         Target::Url(url) => Some(url),
-        Target::Offline => None,
+        Target::Offline | Target::Command(_) => None,
     };
     let connection = resolve_connection(args, &config.headers, remote, env)?;
     config.secret_headers = connection.secret_headers;

@@ -39,7 +39,85 @@ pub fn judge(
     match expect {
         WitnessExpectation::Reached => reached(sent, calls, nonce, answered),
         WitnessExpectation::Withheld => vec![withheld(calls, answered)],
+        WitnessExpectation::Delivered => {
+            let mut out = reached(sent, calls, nonce, answered);
+            out.push(prompt_with_media(sent, calls, nonce));
+            out
+        }
+        WitnessExpectation::Prompt => prompt(sent, calls, nonce),
     }
+}
+
+/// A text part carrying the nonce: the prompt as the model received it.
+fn has_prompt(call: &ModelCall, nonce: &str) -> bool {
+    call.parts
+        .iter()
+        .any(|p| p.kind == PartKind::Text && p.carries(nonce))
+}
+
+/// `witness.prompt` (MUST, `delivered`): the call that carried the media carried the
+/// prompt too: a runtime that hands its CLI the media but loses the prompt (a flag that
+/// swallows it) answers a question nobody asked.
+fn prompt_with_media(sent: &[SentPart], calls: &[ModelCall], nonce: &str) -> AssertionResult {
+    let media = media_sent(sent);
+    let expected = "the prompt arrives in the same model call as the media".to_string();
+    let Some(matched) = best_match(&media, calls, nonce) else {
+        return AssertionResult::new(
+            "witness.prompt",
+            expected,
+            "no model call carried the case".into(),
+            false,
+        );
+    };
+    let passed = has_prompt(matched.call, nonce);
+    let actual = if passed {
+        format!("call {} carried the prompt", matched.call.seq)
+    } else {
+        format!(
+            "call {} carried no text with the case's nonce: the model received {}",
+            matched.call.seq,
+            describe_call(matched.call)
+        )
+    };
+    AssertionResult::new("witness.prompt", expected, actual, passed)
+}
+
+/// `witness.prompt` (MUST, `prompt`): some call carried the prompt. Media that arrived
+/// too are reported in a second, informational assertion that always holds.
+fn prompt(sent: &[SentPart], calls: &[ModelCall], nonce: &str) -> Vec<AssertionResult> {
+    let expected = "the prompt reaches the model".to_string();
+    let carrying = calls.iter().find(|c| has_prompt(c, nonce));
+    let actual = match (carrying, calls.first()) {
+        (Some(call), _) => format!("call {} carried the prompt", call.seq),
+        (None, Some(call)) => format!(
+            "no call carried the prompt; call {} received {}",
+            call.seq,
+            describe_call(call)
+        ),
+        (None, None) => "no model call carried the case's nonce".into(),
+    };
+    let mut out = vec![AssertionResult::new(
+        "witness.prompt",
+        expected,
+        actual,
+        carrying.is_some(),
+    )];
+    let media = media_sent(sent);
+    if !media.is_empty() {
+        let arrived = best_match(&media, calls, nonce)
+            .map(|m| m.found.iter().flatten().count())
+            .unwrap_or(0);
+        out.push(AssertionResult::new(
+            "witness.media-noted",
+            format!(
+                "noted: whether the {} attachment(s) reached the model anyway",
+                media.len()
+            ),
+            format!("{arrived} of {} reached the model", media.len()),
+            true,
+        ));
+    }
+    out
 }
 
 /// `image/png 1,234 B, audio/wav 4,044 B` (or `text` when only text was sent).

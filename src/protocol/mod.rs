@@ -5,6 +5,7 @@
 //! and the reporters show [`ProtocolEvidence`](crate::outcome::ProtocolEvidence) without
 //! knowing what it holds. `docs/architecture.md` says what a new folder must provide.
 
+pub mod agentruntime;
 pub mod agui;
 pub mod claims_file;
 
@@ -29,7 +30,12 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 /// Every protocol mmconform speaks; the first is the default. Registering one is one line.
-pub const PROTOCOLS: &[&dyn Protocol] = &[&openwop::Openwop, &agui::Agui, &openai::Openai];
+pub const PROTOCOLS: &[&dyn Protocol] = &[
+    &openwop::Openwop,
+    &agui::Agui,
+    &openai::Openai,
+    &agentruntime::Agentruntime,
+];
 
 /// The protocol scenario files and `--profile` call `name`.
 pub fn by_name(name: &str) -> Option<&'static dyn Protocol> {

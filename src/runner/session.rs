@@ -65,7 +65,15 @@ impl Session {
                     base_url,
                 }
             }
-            None => ResolvedTarget::offline(config.target_label.clone()),
+            None => match &config.target {
+                Target::Command(command) => ResolvedTarget::offline(Some(
+                    config
+                        .target_label
+                        .clone()
+                        .unwrap_or_else(|| command.shown()),
+                )),
+                _ => ResolvedTarget::offline(config.target_label.clone()),
+            },
         };
         Ok(Session {
             suite: Arc::new(suite.for_profile(registered.name())),

@@ -5,10 +5,10 @@
 
 use crate::config::{RunConfig, Target};
 
-/// The target URL without userinfo; `None` for an offline run.
+/// The target URL without userinfo; `None` for an offline run or a command.
 pub fn shown_url(config: &RunConfig) -> Option<url::Url> {
     match &config.target {
-        Target::Offline => None,
+        Target::Offline | Target::Command(_) => None,
         Target::Url(url) => {
             let mut shown = url.clone();
             let _ = shown.set_username("");

@@ -30,12 +30,13 @@ pub struct Witnessed<'a> {
 /// Attaches to `result` the calls carrying the case's nonce and judges its
 /// `expect.witness` on them. A case that sent nothing gets no field and no judgement.
 pub async fn record(w: &Witnessed<'_>, result: &mut CaseResult) {
-    if result.exchanges.is_empty() {
+    // A process run (agentruntime) has no HTTP exchange: its evidence says it ran.
+    if result.exchanges.is_empty() && result.stream.is_none() {
         return;
     }
     let expect = w.spec.expect.witness;
     let answered = answered(result);
-    let calls = if expect == Some(WitnessExpectation::Reached)
+    let calls = if expect.is_some_and(WitnessExpectation::expects_a_call)
         && answered == Answered::Success
         && judged_on_its_answer(result)
     {
@@ -58,6 +59,7 @@ pub fn not_evaluated(expect: WitnessExpectation) -> String {
     match expect {
         WitnessExpectation::Reached => "expect.witness not evaluated: without --witness, a part dropped inside a 2xx cannot be seen".into(),
         WitnessExpectation::Withheld => "expect.witness not evaluated: without --witness, whether the model saw this input cannot be seen".into(),
+        WitnessExpectation::Delivered | WitnessExpectation::Prompt => "expect.witness not evaluated: without --witness, what reached the model cannot be seen".into(),
     }
 }
 
@@ -74,7 +76,10 @@ fn answered(result: &CaseResult) -> Answered {
         .as_ref()
         .and_then(|s| s.record.get("classification"))
         .is_none_or(|c| c == "completed");
-    if status.is_some_and(|s| (200..300).contains(&s)) && completed {
+    // A process run has no status: its classification alone says how it answered.
+    let ok_status = status.is_some_and(|s| (200..300).contains(&s))
+        || (result.exchanges.is_empty() && result.stream.is_some());
+    if ok_status && completed {
         Answered::Success
     } else {
         Answered::Refused
@@ -139,7 +144,9 @@ fn may_rest_on_a_dropped_call(
 ) -> bool {
     assertions.iter().any(|a| match expect {
         WitnessExpectation::Withheld => a.passed,
-        WitnessExpectation::Reached => !a.passed,
+        WitnessExpectation::Reached
+        | WitnessExpectation::Delivered
+        | WitnessExpectation::Prompt => !a.passed,
     })
 }
 

@@ -222,6 +222,13 @@ pub struct RequestSpec {
     /// JSON body template; strings may hold `{placeholders}`, objects `{$media: {...}}`.
     #[serde(default)]
     pub body: Option<Value>,
+    /// agentruntime: a text-only `execute` runs first, and this one carries its
+    /// `sessionId` (a resumed session).
+    #[serde(default)]
+    pub resume: bool,
+    /// agentruntime: SIGTERM once the run is under way (its first event line arrived).
+    #[serde(default)]
+    pub abort: bool,
 }
 
 fn default_true() -> bool {
@@ -273,6 +280,31 @@ pub struct Expectations {
     /// `run --witness`: whether what was sent must reach the model or never reach it.
     #[serde(default)]
     pub witness: Option<WitnessExpectation>,
+    /// agentruntime: what the bridge's run must show.
+    #[serde(default)]
+    pub run: Option<RunExpectation>,
+}
+
+/// `expect.run` (agentruntime): each true field is one group of assertions on the
+/// bridge's run (`protocol::agentruntime::judge`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RunExpectation {
+    /// `describe` printed one JSON object with a well-formed `mediaCapabilities`.
+    #[serde(default)]
+    pub capabilities: bool,
+    /// Every line an `AgentEvent`, exactly one `done`, last, a full `result`, exit 0.
+    #[serde(default)]
+    pub contract: bool,
+    /// No `error` event.
+    #[serde(default)]
+    pub no_error: bool,
+    /// Media events agree with `emitsOutbound`.
+    #[serde(default)]
+    pub outbound: bool,
+    /// After SIGTERM: ended within the grace (MUST), `done` with `aborted: true` (SHOULD).
+    #[serde(default)]
+    pub aborted: bool,
 }
 
 /// `expect.witness`: judged on the model calls the witness recorded for the case
@@ -286,13 +318,26 @@ pub enum WitnessExpectation {
     /// No model call carries the case's nonce: the input is refused (or malformed) and
     /// the host never hands it to its model.
     Withheld,
+    /// `reached`, and the prompt (the text carrying the nonce) arrives in the same
+    /// model call as the media, as a MUST (agentruntime: a runtime hands its CLI both).
+    Delivered,
+    /// The prompt reaches the model; media arriving too is noted, not required
+    /// (agentruntime: media of an undeclared type).
+    Prompt,
 }
 
 impl WitnessExpectation {
+    /// Whether the expectation is met only by a model call (so a case waits for one).
+    pub fn expects_a_call(self) -> bool {
+        self != WitnessExpectation::Withheld
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             WitnessExpectation::Reached => "reached",
             WitnessExpectation::Withheld => "withheld",
+            WitnessExpectation::Delivered => "delivered",
+            WitnessExpectation::Prompt => "prompt",
         }
     }
 }
@@ -465,6 +510,10 @@ pub struct MediaSpec {
     /// OpenAI: `image_url` given as a bare string instead of `{url}`.
     #[serde(default)]
     pub bare: bool,
+    /// agentruntime: how the attachment carries its bytes (`filePath`, `base64`, `both`;
+    /// default `base64`).
+    #[serde(default)]
+    pub attach: Option<String>,
 }
 
 #[derive(Debug, Clone, Deserialize)]

@@ -1,0 +1,51 @@
+//! Single-fault variants of the reference AgentRuntime: each breaks exactly ONE rule
+//! of the agentruntime pack (bridge protocol v1 and the #385 media contract), so
+//! calibration proves every case of the pack can fail.
+
+use crate::fault_catalogue::fault_catalogue;
+
+fault_catalogue! {
+    /// One deliberately broken rule. See [`RuntimeFault::description`] for which.
+    pub enum RuntimeFault / UnknownRuntimeFault, an "AgentRuntime fault" listed by "serve-reference --profile agentruntime --list-faults" {
+        DropsBase64Only => "drops-base64-only",
+            "An attachment that carries only base64 (no filePath) is silently left out of the model call.";
+        IgnoresFilePath => "ignores-file-path",
+            "An attachment that carries only a filePath is silently left out of the model call.";
+        DropsMediaOnResume => "drops-media-on-resume",
+            "A run resuming a session (sessionId given) sends only the prompt to the model.";
+        PdfAsImage => "pdf-as-image",
+            "Documents reach the model as image_url parts instead of file parts.";
+        SwallowsPrompt => "swallows-prompt",
+            "When media are attached, the prompt text is left out of the model call.";
+        SkipsModel => "skips-model",
+            "Runs end with a reply without calling the model at all.";
+        TruncatesMedia => "truncates-media",
+            "Attachments reach the model one byte short.";
+        EmitsUndeclaredMedia => "emits-undeclared-media",
+            "Every run emits a media event although mediaCapabilities.emitsOutbound is false.";
+        NoDone => "no-done",
+            "Runs end without a done event.";
+        TwoDones => "two-dones",
+            "Runs end with two done events.";
+        NonJsonLine => "non-json-line",
+            "A progress line that is not JSON is printed on stdout.";
+        LineAfterDone => "line-after-done",
+            "A text event is printed after done.";
+        ExitsOneAfterDone => "exits-one-after-done",
+            "The bridge exits 1 after a clean done.";
+        ResultMissingFields => "result-missing-fields",
+            "done's result has no sessionId and no durationMs.";
+        ErrorWithoutMessage => "error-without-message",
+            "Every run reports an error event without a message (before its done).";
+        CrashesOnAudio => "crashes-on-audio",
+            "An audio attachment makes the bridge exit 1 without a done.";
+        ErrorsOnUndeclared => "errors-on-undeclared",
+            "An attachment of a type outside acceptsInbound ends the run with an error event.";
+        MalformedCapabilities => "malformed-capabilities",
+            "describe declares acceptsInbound entries that are neither a `type/` prefix nor a full type.";
+        IgnoresAbort => "ignores-abort",
+            "SIGTERM is ignored: the run finishes as if nothing happened (done with aborted: false).";
+        HangsOnAbort => "hangs-on-abort",
+            "SIGTERM makes the bridge stop answering without exiting.";
+    }
+}

@@ -1,0 +1,256 @@
+//! One run of a process: start it, write its one input and close stdin, read stdout as
+//! bounded lines while keeping stderr, and end it when it is done, when a bound or
+//! `--timeout` is reached, when the run must stop, or (asked for) with a SIGTERM once
+//! its first line shows it under way.
+
+use super::command::Command;
+use super::lines::{Line, LineLimits, LineReader, ReadEnd};
+use super::stderr::{self, Captured};
+use super::terminate::{self, Terminated};
+use crate::stop::{Stop, StopReason};
+use std::os::unix::process::ExitStatusExt as _;
+use std::process::Stdio;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::io::AsyncWriteExt as _;
+use tokio::process::Child;
+use tokio::time::Instant;
+
+/// How stderr is kept at most.
+pub const MAX_STDERR_BYTES: usize = 64 * 1024;
+
+/// How to run a process once.
+pub struct RunOptions<'a> {
+    pub command: &'a Command,
+    /// Added to the parent environment.
+    pub env: Vec<(String, String)>,
+    /// Written on stdin, which is then closed.
+    pub input: Vec<u8>,
+    pub limits: LineLimits,
+    /// The whole run, start to exit (`--timeout`).
+    pub timeout: Duration,
+    /// Between SIGTERM and SIGKILL; also how long a process may take to exit after the
+    /// line that ends its output.
+    pub grace: Duration,
+    pub stop: Stop,
+    /// Send SIGTERM as soon as the first stdout line arrives (an abort, sent only once
+    /// the process is demonstrably under way).
+    pub sigterm_on_first_line: bool,
+    /// A line after which the process is expected to exit (a protocol's last message).
+    pub ends_output: &'a (dyn Fn(&Line) -> bool + Sync),
+}
+
+/// How the process ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Ending {
+    /// It exited with this code.
+    Exited(i32),
+    /// A signal ended it (ours, or another).
+    Signalled(i32),
+    /// Its exit was never seen (it outlived even SIGKILL's wait).
+    Unknown,
+}
+
+/// Why we ended the process, when we did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EndedBy {
+    /// `--timeout` passed.
+    Timeout,
+    /// A bound on stdout was reached.
+    Bound,
+    /// The run must stop (`--deadline`, Ctrl-C).
+    Stop(StopReason),
+    /// It did not exit within the grace after the line that ends its output.
+    Lingered,
+}
+
+/// The abort SIGTERM, when one was sent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Abort {
+    /// Lines read before it was sent.
+    pub after_lines: usize,
+    /// Whether the process exited within the grace after it (else it was killed).
+    pub exited_within_grace: bool,
+}
+
+/// A finished run.
+#[derive(Debug, Clone)]
+pub struct Finished {
+    pub lines: Vec<Line>,
+    pub read_end: ReadEnd,
+    pub ending: Ending,
+    /// Set when we ended the process (not its own exit).
+    pub ended_by: Option<EndedBy>,
+    pub abort: Option<Abort>,
+    pub stderr: Captured,
+    pub elapsed: Duration,
+}
+
+/// Starts `options.command` and runs it to its end. `Err`: it could not be started.
+pub async fn run_once(options: RunOptions<'_>) -> Result<Finished, String> {
+    let started = Instant::now();
+    let fresh;
+    let dir = match &options.command.cwd {
+        Some(dir) => dir.clone(),
+        None => {
+            fresh =
+                tempfile::tempdir().map_err(|e| format!("cannot make a working directory: {e}"))?;
+            fresh.path().to_path_buf()
+        }
+    };
+    let program = &options.command.argv[0];
+    let mut child = tokio::process::Command::new(program)
+        .args(&options.command.argv[1..])
+        .current_dir(&dir)
+        .envs(options.env.iter().map(|(k, v)| (k, v)))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .map_err(|e| format!("cannot start `{program}` (in {}): {e}", dir.display()))?;
+    if let Some(mut stdin) = child.stdin.take() {
+        let input = options.input.clone();
+        // A process that never reads its stdin must not hold the run: the write is its own task.
+        tokio::spawn(async move {
+            let _ = stdin.write_all(&input).await;
+            let _ = stdin.shutdown().await;
+        });
+    }
+    let captured = Arc::new(Mutex::new(Captured::default()));
+    let stderr_task = child
+        .stderr
+        .take()
+        .map(|e| tokio::spawn(stderr::capture(e, MAX_STDERR_BYTES, captured.clone())));
+    let stdout = child.stdout.take().ok_or("the process has no stdout")?;
+    let mut read = Reading {
+        reader: LineReader::new(stdout, options.limits),
+        lines: Vec::new(),
+        deadline: started + options.timeout,
+        abort: None,
+    };
+    let (read_end, mut ended_by) = read.drive(&mut child, &options).await;
+    if ended_by.is_none() && read_end.is_bound() {
+        ended_by = Some(EndedBy::Bound);
+    }
+    let (ending, outlived) = reap(&mut child, ended_by.is_some(), &options, read.deadline).await;
+    if outlived {
+        ended_by = Some(EndedBy::Timeout);
+    }
+    if let Some(task) = stderr_task {
+        // A child of the process may keep stderr open: take what arrived by then.
+        let _ = tokio::time::timeout(options.grace, task).await;
+    }
+    let stderr = captured.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    Ok(Finished {
+        lines: read.lines,
+        read_end,
+        ending,
+        ended_by,
+        abort: read.abort,
+        stderr,
+        elapsed: started.elapsed(),
+    })
+}
+
+struct Reading<R> {
+    reader: LineReader<R>,
+    lines: Vec<Line>,
+    deadline: Instant,
+    abort: Option<Abort>,
+}
+
+impl<R: tokio::io::AsyncRead + Unpin> Reading<R> {
+    /// Reads until stdout closes or something ends the process; returns why reading
+    /// ended and, when we ended the process, why.
+    async fn drive(
+        &mut self,
+        child: &mut Child,
+        options: &RunOptions<'_>,
+    ) -> (ReadEnd, Option<EndedBy>) {
+        let mut abort_until: Option<Instant> = None;
+        let mut linger_until: Option<Instant> = None;
+        loop {
+            let until = [Some(self.deadline), abort_until, linger_until]
+                .into_iter()
+                .flatten()
+                .min()
+                .unwrap_or(self.deadline);
+            tokio::select! {
+                next = self.reader.next_line() => match next {
+                    Ok(line) => {
+                        if (options.ends_output)(&line) && linger_until.is_none() {
+                            linger_until = Some(Instant::now() + options.grace);
+                        }
+                        self.lines.push(line);
+                        if options.sigterm_on_first_line && self.abort.is_none() {
+                            terminate::sigterm(child);
+                            self.abort = Some(Abort { after_lines: self.lines.len(), exited_within_grace: true });
+                            abort_until = Some(Instant::now() + options.grace);
+                        }
+                    }
+                    Err(end) => {
+                        if end.is_bound() {
+                            terminate::terminate(child, options.grace).await;
+                        }
+                        return (end, None);
+                    }
+                },
+                _ = tokio::time::sleep_until(until) => {
+                    let why = if abort_until.is_some_and(|t| t <= Instant::now()) {
+                        if let Some(abort) = self.abort.as_mut() {
+                            abort.exited_within_grace = false;
+                        }
+                        let _ = child.start_kill();
+                        return (ReadEnd::Eof, None);
+                    } else if linger_until.is_some_and(|t| t <= Instant::now()) {
+                        EndedBy::Lingered
+                    } else {
+                        EndedBy::Timeout
+                    };
+                    terminate::terminate(child, options.grace).await;
+                    return (ReadEnd::Eof, Some(why));
+                }
+                reason = options.stop.wait() => {
+                    terminate::terminate(child, options.grace).await;
+                    return (ReadEnd::Eof, Some(EndedBy::Stop(reason)));
+                }
+            }
+        }
+    }
+}
+
+/// Waits for the exit status: within what is left of the run's time (then ended: the
+/// flag says so), or at once after we ended it.
+async fn reap(
+    child: &mut Child,
+    ended_by_us: bool,
+    options: &RunOptions<'_>,
+    deadline: Instant,
+) -> (Ending, bool) {
+    let mut outlived = false;
+    let waited = if ended_by_us {
+        tokio::time::timeout(options.grace, child.wait()).await
+    } else {
+        match tokio::time::timeout_at(deadline, child.wait()).await {
+            Ok(status) => Ok(status),
+            Err(_) => {
+                // stdout closed but the process lives on past the timeout.
+                outlived = true;
+                if terminate::terminate(child, options.grace).await == Terminated::Killed {
+                    let _ = child.start_kill();
+                }
+                tokio::time::timeout(options.grace, child.wait()).await
+            }
+        }
+    };
+    let ending = match waited {
+        Ok(Ok(status)) => match (status.code(), status.signal()) {
+            (Some(code), _) => Ending::Exited(code),
+            (None, Some(signal)) => Ending::Signalled(signal),
+            (None, None) => Ending::Unknown,
+        },
+        _ => Ending::Unknown,
+    };
+    (ending, outlived)
+}

@@ -1,0 +1,142 @@
+//! One `execute` case: its params rendered (attachments written to a fresh media
+//! directory), a first text-only run when it resumes a session, the bridge run (with
+//! SIGTERM once under way when it tests abort), and `expect.run` judged on what the
+//! bridge printed. `expect.witness` is judged afterwards by the executor, on the model
+//! calls the witness recorded; without `--witness` such a case is blocked here, never
+//! passed: a runtime's model is the only place delivery can be seen.
+
+use super::bridge;
+use super::classify::Observed;
+use super::run::AgentruntimeRun;
+use crate::outcome::{CaseResult, Outcome};
+use crate::plan::result::result_without_exchange;
+use crate::process::Finished;
+use crate::protocol::CaseInput;
+use crate::request::body::render_body;
+use serde_json::{Value, json};
+use std::cell::Cell;
+
+/// Why a case judged by the witness is blocked without one.
+pub const NEEDS_WITNESS: &str =
+    "needs --witness: a runtime's model is the only place delivery can be seen";
+
+pub async fn run_case(run: &AgentruntimeRun, input: CaseInput<'_>) -> CaseResult {
+    let (planned, case) = (input.planned, input.case);
+    let spec = &case.spec;
+    let decided =
+        |outcome, reason: String| result_without_exchange(planned, case, outcome, Some(reason));
+    let Some(request) = &spec.request else {
+        return decided(Outcome::Error, "not a request case".into());
+    };
+    if spec.expect.witness.is_some() && run.bridge.witness_url.is_none() {
+        return decided(Outcome::Blocked, NEEDS_WITNESS.into());
+    }
+    let media_dir = match tempfile::tempdir() {
+        Ok(dir) => dir,
+        Err(e) => {
+            return decided(
+                Outcome::Error,
+                format!("cannot make a media directory: {e}"),
+            );
+        }
+    };
+    let resolve = planned.resolver(input.context, input.nonce, &spec.id);
+    let index = Cell::new(0usize);
+    let template = request.body.clone().unwrap_or_else(|| json!({}));
+    let rendered = render_body(&template, &resolve, &|m| {
+        index.set(index.get() + 1);
+        super::part::render(m, &resolve, input.nonce, media_dir.path(), index.get())
+    });
+    let mut params = match rendered {
+        Ok(Value::Object(params)) => params,
+        Ok(_) => return decided(Outcome::Error, "execute params must be an object".into()),
+        Err(e) => return decided(Outcome::Error, format!("params could not be built: {e}")),
+    };
+    let stop = input.client.stop().clone();
+    if request.resume {
+        let first = json!({"prompt": format!("mmconform first turn {}", input.nonce)});
+        let session = match run
+            .bridge
+            .call(
+                bridge::execute_line(&first),
+                &planned.id,
+                stop.clone(),
+                false,
+            )
+            .await
+        {
+            Ok(finished) => session_of(&finished),
+            Err(e) => Err(format!("the bridge cannot be started: {e}")),
+        };
+        match session {
+            Ok(id) => params.insert("sessionId".into(), json!(id)),
+            Err(why) => return decided(Outcome::Blocked, format!("cannot resume: {why}")),
+        };
+    }
+    let line = bridge::execute_line(&Value::Object(params));
+    let finished = match run
+        .bridge
+        .call(line, &planned.id, stop, request.abort)
+        .await
+    {
+        Ok(finished) => finished,
+        Err(e) => {
+            return decided(
+                Outcome::Blocked,
+                format!("the bridge cannot be started: {e}"),
+            );
+        }
+    };
+    judged(run, &input, finished)
+}
+
+/// The `sessionId` of a first run's `done`.
+fn session_of(finished: &Finished) -> Result<String, String> {
+    let observed = Observed::new(finished);
+    observed
+        .result()
+        .and_then(|r| r.get("sessionId"))
+        .and_then(Value::as_str)
+        .map(String::from)
+        .ok_or_else(|| {
+            format!(
+                "the first run ({}) gave no done.result.sessionId",
+                observed.classification()
+            )
+        })
+}
+
+fn judged(run: &AgentruntimeRun, input: &CaseInput<'_>, finished: Finished) -> CaseResult {
+    let (planned, case) = (input.planned, input.case);
+    let mut result = result_without_exchange(planned, case, Outcome::Blocked, None);
+    result.duration_ms = finished.elapsed.as_millis() as u64;
+    result.stream = Some(super::evidence::of_run(
+        &run.bridge.command.shown(),
+        "execute",
+        &finished,
+    ));
+    let observed = Observed::new(&finished);
+    if let Some(why) = observed.unfinished() {
+        result.reason = Some(why);
+        return result;
+    }
+    let abort = case.spec.request.as_ref().is_some_and(|r| r.abort);
+    if abort && !interrupted_under_way(&observed) {
+        result.reason = Some("the run ended before SIGTERM could interrupt it (its first line was its done, or it printed none): abort not tested".into());
+        return result;
+    }
+    if let Some(expect) = &case.spec.expect.run {
+        result.assertions = super::judge::judge(expect, &observed, &run.caps);
+    }
+    crate::judge::verdict::decide(&mut result, input.strict);
+    result
+}
+
+/// SIGTERM went out after a line that was not the run's `done`.
+fn interrupted_under_way(observed: &Observed) -> bool {
+    let Some(abort) = observed.finished.abort else {
+        return false;
+    };
+    let first_done = observed.dones().first().copied();
+    first_done.is_none_or(|d| d >= abort.after_lines)
+}

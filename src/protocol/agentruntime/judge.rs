@@ -1,0 +1,255 @@
+//! `expect.run`: the bridge run judged against bridge protocol v1 and the #385 contract.
+//! Each assertion names the rule it checks (`run.lines`, `run.done`, ...).
+
+use super::classify::Observed;
+use super::declaration::Capabilities;
+use crate::outcome::{AssertionResult, Level};
+use crate::process::EndedBy;
+use crate::scenario::model::RunExpectation;
+use base64::Engine as _;
+use serde_json::{Map, Value};
+
+pub fn judge(expect: &RunExpectation, run: &Observed, caps: &Capabilities) -> Vec<AssertionResult> {
+    let mut out = Vec::new();
+    if expect.contract {
+        out.extend(contract(run));
+    }
+    if expect.no_error {
+        out.push(no_error(run));
+    }
+    if expect.outbound {
+        out.push(outbound(run, caps));
+    }
+    if expect.aborted {
+        out.extend(aborted(run));
+    }
+    out
+}
+
+fn contract(run: &Observed) -> Vec<AssertionResult> {
+    let bad = run
+        .events
+        .iter()
+        .enumerate()
+        .find_map(|(i, e)| e.as_ref().err().map(|why| (i, why)));
+    let lines = AssertionResult::new(
+        "run.lines",
+        "every stdout line is an AgentEvent".into(),
+        match bad {
+            None => format!("{} line(s), each an AgentEvent", run.events.len()),
+            Some((i, why)) => format!(
+                "line {} is {why}: {}",
+                i + 1,
+                clip(&run.finished.lines[i].text)
+            ),
+        },
+        bad.is_none(),
+    );
+    let dones = run.dones();
+    let last = run.events.len().checked_sub(1);
+    let done_ok = dones.len() == 1 && Some(dones[0]) == last;
+    let done = AssertionResult::new(
+        "run.done",
+        "exactly one done, the last line".into(),
+        match dones.as_slice() {
+            [] => format!("no done in {} line(s)", run.events.len()),
+            [one] if Some(*one) == last => "one done, last".into(),
+            [one] => format!(
+                "done at line {} of {}: something came after it",
+                one + 1,
+                run.events.len()
+            ),
+            many => format!("{} done events", many.len()),
+        },
+        done_ok,
+    );
+    vec![
+        lines,
+        done,
+        result_fields(run),
+        error_messages(run),
+        exit(run),
+    ]
+}
+
+fn result_fields(run: &Observed) -> AssertionResult {
+    let expected = "done.result has text, sessionId, durationMs, aborted".to_string();
+    let Some(result) = run.result() else {
+        return AssertionResult::new(
+            "run.result",
+            expected,
+            "no done, so no result".into(),
+            false,
+        );
+    };
+    let checks: [(&str, fn(&Value) -> bool); 4] = [
+        ("text", Value::is_string),
+        ("sessionId", Value::is_string),
+        ("durationMs", Value::is_number),
+        ("aborted", Value::is_boolean),
+    ];
+    let wrong: Vec<String> = checks
+        .iter()
+        .filter(|(k, ok)| !result.get(*k).is_some_and(ok))
+        .map(|(k, _)| k.to_string())
+        .collect();
+    let actual = if wrong.is_empty() {
+        "all four present".into()
+    } else {
+        format!("missing or mistyped: {}", wrong.join(", "))
+    };
+    AssertionResult::new("run.result", expected, actual, wrong.is_empty())
+}
+
+fn error_messages(run: &Observed) -> AssertionResult {
+    let errors = run.errors();
+    let bare = errors
+        .iter()
+        .filter(|e| !e.get("message").is_some_and(Value::is_string))
+        .count();
+    AssertionResult::new(
+        "run.error-message",
+        "every error event has a message".into(),
+        format!("{} error event(s), {bare} without a message", errors.len()),
+        bare == 0,
+    )
+}
+
+fn exit(run: &Observed) -> AssertionResult {
+    let lingered = run.finished.ended_by == Some(EndedBy::Lingered)
+        || (run.finished.ended_by == Some(EndedBy::Timeout) && !run.dones().is_empty());
+    let actual = if lingered {
+        format!(
+            "did not exit within {} s after done; ended by us",
+            super::bridge::GRACE.as_secs()
+        )
+    } else {
+        run.ending()
+    };
+    AssertionResult::new(
+        "run.exit",
+        "the bridge exits 0 after done".into(),
+        actual,
+        run.exited_zero() && !lingered,
+    )
+}
+
+fn no_error(run: &Observed) -> AssertionResult {
+    let errors = run.errors();
+    let first = errors
+        .first()
+        .map(|e| format!(": {}", clip(&Value::Object((*e).clone()).to_string())))
+        .unwrap_or_default();
+    AssertionResult::new(
+        "run.no-error",
+        "the run ends without an error event".into(),
+        format!("{} error event(s){first}", errors.len()),
+        errors.is_empty(),
+    )
+}
+
+/// Media out agree with the declaration: none when `emitsOutbound` is not true; when
+/// it is, each names a `mimeType` and bytes that can be read and are of that type.
+fn outbound(run: &Observed, caps: &Capabilities) -> AssertionResult {
+    let mut media: Vec<&Map<String, Value>> = run
+        .media()
+        .into_iter()
+        .filter_map(|e| e.get("media").and_then(Value::as_object))
+        .collect();
+    let in_result: Vec<&Map<String, Value>> = run
+        .result()
+        .and_then(|r| r.get("media"))
+        .and_then(Value::as_array)
+        .map(|list| list.iter().filter_map(Value::as_object).collect())
+        .unwrap_or_default();
+    let count = run.media().len() + in_result.len();
+    media.extend(in_result);
+    if caps.emits_outbound != Some(true) {
+        return AssertionResult::new(
+            "run.outbound",
+            "no media event and no result.media (emitsOutbound is not true)".into(),
+            format!("{count} media item(s)"),
+            count == 0,
+        );
+    }
+    let bad: Vec<String> = media.iter().filter_map(|m| readable(m).err()).collect();
+    AssertionResult::new(
+        "run.outbound",
+        "every media item has a mimeType and readable bytes of that type".into(),
+        if bad.is_empty() {
+            format!("{count} media item(s), all readable")
+        } else {
+            bad.join("; ")
+        },
+        bad.is_empty(),
+    )
+}
+
+fn readable(media: &Map<String, Value>) -> Result<(), String> {
+    let mime = media
+        .get("mimeType")
+        .and_then(Value::as_str)
+        .ok_or("a media item without mimeType")?;
+    let bytes = if let Some(b64) = media.get("base64").and_then(Value::as_str) {
+        base64::engine::general_purpose::STANDARD
+            .decode(b64)
+            .map_err(|e| format!("{mime}: base64 that does not decode ({e})"))?
+    } else if let Some(path) = media.get("filePath").and_then(Value::as_str) {
+        std::fs::read(path).map_err(|e| format!("{mime}: filePath {path} unreadable ({e})"))?
+    } else {
+        return Err(format!("{mime}: neither base64 nor filePath"));
+    };
+    match mmconform_media::sniff_mime(&bytes) {
+        Some(sniffed)
+            if mmconform_media::canonical_mime(sniffed)
+                != mmconform_media::canonical_mime(mime) =>
+        {
+            Err(format!("{mime}: the bytes are {sniffed}"))
+        }
+        _ => Ok(()),
+    }
+}
+
+fn aborted(run: &Observed) -> Vec<AssertionResult> {
+    let Some(abort) = run.finished.abort else {
+        return vec![AssertionResult::new(
+            "run.abort-sent",
+            "SIGTERM sent once the run was under way".into(),
+            "never sent: no event line arrived before the run ended".into(),
+            false,
+        )];
+    };
+    let ended = AssertionResult::new(
+        "run.abort-ended",
+        format!(
+            "the process ends within {} s of SIGTERM",
+            super::bridge::GRACE.as_secs()
+        ),
+        if abort.exited_within_grace {
+            run.ending()
+        } else {
+            "still running after the grace: killed".into()
+        },
+        abort.exited_within_grace,
+    );
+    let flag = run.result().and_then(|r| r.get("aborted")).cloned();
+    let said = AssertionResult::new(
+        "run.aborted",
+        "done says aborted: true".into(),
+        match &flag {
+            Some(v) => format!("aborted: {v}"),
+            None => "no done result".into(),
+        },
+        flag == Some(Value::Bool(true)),
+    )
+    .at_level(Level::Should);
+    vec![ended, said]
+}
+
+fn clip(text: &str) -> String {
+    let mut out: String = text.chars().take(120).collect();
+    if out.len() < text.len() {
+        out.push('…');
+    }
+    out
+}

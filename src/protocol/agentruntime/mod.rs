@@ -1,0 +1,83 @@
+//! AgentRuntime (RemoteClaw #385) through **bridge protocol v1**: the runtime's author
+//! runs a small adapter process, the bridge, that mmconform starts once per request
+//! (`--target-cmd`), writes one JSON line to and reads `AgentEvent` lines from. The
+//! process is run by the generic client in `crate::process` (the peer of
+//! `crate::http`); this folder frames the requests ([`bridge`]), reads the
+//! declaration ([`describe`], [`declaration`]; `--accepts` overrides it), renders
+//! `$media` as attachments ([`part`]), runs a case ([`case`]), buckets a run
+//! ([`classify`]) and judges it ([`judge`]).
+
+pub mod bridge;
+pub mod case;
+pub mod classify;
+pub mod declaration;
+pub mod describe;
+pub mod evidence;
+pub mod judge;
+pub mod lint;
+pub mod part;
+pub mod run;
+
+use crate::config::{RunConfig, Target};
+use crate::process::LineLimits;
+use crate::protocol::{LintFinding, Protocol, ProtocolRun};
+use crate::scenario::model::CaseSpec;
+use serde_json::Value;
+use std::sync::Arc;
+
+/// The protocol name scenario files use (`profile: agentruntime`).
+pub const PROFILE: &str = "agentruntime";
+/// The scenario endpoint of a `describe` (decided on the run's one describe).
+pub const DESCRIBE: &str = "describe";
+/// The scenario endpoint of an `execute` (one bridge process each).
+pub const EXECUTE: &str = "execute";
+pub const ENDPOINTS: [&str; 2] = [DESCRIBE, EXECUTE];
+
+/// The AgentRuntime protocol, as registered in [`crate::protocol::PROTOCOLS`].
+pub struct Agentruntime;
+
+impl Protocol for Agentruntime {
+    fn name(&self) -> &'static str {
+        PROFILE
+    }
+
+    fn vocabulary(&self) -> Vec<(String, Option<Vec<String>>)> {
+        let names = declaration::FACT_NAMES
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        vec![(PROFILE.to_string(), Some(names))]
+    }
+
+    fn lint_case(&self, case: &CaseSpec, raw: &Value, base: &str) -> Vec<LintFinding> {
+        lint::lint_case(case, raw, base)
+    }
+
+    fn open(&self, config: &Arc<RunConfig>) -> Result<Box<dyn ProtocolRun>, String> {
+        let command = match &config.target {
+            Target::Command(command) => command.clone(),
+            Target::Url(url) => {
+                return Err(format!(
+                    "an agentruntime run starts a bridge process: pass --target-cmd 'CMD ARGS', not the URL {url}"
+                ));
+            }
+            Target::Offline => {
+                return Err(
+                    "an agentruntime run needs --target-cmd 'CMD ARGS' (or --target reference)"
+                        .into(),
+                );
+            }
+        };
+        if config.claims.file.is_some() {
+            return Err("an agentruntime runtime declares itself through describe: use --accepts to override it, not --claims".into());
+        }
+        let bridge = bridge::Bridge {
+            command,
+            witness_url: config.witness_url.clone(),
+            limits: LineLimits::for_body_cap(config.max_response_bytes),
+            timeout: config.timeout,
+            grace: bridge::GRACE.min(config.timeout),
+        };
+        Ok(Box::new(run::AgentruntimeRun::new(config.clone(), bridge)))
+    }
+}

@@ -1,0 +1,173 @@
+//! One agentruntime run: `describe` once (the declaration the run is planned on, unless
+//! `--accepts` overrides it), the `capabilities` case decided on that answer, and every
+//! `execute` case one bridge process of its own (`case.rs`), run concurrently up to `-j`.
+
+use super::bridge::{self, Bridge};
+use super::declaration::Capabilities;
+use super::describe::{self, Described};
+use crate::config::RunConfig;
+use crate::http::HttpClient;
+use crate::outcome::{CaseResult, EvidenceView, Outcome, ProtocolEvidence};
+use crate::plan::result::result_without_exchange;
+use crate::protocol::{CaseInput, Discovered, Probed, ProtocolRun};
+use futures_util::FutureExt as _;
+use futures_util::future::BoxFuture;
+use serde_json::{Map, Value, json};
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+pub struct AgentruntimeRun {
+    pub(super) config: Arc<RunConfig>,
+    pub(super) bridge: Bridge,
+    pub(super) caps: Capabilities,
+    described: Option<Described>,
+}
+
+impl AgentruntimeRun {
+    pub fn new(config: Arc<RunConfig>, bridge: Bridge) -> AgentruntimeRun {
+        AgentruntimeRun {
+            caps: Capabilities::unknown("not described yet"),
+            described: None,
+            config,
+            bridge,
+        }
+    }
+
+    fn witness(&self) -> bool {
+        self.bridge.witness_url.is_some()
+    }
+
+    /// The declaration: describe's, or `--accepts` in its place.
+    fn settle_caps(&mut self, described: Capabilities) {
+        self.caps = if self.config.claims.accepts.is_empty() {
+            described
+        } else {
+            described.overridden(&self.config.claims.accepts)
+        };
+    }
+}
+
+impl ProtocolRun for AgentruntimeRun {
+    fn options(&self) -> (Map<String, Value>, EvidenceView) {
+        let shown = self.bridge.command.shown();
+        let mut options = Map::new();
+        options.insert("command".into(), json!(shown));
+        options.insert("witness".into(), json!(self.bridge.witness_url));
+        let view = EvidenceView {
+            summary: format!("bridge {shown}"),
+            properties: vec![("agentruntime.command".into(), shown)],
+            lines: Vec::new(),
+        };
+        (options, view)
+    }
+
+    fn declared(&self) -> Option<ProtocolEvidence> {
+        // Reporters ask before discovery: what is known then is where the declaration
+        // comes from; describe's own answer is the `agentruntime.describe` case's evidence.
+        let accepts = &self.config.claims.accepts;
+        let (record, summary) = if accepts.is_empty() {
+            (
+                json!({"declaredBy": "describe"}),
+                "mediaCapabilities from the bridge's describe (its answer: agentruntime.describe)"
+                    .to_string(),
+            )
+        } else {
+            (
+                json!({"declaredBy": "--accepts (overrides describe)", "acceptsInbound": accepts}),
+                format!(
+                    "accepts {} (--accepts, overrides describe)",
+                    accepts.join(", ")
+                ),
+            )
+        };
+        Some(ProtocolEvidence {
+            record,
+            view: EvidenceView {
+                summary,
+                properties: Vec::new(),
+                lines: Vec::new(),
+            },
+        })
+    }
+
+    fn discover<'a>(&'a mut self, client: Option<&'a HttpClient>) -> BoxFuture<'a, Discovered> {
+        async move {
+            let mut problem = None;
+            match client {
+                None => self.settle_caps(Capabilities::unknown("not described: no bridge run")),
+                Some(client) => {
+                    let stop = client.stop().clone();
+                    match self
+                        .bridge
+                        .call(bridge::describe_line(), "describe", stop, false)
+                        .await
+                    {
+                        Ok(finished) => {
+                            let described = Described::new(finished);
+                            self.settle_caps(described.capabilities());
+                            self.described = Some(described);
+                        }
+                        Err(e) => {
+                            problem = Some(format!("the bridge cannot be started: {e}"));
+                            self.settle_caps(Capabilities::unknown("the bridge cannot be started"));
+                        }
+                    }
+                }
+            }
+            let mut context = Map::new();
+            let facts = self.caps.facts(self.witness(), self.described.is_some());
+            context.insert(super::PROFILE.into(), facts);
+            Discovered {
+                context,
+                snapshot: None,
+                problem,
+            }
+        }
+        .boxed()
+    }
+
+    fn probe<'a>(
+        &'a self,
+        _client: &'a HttpClient,
+        endpoints: &'a BTreeSet<String>,
+        _nonce: &'a str,
+    ) -> BoxFuture<'a, Probed> {
+        // describe was the probe: a bridge that cannot start is discovery's problem.
+        let mut probed = Probed::default();
+        for other in endpoints
+            .iter()
+            .filter(|e| !super::ENDPOINTS.contains(&e.as_str()))
+        {
+            let reason = format!("an agentruntime run cannot send to `{other}`");
+            probed
+                .unusable
+                .insert(other.clone(), (Outcome::Error, reason));
+        }
+        std::future::ready(probed).boxed()
+    }
+
+    fn on_hand(&self, case: &crate::scenario::suite::SuiteCase) -> bool {
+        case.spec.endpoint() == Some(super::DESCRIBE)
+    }
+
+    fn decide_on_hand(&self, input: &CaseInput) -> Option<CaseResult> {
+        let mut result = result_without_exchange(input.planned, input.case, Outcome::Blocked, None);
+        let Some(described) = &self.described else {
+            result.reason = Some("describe was not run".into());
+            return Some(result);
+        };
+        result.duration_ms = described.finished.elapsed.as_millis() as u64;
+        result.stream = Some(super::evidence::of_run(
+            &self.bridge.command.shown(),
+            "describe",
+            &described.finished,
+        ));
+        result.assertions = describe::judge(described);
+        crate::judge::verdict::decide(&mut result, input.strict);
+        Some(result)
+    }
+
+    fn run_case<'a>(&'a self, input: CaseInput<'a>) -> BoxFuture<'a, CaseResult> {
+        super::case::run_case(self, input).boxed()
+    }
+}
