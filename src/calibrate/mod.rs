@@ -13,6 +13,7 @@ pub mod matrix;
 pub mod render;
 pub mod schema_mutant;
 pub mod setup;
+pub mod setup_agentruntime;
 pub mod setup_openai;
 pub mod variant;
 
@@ -89,7 +90,9 @@ async fn observe(
         .await
         .map_err(|e| format!("a calibration run stopped unexpectedly: {e}"))?;
     observation.exit_code = output.summary.exit_code;
-    reference.shutdown().await;
+    if let Some(reference) = reference {
+        reference.shutdown().await;
+    }
     Ok(observation)
 }
 

@@ -40,7 +40,8 @@ const CALIBRATION_WITNESS_WAIT: Duration = Duration::from_millis(1500);
 /// A started shape: its host, the run configuration pointed at it and, in a witness
 /// setup, the witness the host forwards to.
 pub struct Started {
-    pub reference: RunningReference,
+    /// The embedded host; `None` for a process target (agentruntime), started per case.
+    pub reference: Option<RunningReference>,
     pub config: RunConfig,
     pub witness: Option<Arc<RunningWitness>>,
 }
@@ -53,6 +54,9 @@ pub enum Shape {
     Agui(&'static [&'static str]),
     /// The OpenAI-compatible reference server serving one model, declared one way.
     Openai(OpenaiShape),
+    /// The reference AgentRuntime, a bridge process per case, declaring these types
+    /// (none: its default).
+    Agentruntime(&'static [&'static str]),
 }
 
 #[derive(Debug, Clone)]
@@ -208,6 +212,16 @@ pub fn setups() -> Vec<Setup> {
                 witness,
             }),
     )
+    .chain(
+        super::setup_agentruntime::SHAPES
+            .into_iter()
+            .map(|(name, summary, accepts)| Setup {
+                name,
+                summary,
+                shape: Shape::Agentruntime(accepts),
+                witness: true,
+            }),
+    )
     .collect()
 }
 
@@ -218,6 +232,7 @@ impl Setup {
             Shape::Openwop(_) => crate::protocol::openwop::PROFILE,
             Shape::Agui(_) => crate::protocol::agui::PROFILE,
             Shape::Openai(_) => crate::protocol::openai::PROFILE,
+            Shape::Agentruntime(_) => crate::protocol::agentruntime::PROFILE,
         }
     }
 
@@ -239,12 +254,19 @@ impl Setup {
             .map(|w| url::Url::parse(&w.base_url()).map_err(|e| format!("witness URL: {e}")))
             .transpose()?;
         let (reference, mut config) = match &self.shape {
-            Shape::Openwop(shape) => shape.start(host_fault(variant), upstream).await?,
+            Shape::Openwop(shape) => embedded(shape.start(host_fault(variant), upstream).await?),
             Shape::Agui(accepts) => {
                 let agent = agent_config(accepts, variant)?.with_upstream(upstream);
-                start_agent(agent).await?
+                embedded(start_agent(agent).await?)
             }
-            Shape::Openai(shape) => shape.start(variant, upstream).await?,
+            Shape::Openai(shape) => embedded(shape.start(variant, upstream).await?),
+            Shape::Agentruntime(accepts) => {
+                let fault = match variant {
+                    Some(Variant::Runtime(fault)) => Some(*fault),
+                    _ => None,
+                };
+                (None, super::setup_agentruntime::run_config(fault, accepts)?)
+            }
         };
         config.concurrency = concurrency;
         config.schemas_dir = schemas_dir;
@@ -260,6 +282,12 @@ impl Setup {
             witness,
         })
     }
+}
+
+fn embedded(
+    (reference, config): (RunningReference, RunConfig),
+) -> (Option<RunningReference>, RunConfig) {
+    (Some(reference), config)
 }
 
 /// A witness on a loopback port with the default limits.

@@ -5,6 +5,7 @@ use super::schema_mutant::{self, SchemaMutant};
 use super::setup::Setup;
 use crate::scenario::suite::Suite;
 use reference_hosts::Fault;
+use reference_hosts::agentruntime::RuntimeFault;
 use reference_hosts::agui::AguiFault;
 use reference_hosts::openai::OpenaiFault;
 
@@ -28,6 +29,8 @@ pub enum Variant {
     AguiHost(AguiFault),
     /// A fault of the OpenAI-compatible reference server.
     OpenaiHost(OpenaiFault),
+    /// A fault of the reference AgentRuntime.
+    Runtime(RuntimeFault),
     Schema(SchemaMutant),
 }
 
@@ -51,6 +54,7 @@ impl Variant {
             // Some names exist in both tables (`refuses-string-content`).
             Variant::AguiHost(f) => format!("agui:{}", f.name()),
             Variant::OpenaiHost(f) => format!("openai:{}", f.name()),
+            Variant::Runtime(f) => format!("agentruntime:{}", f.name()),
             Variant::Schema(m) => m.name(),
         }
     }
@@ -60,13 +64,17 @@ impl Variant {
             Variant::Host(f) => f.description().to_string(),
             Variant::AguiHost(f) => f.description().to_string(),
             Variant::OpenaiHost(f) => f.description().to_string(),
+            Variant::Runtime(f) => f.description().to_string(),
             Variant::Schema(m) => m.description(),
         }
     }
 
     pub fn kind(&self) -> &'static str {
         match self {
-            Variant::Host(_) | Variant::AguiHost(_) | Variant::OpenaiHost(_) => "host-fault",
+            Variant::Host(_)
+            | Variant::AguiHost(_)
+            | Variant::OpenaiHost(_)
+            | Variant::Runtime(_) => "host-fault",
             Variant::Schema(_) => "schema-mutant",
         }
     }
@@ -98,6 +106,7 @@ impl Variant {
                 setup.profile() == crate::protocol::openai::PROFILE
                     && (setup.witness || !f.needs_upstream())
             }
+            Variant::Runtime(_) => setup.profile() == crate::protocol::agentruntime::PROFILE,
             Variant::Schema(_) => SCHEMA_MUTANT_SETUPS.contains(&setup.name),
         }
     }
@@ -124,6 +133,7 @@ pub fn catalogue(suite: &Suite) -> Vec<Variant> {
         .map(Variant::Host)
         .chain(AguiFault::all().iter().copied().map(Variant::AguiHost))
         .chain(OpenaiFault::all().iter().copied().map(Variant::OpenaiHost))
+        .chain(RuntimeFault::all().iter().copied().map(Variant::Runtime))
         .chain(
             schema_mutant::catalogue(&judged)
                 .into_iter()

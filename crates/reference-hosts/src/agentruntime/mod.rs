@@ -24,7 +24,7 @@ pub const DEFAULT_ACCEPTS: [&str; 3] = ["image/", "audio/wav", "application/pdf"
 
 /// How long a run "thinks" after its first event before calling its model: the window
 /// in which an abort (SIGTERM) finds it demonstrably under way.
-pub const DEFAULT_THINK: Duration = Duration::from_millis(300);
+pub const DEFAULT_THINK: Duration = Duration::from_millis(200);
 
 /// One reference runtime.
 #[derive(Debug, Clone)]

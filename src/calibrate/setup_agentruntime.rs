@@ -1,0 +1,46 @@
+//! The shape the reference AgentRuntime is calibrated in: this binary's
+//! `serve-reference --profile agentruntime`, started as a bridge process per request
+//! exactly as `--target reference` starts it, its model a witness (delivery can only be
+//! seen there), its declaration its own describe. Every runtime fault runs here.
+
+use crate::config::{RunConfig, Target};
+use crate::process::Command;
+use reference_hosts::agentruntime::RuntimeFault;
+
+/// The shapes: name, summary, and the `--accepts` the runtime declares (none: its
+/// default, image/, audio/wav, application/pdf). The second accepts exactly what the
+/// first does not, so every delivery and undeclared case runs in one of them.
+pub const SHAPES: [(&str, &str, &[&str]); 2] = [
+    (
+        "agentruntime-witness",
+        "reference AgentRuntime (image/, audio/wav, application/pdf; emits no media) as a bridge process, its model a witness",
+        &[],
+    ),
+    (
+        "agentruntime-narrow",
+        "reference AgentRuntime declaring audio/mpeg and video/ only, its model a witness",
+        &["audio/mpeg", "video/"],
+    ),
+];
+
+/// The run against the reference runtime, broken by `fault` when given.
+pub fn run_config(fault: Option<RuntimeFault>, accepts: &[&str]) -> Result<RunConfig, String> {
+    let exe = std::env::current_exe()
+        .map_err(|e| format!("cannot find this program to start the reference runtime: {e}"))?;
+    let mut argv = vec![
+        exe.to_string_lossy().into_owned(),
+        "serve-reference".into(),
+        "--profile".into(),
+        "agentruntime".into(),
+    ];
+    if let Some(fault) = fault {
+        argv.extend(["--fault".into(), fault.name().into()]);
+    }
+    if !accepts.is_empty() {
+        argv.extend(["--accepts".into(), accepts.join(",")]);
+    }
+    let mut config = RunConfig::new(Target::Command(Command { argv, cwd: None }));
+    config.protocol = Some(crate::protocol::agentruntime::PROFILE);
+    config.target_label = Some("reference runtime (serve-reference --profile agentruntime)".into());
+    Ok(config)
+}
