@@ -461,6 +461,7 @@ mod tests {
             config,
             witness,
         } = webp.start(Some(&variant), None, 2).await.unwrap();
+        let running = running.expect("the agent is embedded");
         assert!(witness.is_none() && config.witness_url.is_none());
         assert_eq!(config.protocol, Some("agui"));
         let declared = config

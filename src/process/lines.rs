@@ -76,6 +76,8 @@ pub struct LineReader<R> {
     source: R,
     limits: LineLimits,
     pending: Vec<u8>,
+    /// How much of `pending` is known to hold no newline (a long line is scanned once).
+    scanned: usize,
     total: usize,
     lines: usize,
     ended: Option<ReadEnd>,
@@ -87,6 +89,7 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
             source,
             limits,
             pending: Vec::new(),
+            scanned: 0,
             total: 0,
             lines: 0,
             ended: None,
@@ -99,7 +102,11 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
             if let Some(end) = &self.ended {
                 return Err(end.clone());
             }
-            if let Some(i) = self.pending.iter().position(|b| *b == b'\n') {
+            let found = self.pending[self.scanned..]
+                .iter()
+                .position(|b| *b == b'\n');
+            if let Some(i) = found.map(|i| i + self.scanned) {
+                self.scanned = 0;
                 let rest = self.pending.split_off(i + 1);
                 let mut line = std::mem::replace(&mut self.pending, rest);
                 line.pop();
@@ -108,6 +115,7 @@ impl<R: AsyncRead + Unpin> LineReader<R> {
                 }
                 return self.emit(line, true);
             }
+            self.scanned = self.pending.len();
             if self.pending.len() > self.limits.max_line_bytes {
                 self.ended = Some(ReadEnd::LineTooLong(self.limits.max_line_bytes));
                 continue;
@@ -197,6 +205,21 @@ mod tests {
         let (_, end) = read_all(&b"0123456789\n".repeat(10), wide).await;
         assert_eq!(end, ReadEnd::TooMuch(64));
         assert!(end.is_bound() && !ReadEnd::Eof.is_bound());
+    }
+
+    #[tokio::test]
+    async fn a_line_split_over_many_reads_is_whole() {
+        let wide = LineLimits {
+            max_line_bytes: 100_000,
+            max_total_bytes: 200_000,
+            max_lines: 10,
+        };
+        let mut input = vec![b'y'; 50_000];
+        input.extend_from_slice(b"\nz\n");
+        let (lines, end) = read_all(&input, wide).await;
+        assert_eq!(lines[0].text.len(), 50_000);
+        assert_eq!(lines[1].text, "z");
+        assert_eq!(end, ReadEnd::Eof);
     }
 
     #[tokio::test]

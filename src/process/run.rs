@@ -29,9 +29,10 @@ pub struct RunOptions<'a> {
     pub limits: LineLimits,
     /// The whole run, start to exit (`--timeout`).
     pub timeout: Duration,
-    /// Between SIGTERM and SIGKILL; also how long a process may take to exit after the
-    /// line that ends its output.
+    /// Between SIGTERM and SIGKILL.
     pub grace: Duration,
+    /// How long a process may take to exit after the line that ends its output.
+    pub after_end: Duration,
     pub stop: Stop,
     /// Send SIGTERM as soon as the first stdout line arrives (an abort, sent only once
     /// the process is demonstrably under way).
@@ -180,7 +181,7 @@ impl<R: tokio::io::AsyncRead + Unpin> Reading<R> {
                 next = self.reader.next_line() => match next {
                     Ok(line) => {
                         if (options.ends_output)(&line) && linger_until.is_none() {
-                            linger_until = Some(Instant::now() + options.grace);
+                            linger_until = Some(Instant::now() + options.after_end);
                         }
                         self.lines.push(line);
                         if options.sigterm_on_first_line && self.abort.is_none() {
@@ -254,3 +255,7 @@ async fn reap(
     };
     (ending, outlived)
 }
+
+#[cfg(test)]
+#[path = "run_tests.rs"]
+mod tests;

@@ -8,8 +8,12 @@ use crate::stop::Stop;
 use serde_json::{Map, Value, json};
 use std::time::Duration;
 
-/// Between SIGTERM and SIGKILL, and how long a bridge may take to exit after `done`.
-pub const GRACE: Duration = Duration::from_secs(2);
+/// Between SIGTERM and SIGKILL (abort, `--timeout`).
+pub const GRACE: Duration = Duration::from_secs(3);
+
+/// How long a bridge may take to exit after its `done`: generous, because an
+/// interpreter's shutdown on a loaded machine is slow and that is not the bridge's fault.
+pub const AFTER_DONE: Duration = Duration::from_secs(5);
 
 /// The variable carrying the witness's base URL (with `--witness`).
 pub const WITNESS_VAR: &str = "MMCONFORM_WITNESS_URL";
@@ -24,6 +28,7 @@ pub struct Bridge {
     pub limits: LineLimits,
     pub timeout: Duration,
     pub grace: Duration,
+    pub after_done: Duration,
 }
 
 /// The `describe` request line.
@@ -91,6 +96,7 @@ impl Bridge {
             limits: self.limits,
             timeout: self.timeout,
             grace: self.grace,
+            after_end: self.after_done,
             stop,
             sigterm_on_first_line: abort,
             ends_output: &is_done,

@@ -121,7 +121,7 @@ fn exit(run: &Observed) -> AssertionResult {
     let actual = if lingered {
         format!(
             "did not exit within {} s after done; ended by us",
-            super::bridge::GRACE.as_secs()
+            super::bridge::AFTER_DONE.as_secs()
         )
     } else {
         run.ending()
