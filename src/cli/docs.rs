@@ -9,7 +9,7 @@ use clap_mangen::roff::{Roff, bold, roman};
 use std::io::Write;
 
 /// The environment variables mmconform reads, for the man page.
-const ENVIRONMENT: [(&str, &str); 8] = [
+const ENVIRONMENT: [(&str, &str); 9] = [
     (
         "OPENWOP_BASE_URL",
         "run, list: the openwop target when --target is absent",
@@ -21,6 +21,10 @@ const ENVIRONMENT: [(&str, &str); 8] = [
     (
         "OPENAI_BASE_URL",
         "run, list: the OpenAI-compatible API base when --target is absent",
+    ),
+    (
+        "MMCONFORM_TARGET_CMD",
+        "run, list: the AgentRuntime bridge command when --target-cmd is absent (--profile agentruntime)",
     ),
     (
         "OPENWOP_API_KEY",

@@ -31,6 +31,16 @@ struct ProjectFile {
     require: Option<bool>,
     timeout: Option<Spanned<f64>>,
     concurrency: Option<Spanned<i64>>,
+    agentruntime: Option<AgentruntimeSection>,
+}
+
+/// `[agentruntime]`: the bridge `--target-cmd` and `--target-cwd` name (a relative
+/// `cwd` is relative to the file).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AgentruntimeSection {
+    command: Spanned<String>,
+    cwd: Option<PathBuf>,
 }
 
 /// A project file read and checked.
@@ -171,7 +181,7 @@ fn apply_target(
         && !given(matches, "profile")
     {
         args.profile = ProfileArg::from_str(profile.get_ref(), true).map_err(|_| {
-            let names = ["openwop", "agui"];
+            let names = ["openwop", "agui", "openai", "agentruntime"];
             let message = format!(
                 "unknown profile `{}` (use {}){}",
                 profile.get_ref(),
@@ -180,6 +190,9 @@ fn apply_target(
             );
             project.problem(profile.span(), message)
         })?;
+    }
+    if let Some(section) = &file.agentruntime {
+        apply_agentruntime(project, section, args, matches)?;
     }
     if let Some(filters) = &file.filters
         && !given(matches, "filters")
@@ -198,6 +211,30 @@ fn apply_target(
             return Err(project.problem(timeout.span(), message));
         }
         args.timeout = secs;
+    }
+    Ok(())
+}
+
+/// `[agentruntime]`: the bridge command, checked to split as a shell would, and its
+/// working directory; the command line's `--target-cmd`/`--target-cwd` win.
+fn apply_agentruntime(
+    project: &Project,
+    section: &AgentruntimeSection,
+    args: &mut TargetArgs,
+    matches: &ArgMatches,
+) -> Result<(), CliError> {
+    if given(matches, "target_cmd") || given(matches, "target") {
+        return Ok(());
+    }
+    let command = section.command.get_ref();
+    crate::process::Command::parse(command, None).map_err(|e| {
+        project.problem(section.command.span(), format!("agentruntime.command: {e}"))
+    })?;
+    args.target_cmd = Some(command.clone());
+    if let Some(cwd) = &section.cwd
+        && !given(matches, "target_cwd")
+    {
+        args.target_cwd = Some(project.path(cwd));
     }
     Ok(())
 }

@@ -161,3 +161,29 @@ fn usage_errors_are_exit_2_before_anything_starts() {
         assert!(r.stderr.contains(says), "{args:?}: {}", r.context());
     }
 }
+
+#[test]
+fn the_project_file_names_the_bridge() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("mmconform.toml");
+    let bridge = format!(
+        "{} serve-reference --profile agentruntime",
+        env!("CARGO_BIN_EXE_mmconform")
+    );
+    std::fs::write(
+        &config,
+        format!("profile = \"agentruntime\"\nfilters = [\"agentruntime.contract\"]\n\n[agentruntime]\ncommand = \"{bridge}\"\ncwd = \".\"\n"),
+    )
+    .unwrap();
+    let r = run(&["--config", config.to_str().unwrap()]);
+    assert_eq!(r.code, 0, "{}", r.context());
+    assert_eq!(r.outcome("agentruntime.contract"), "pass");
+    std::fs::write(
+        &config,
+        "profile = \"agentruntime\"\n[agentruntime]\ncommand = \"node 'x\"\n",
+    )
+    .unwrap();
+    let r = run(&["--config", config.to_str().unwrap()]);
+    assert_eq!(r.code, 2, "{}", r.context());
+    assert!(r.stderr.contains("agentruntime.command"), "{}", r.context());
+}
