@@ -57,10 +57,10 @@ pub fn resolve(args: &TargetArgs, offline: bool, env: Env) -> Result<Target, Str
             ));
         }
     };
-    if let Some(dir) = &command.cwd {
-        if !dir.is_dir() {
-            return Err(format!("--target-cwd {}: not a directory", dir.display()));
-        }
+    if let Some(dir) = &command.cwd
+        && !dir.is_dir()
+    {
+        return Err(format!("--target-cwd {}: not a directory", dir.display()));
     }
     Ok(Target::Command(command))
 }

@@ -72,6 +72,9 @@ fn contract(run: &Observed) -> Vec<AssertionResult> {
     ]
 }
 
+/// A JSON type test, such as `Value::is_string`.
+type TypeCheck = fn(&Value) -> bool;
+
 fn result_fields(run: &Observed) -> AssertionResult {
     let expected = "done.result has text, sessionId, durationMs, aborted".to_string();
     let Some(result) = run.result() else {
@@ -82,7 +85,7 @@ fn result_fields(run: &Observed) -> AssertionResult {
             false,
         );
     };
-    let checks: [(&str, fn(&Value) -> bool); 4] = [
+    let checks: [(&str, TypeCheck); 4] = [
         ("text", Value::is_string),
         ("sessionId", Value::is_string),
         ("durationMs", Value::is_number),

@@ -122,11 +122,11 @@ fn done(
         "usage": {},
         "aborted": aborted,
     });
-    if config.faulted(RuntimeFault::ResultMissingFields) {
-        if let Some(map) = result.as_object_mut() {
-            map.remove("sessionId");
-            map.remove("durationMs");
-        }
+    if config.faulted(RuntimeFault::ResultMissingFields)
+        && let Some(map) = result.as_object_mut()
+    {
+        map.remove("sessionId");
+        map.remove("durationMs");
     }
     json!({"type": "done", "result": result})
 }
@@ -138,13 +138,13 @@ async fn work(config: &RuntimeConfig, params: &Value) -> Worked {
     if attached.audio && config.faulted(RuntimeFault::CrashesOnAudio) {
         return Worked::Crashed;
     }
-    if let Some(first) = attached.undeclared.first() {
-        if config.faulted(RuntimeFault::ErrorsOnUndeclared) {
-            return Worked::Failed(
-                format!("unsupported media type {first}"),
-                "UNSUPPORTED_MEDIA",
-            );
-        }
+    if let Some(first) = attached.undeclared.first()
+        && config.faulted(RuntimeFault::ErrorsOnUndeclared)
+    {
+        return Worked::Failed(
+            format!("unsupported media type {first}"),
+            "UNSUPPORTED_MEDIA",
+        );
     }
     if !attached.unreadable.is_empty() {
         let why = attached.unreadable.join("; ");
