@@ -47,6 +47,9 @@ fn the_builtin_suite_is_calibrated_and_every_variant_is_caught() {
     let server_faults = all_faults("openai");
     assert!(server_faults.len() >= 9, "{server_faults:?}");
     faults.extend(server_faults.iter().map(|f| format!("openai:{f}")));
+    let runtime_faults = all_faults("agentruntime");
+    assert!(runtime_faults.len() >= 20, "{runtime_faults:?}");
+    faults.extend(runtime_faults.iter().map(|f| format!("agentruntime:{f}")));
     for fault in &faults {
         let row = variants
             .iter()

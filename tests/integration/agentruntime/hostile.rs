@@ -129,3 +129,35 @@ fn lines_after_done_and_a_bridge_that_lingers_fail_the_contract() {
     );
     assert!(wall < Duration::from_secs(15), "{wall:?}");
 }
+
+#[test]
+fn a_secret_a_bridge_prints_is_redacted_in_every_output() {
+    let (r, _) = run_timed(
+        &[
+            "--profile",
+            "agentruntime",
+            "--target-cmd",
+            "sh -c 'echo sekrit-token-value-123 >&2; echo sekrit-token-value-123'",
+            "--filter",
+            "agentruntime.contract",
+            "-v",
+        ],
+        &[("OPENWOP_API_KEY", "sekrit-token-value-123")],
+        Duration::from_secs(60),
+    );
+    judged(&r);
+    assert_eq!(r.outcome("agentruntime.contract"), "fail");
+    let report = r.report.as_ref().unwrap().to_string();
+    for (what, text) in [
+        ("stdout", &r.stdout),
+        ("stderr", &r.stderr),
+        ("report", &report),
+        ("junit", r.junit.as_ref().unwrap()),
+    ] {
+        assert!(
+            !text.contains("sekrit-token-value-123"),
+            "{what} leaks the secret"
+        );
+    }
+    assert!(report.contains("[REDACTED]"), "{report}");
+}
