@@ -54,7 +54,11 @@ pub fn router(shared: S) -> Router {
                 only(post(responses_call)),
             )
             .route(&format!("{base}/models"), only(get(models)))
-            .route(&format!("{base}/models/{{id}}"), only(get(model)));
+            // Gemini's v1 shares this path with OpenAI's: `POST /v1/models/{model}:{method}`.
+            .route(
+                &format!("{base}/models/{{id}}"),
+                only(get(model).post(gemini_call)),
+            );
         for version in gemini::VERSIONS {
             let models = format!("{base}/{version}/models");
             app = app.route(&models, gemini_only(get(gemini_models))).route(
@@ -157,13 +161,23 @@ async fn gemini_model(State(shared): State<S>, Path(id): Path<String>) -> Respon
     answer::error(Wire::Gemini, StatusCode::NOT_FOUND, &why)
 }
 
+/// The OpenAI list, which also holds Gemini's `models` (its v1 lists at this path).
 async fn models(State(shared): State<S>) -> Response {
-    axum::Json(answer::models(&shared.config.model)).into_response()
+    let mut list = answer::models(&shared.config.model);
+    list["models"] = gemini::answer::models(&shared.config.model)["models"].clone();
+    axum::Json(list).into_response()
 }
 
+/// One model, described for both the OpenAI and the Gemini (v1) clients.
 async fn model(State(shared): State<S>, Path(id): Path<String>) -> Response {
     if id == shared.config.model {
-        return axum::Json(answer::model_entry(&id)).into_response();
+        let mut entry = gemini::answer::model_entry(&id);
+        if let (Some(both), serde_json::Value::Object(openai)) =
+            (entry.as_object_mut(), answer::model_entry(&id))
+        {
+            both.extend(openai);
+        }
+        return axum::Json(entry).into_response();
     }
     let why = format!("the witness serves one model, {}", shared.config.model);
     answer::error(Wire::OpenaiChat, StatusCode::NOT_FOUND, &why)

@@ -137,7 +137,8 @@ async fn gemini_calls_are_answered_in_each_framing_and_the_key_is_never_kept() {
     let array: Value = serde_json::from_str(&body).unwrap();
     assert!(array[0]["candidates"].is_array(), "{body}");
 
-    let url = format!("{models}/gemini-test:countTokens");
+    // google-genai's default API version is v1, at the path OpenAI's models share.
+    let url = format!("{}/models/gemini-test:countTokens", w.base_url());
     let (status, _, body) = post(&url, gemini_body("g4-p0")).await;
     assert_eq!(status, 200);
     assert!(serde_json::from_str::<Value>(&body).unwrap()["totalTokens"].is_u64());

@@ -1,7 +1,8 @@
 //! A Gemini request body to the parts of a call: `systemInstruction`, then each of
 //! `contents`. A `:countTokens` body may hold its contents inside
 //! `generateContentRequest`; it is read the same way. Every field is looked up in both
-//! spellings (`inlineData` / `inline_data`).
+//! spellings (`inlineData` / `inline_data`), and `data` is read as the proto3 JSON
+//! mapping reads `bytes`: standard or URL-safe base64, padded or not.
 
 use super::{OTHER_FIELDS, form};
 use crate::witness::decode::Collector;
@@ -197,7 +198,7 @@ fn inline_data(part: &mut Part, blob: &Value) {
         part::data_url(part, data);
         part.mime = mime.map(|m| cut(m, MAX_NAME));
     } else {
-        part::inline_base64(part, data, mime);
+        part::inline_proto_base64(part, data, mime);
     }
     part::check_media(part, mime);
 }

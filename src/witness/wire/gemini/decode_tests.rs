@@ -72,6 +72,26 @@ fn inline_media_in_both_spellings_and_the_system_instruction_are_decoded() {
 }
 
 #[test]
+fn url_safe_unpadded_base64_is_read_as_the_proto_json_mapping_reads_bytes() {
+    // google-genai sends URL-safe base64; the bytes must come out the same.
+    let raw = mmconform_media::generate("audio/wav", "u-p0");
+    let url_safe = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(&raw);
+    assert!(
+        url_safe.contains(['-', '_']),
+        "the sample exercises the URL-safe alphabet"
+    );
+    let call =
+        decode(&json!({"contents": [user_content(vec![inline_data("audio/wav", &url_safe)])]}));
+    assert!(codes(&call).is_empty(), "{:?}", codes(&call));
+    let standard = decode(
+        &json!({"contents": [user_content(vec![inline_data("audio/wav", &STANDARD.encode(&raw))])]}),
+    );
+    assert_eq!(call.parts[0].sha256, standard.parts[0].sha256);
+    assert_eq!(call.parts[0].bytes, Some(raw.len() as u64));
+    assert_eq!(call.parts[0].stamps, ["u-p0"]);
+}
+
+#[test]
 fn a_count_tokens_body_is_read_from_its_inner_request() {
     let body = json!({"generateContentRequest": {"model": "models/g",
         "contents": [user_content(vec![inline_data("image/png", &b64("image/png", "c-p0"))])]}});

@@ -18,7 +18,8 @@ use serde_json::{Value, json};
 /// Where the API reference defines what these rules check.
 pub const SOURCE: &str = "Gemini API reference, generateContent (Content, Part, Blob)";
 
-/// The API versions served, each as `/{version}/models/...`.
+/// The API versions served as `/{version}/models/...` by their own routes; `v1`
+/// shares `/v1/models/{id}` with the OpenAI wires and is served there.
 pub const VERSIONS: [&str; 2] = ["v1beta", "v1alpha"];
 
 /// A model method, the part of the path after `{model}:`.
