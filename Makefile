@@ -28,7 +28,7 @@ run-reference:
 # skips the sanitizer (the project has no unsafe code; panics, hangs (-timeout) and
 # memory blow-ups (-rss_limit_mb) are what is hunted). Crashes land in fuzz/artifacts/.
 FUZZ_SECONDS ?= 300
-FUZZ_TARGETS ?= scenario_load host_answers
+FUZZ_TARGETS ?= scenario_load host_answers witness_calls
 
 fuzz:
 	@command -v cargo-fuzz >/dev/null 2>&1 || $(CARGO) install cargo-fuzz --locked

@@ -8,7 +8,7 @@ use crate::config::{EmbeddedClaims, RunConfig, Target, Token};
 use crate::protocol::openwop::Dialect;
 use crate::witness::{RunningWitness, Witness, WitnessConfig};
 use reference_hosts::agui::{self, AgentConfig};
-use reference_hosts::{Fault, ReferenceConfig, RunningReference};
+use reference_hosts::{Fault, ReferenceConfig, RunningReference, UpstreamWire};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -30,6 +30,9 @@ pub struct Setup {
     /// The host forwards to a witness the run starts (`run --witness`): the forwarding
     /// faults run here, and the `expect.witness` cases are judged.
     pub witness: bool,
+    /// The wire the host calls its model in: Chat Completions, or (a gateway that
+    /// translates wires) Responses for the OpenAI server, Gemini for the AG-UI agent.
+    pub upstream_wire: UpstreamWire,
 }
 
 /// How long a case of a witness setup waits for its model call. The reference hosts
@@ -88,6 +91,7 @@ fn setup(name: &'static str, summary: &'static str, shape: OpenwopShape) -> Setu
         summary,
         shape: Shape::Openwop(shape),
         witness: false,
+        upstream_wire: UpstreamWire::Chat,
     }
 }
 
@@ -97,6 +101,7 @@ fn agui(name: &'static str, summary: &'static str, accepts: &'static [&'static s
         summary,
         shape: Shape::Agui(accepts),
         witness: false,
+        upstream_wire: UpstreamWire::Chat,
     }
 }
 
@@ -104,6 +109,14 @@ fn agui(name: &'static str, summary: &'static str, accepts: &'static [&'static s
 fn witnessed(mut setup: Setup) -> Setup {
     setup.witness = true;
     setup
+}
+
+/// `setup` forwarding to a witness in `wire`.
+fn witnessed_over(setup: Setup, wire: UpstreamWire) -> Setup {
+    Setup {
+        upstream_wire: wire,
+        ..witnessed(setup)
+    }
 }
 
 /// Every calibration shape, in the order the matrix lists them.
@@ -180,6 +193,14 @@ pub fn setups() -> Vec<Setup> {
             "agui-default, forwarding what reaches its model to a witness (run --witness)",
             &agui::DEFAULT_ACCEPTS,
         )),
+        witnessed_over(
+            agui(
+                "agui-gemini-witness",
+                "agui-witness, the agent translating AG-UI into Gemini generateContent calls to the witness (forwarding faults only)",
+                &agui::DEFAULT_ACCEPTS,
+            ),
+            UpstreamWire::Gemini,
+        ),
         agui(
             "agui-av",
             "AG-UI agent accepting image/, audio/, video/ (no documents)",
@@ -210,8 +231,16 @@ pub fn setups() -> Vec<Setup> {
                 summary,
                 shape: Shape::Openai(shape),
                 witness,
+                upstream_wire: UpstreamWire::Chat,
             }),
     )
+    .chain([Setup {
+        name: "openai-responses-witness",
+        summary: "openai-witness, the server translating Chat into Responses calls to the witness (forwarding faults only)",
+        shape: Shape::Openai(setup_openai::full_multimodal()),
+        witness: true,
+        upstream_wire: UpstreamWire::Responses,
+    }])
     .chain(
         super::setup_agentruntime::SHAPES
             .into_iter()
@@ -220,6 +249,7 @@ pub fn setups() -> Vec<Setup> {
                 summary,
                 shape: Shape::Agentruntime(accepts),
                 witness: true,
+                upstream_wire: UpstreamWire::Chat,
             }),
     )
     .collect()
@@ -256,10 +286,14 @@ impl Setup {
         let (reference, mut config) = match &self.shape {
             Shape::Openwop(shape) => embedded(shape.start(host_fault(variant), upstream).await?),
             Shape::Agui(accepts) => {
-                let agent = agent_config(accepts, variant)?.with_upstream(upstream);
+                let agent = agent_config(accepts, variant)?
+                    .with_upstream(upstream)
+                    .with_upstream_wire(self.upstream_wire);
                 embedded(start_agent(agent).await?)
             }
-            Shape::Openai(shape) => embedded(shape.start(variant, upstream).await?),
+            Shape::Openai(shape) => {
+                embedded(shape.start(variant, upstream, self.upstream_wire).await?)
+            }
             Shape::Agentruntime(accepts) => {
                 let fault = match variant {
                     Some(Variant::Runtime(fault)) => Some(*fault),

@@ -8,10 +8,10 @@
 use super::setup::{CALIBRATION_TOKEN, embedded_run, loopback};
 use super::variant::Variant;
 use crate::config::{EmbeddedClaims, RunConfig, Token};
-use reference_hosts::RunningReference;
 use reference_hosts::openai::{
     self, IMAGE_MIMES, MULTIMODAL_MODEL, OpenaiConfig, OpenaiFault, REFERENCE_FILE_ID, TEXT_MODEL,
 };
+use reference_hosts::{RunningReference, UpstreamWire};
 
 /// How a shape declares the model.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -83,6 +83,14 @@ pub fn shapes() -> Vec<(&'static str, &'static str, OpenaiShape, bool)> {
     ]
 }
 
+/// The multimodal model declared in full (the `openai-multimodal` shape).
+pub fn full_multimodal() -> OpenaiShape {
+    OpenaiShape {
+        model: MULTIMODAL_MODEL,
+        declared: Declared::Full,
+    }
+}
+
 fn full_accepts() -> Vec<String> {
     IMAGE_MIMES
         .iter()
@@ -120,6 +128,7 @@ impl OpenaiShape {
         &self,
         variant: Option<&Variant>,
         upstream: Option<url::Url>,
+        upstream_wire: UpstreamWire,
     ) -> Result<(RunningReference, RunConfig), String> {
         let fault = match variant {
             Some(Variant::OpenaiHost(fault)) => Some(*fault),
@@ -133,6 +142,7 @@ impl OpenaiShape {
         let server = OpenaiConfig {
             token: token.as_ref().map(|t| t.value.clone()),
             upstream,
+            upstream_wire,
             ..server_config(self.model, fault)?
         };
         let running = openai::spawn(server, loopback())
@@ -171,7 +181,10 @@ mod tests {
         assert!(!witnessed);
         assert!(all.iter().any(|s| s.0 == "openai-witness" && s.3));
         let variant = Variant::OpenaiHost(OpenaiFault::StreamWithoutDone);
-        let (running, config) = full.start(Some(&variant), None).await.unwrap();
+        let (running, config) = full
+            .start(Some(&variant), None, UpstreamWire::Chat)
+            .await
+            .unwrap();
         assert_eq!(config.model.as_deref(), Some(MULTIMODAL_MODEL));
         assert_eq!(config.protocol, Some("openai"));
         assert!(config.token.is_some() && config.media_base_url.is_some());

@@ -79,6 +79,17 @@ impl Variant {
         }
     }
 
+    /// A forwarding fault (it changes nothing without a model to forward to).
+    fn needs_upstream(&self) -> bool {
+        match self {
+            Variant::Host(f) => f.needs_upstream(),
+            Variant::AguiHost(f) => f.needs_upstream(),
+            Variant::OpenaiHost(f) => f.needs_upstream(),
+            // The runtime's faults are its own; every runtime shape has a witness.
+            Variant::Runtime(_) | Variant::Schema(_) => false,
+        }
+    }
+
     pub fn detection(&self) -> Detection {
         match self {
             Variant::Host(f) if BLOCKING_FAULTS.contains(f) => Detection::Blocked,
@@ -91,8 +102,14 @@ impl Variant {
     /// witness setups. In those, the other faults run too: a host that accepts what it
     /// must refuse then forwards it, which is what fails `witness: withheld`. Schema
     /// mutants need a host only for the cases that validate answers against a schema,
-    /// so one setup per profile is enough.
+    /// so one setup per profile is enough. A setup whose host translates into another
+    /// model wire runs the forwarding faults only: the others are proven in the Chat
+    /// setups, and what such a setup adds is the other wire's form.
     pub fn runs_in(&self, setup: &Setup) -> bool {
+        let translating = setup.upstream_wire != reference_hosts::UpstreamWire::Chat;
+        if translating && !self.needs_upstream() {
+            return false;
+        }
         match self {
             Variant::Host(f) => {
                 setup.profile() == crate::protocol::openwop::PROFILE

@@ -115,8 +115,9 @@ pub enum Command {
     /// Merge verified reports of many hosts into one matrix, and judge an RFC's
     /// promotion criteria on them.
     Evidence(EvidenceArgs),
-    /// Serve a mock model endpoint (OpenAI Chat Completions, Anthropic Messages) and
-    /// judge every call a client or host sends it against the wire rules.
+    /// Serve a mock model endpoint (OpenAI Chat Completions and Responses, Anthropic
+    /// Messages, Gemini generateContent) and judge every call a client or host sends it
+    /// against the wire rules.
     Witness(WitnessArgs),
     /// Stamped media files for checking a client by hand with `mmconform witness`.
     Media(MediaArgs),

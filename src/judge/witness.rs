@@ -11,7 +11,8 @@
 //!   input never reached the model, whatever the host answered.
 //!
 //! Only observed facts are judged: the caller decides whether the witness could see
-//! everything (a full call log, an answer at all) before calling these.
+//! everything (a full call log, an answer at all) before calling these. A Gemini
+//! `:countTokens` call is not a model reading its input and is left out of both.
 
 use super::witness_form;
 use crate::outcome::AssertionResult;
@@ -36,6 +37,15 @@ pub fn judge(
     nonce: &str,
     answered: Answered,
 ) -> Vec<AssertionResult> {
+    // A token count carries the input to the provider but no model reads it: it is
+    // evidence in the reports, never a call that "reached" (or leaked to) the model.
+    let read: Vec<ModelCall>;
+    let calls = if calls.iter().all(|c| c.wire.reads()) {
+        calls
+    } else {
+        read = calls.iter().filter(|c| c.wire.reads()).cloned().collect();
+        &read
+    };
     match expect {
         WitnessExpectation::Reached => reached(sent, calls, nonce, answered),
         WitnessExpectation::Withheld => vec![withheld(calls, answered)],

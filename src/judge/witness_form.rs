@@ -3,7 +3,10 @@
 //! the order it was sent, and the text alongside. The mapping is llm-provider 0015
 //! §3.1's, which WIRE.md §3 follows: image -> `image_url` (Anthropic `image`), audio ->
 //! `input_audio` with the bytes' `format`, document -> `file` (Anthropic `document`),
-//! each data URL (or `media_type`) naming the part's MIME type.
+//! each data URL (or `media_type`) naming the part's MIME type. On the Responses wire the
+//! forms are `input_image`, `input_audio` and `input_file` (OpenAI API reference); on the
+//! Gemini wire every medium is `inlineData` (or `fileData`) and its `mimeType` is what
+//! tells the kind (Gemini API reference, `Blob`), so there the MIME check does the work.
 
 use super::witness::Matched;
 use crate::outcome::{AssertionResult, Level};
@@ -11,6 +14,7 @@ use crate::request::sent::{SentMedia, SentPart, SentSource};
 use crate::witness::{ModelCall, Part, PartKind, SourceKind};
 
 const CITE: &str = "llm-provider 0015 §3.1, WIRE.md §3";
+const RESPONSES_IMAGE: &str = "responses.input_image";
 
 fn should(check: &str, expected: String, actual: String, passed: bool) -> AssertionResult {
     AssertionResult::new(check, expected, actual, passed).at_level(Level::Should)
@@ -40,10 +44,22 @@ pub fn checks(
 /// The wire forms a kind may take; `None` for kinds 0015 gives no form (video, ...).
 pub fn forms(kind: &str) -> Option<&'static [&'static str]> {
     Some(match kind {
-        "image" => &["image_url", "anthropic.image"],
-        "audio" => &["input_audio"],
+        "image" => &[
+            "image_url",
+            "anthropic.image",
+            RESPONSES_IMAGE,
+            "gemini.inline_data",
+            "gemini.file_data",
+        ],
+        "audio" => &["input_audio", "responses.input_audio", "gemini.inline_data"],
         // `file` is the OpenAI pack's name for a document part.
-        "document" | "file" => &["file", "anthropic.document"],
+        "document" | "file" => &[
+            "file",
+            "anthropic.document",
+            "responses.input_file",
+            "gemini.inline_data",
+            "gemini.file_data",
+        ],
         _ => return None,
     })
 }
@@ -81,7 +97,7 @@ fn mime(m: &SentMedia, part: &Part) -> Option<AssertionResult> {
         return None;
     }
     let declared = part.mime.as_deref().unwrap_or("(none)");
-    if part.wire_form == "input_audio" {
+    if part.wire_form == "input_audio" || part.wire_form == "responses.input_audio" {
         let format = audio_format(&m.mime)?;
         return Some(should(
             "witness.mime",
@@ -102,18 +118,30 @@ fn mime(m: &SentMedia, part: &Part) -> Option<AssertionResult> {
 }
 
 /// `witness.detail`: an image's `detail` arrives as it was set, and is absent when it
-/// was not (0015 §3.1: absent on the wire unless set). Judged on `image_url` parts only:
-/// the other wires carry no detail.
+/// was not (0015 §3.1: absent on the wire unless set). Judged on `image_url` and
+/// Responses `input_image` parts: the other wires carry no detail. A detail not set may
+/// arrive as `auto` on `input_image`, the value the Responses API takes it to be.
 fn detail(m: &SentMedia, part: &Part) -> Option<AssertionResult> {
-    if m.kind != "image" || part.wire_form != "image_url" {
+    let responses = part.wire_form == RESPONSES_IMAGE;
+    if m.kind != "image" || !(part.wire_form == "image_url" || responses) {
         return None;
     }
     let shown = |d: Option<&str>| d.map_or("absent".to_string(), |d| format!("\"{d}\""));
+    let passed = part.detail == m.detail
+        || (responses && m.detail.is_none() && part.detail.as_deref() == Some("auto"));
     Some(should(
         "witness.detail",
-        format!("image_url.detail {} ({CITE})", shown(m.detail.as_deref())),
+        format!(
+            "{}.detail {} ({CITE})",
+            if responses {
+                "input_image"
+            } else {
+                "image_url"
+            },
+            shown(m.detail.as_deref())
+        ),
         format!("detail {} at {}", shown(part.detail.as_deref()), part.at),
-        part.detail == m.detail,
+        passed,
     ))
 }
 
@@ -121,7 +149,8 @@ fn detail(m: &SentMedia, part: &Part) -> Option<AssertionResult> {
 /// without one is not judged: a gateway may name it.
 fn filename(m: &SentMedia, part: &Part) -> Option<AssertionResult> {
     let sent = m.filename.as_deref()?;
-    if part.kind != PartKind::Document {
+    // Gemini's Blob and FileData have no file name to keep.
+    if part.kind != PartKind::Document || part.wire_form.starts_with("gemini.") {
         return None;
     }
     let arrived = part.filename.as_deref().unwrap_or("(none)");

@@ -308,3 +308,96 @@ fn a_gateway_that_drops_detail_or_renames_a_file_is_told_what_changed() {
     );
     assert!(failed.iter().all(|a| a.level == Some(Level::Should)));
 }
+
+/// `body` as the witness decodes a call to `wire`.
+fn call_on(wire: Wire, seq: u64, body: Value) -> ModelCall {
+    let body = body.to_string();
+    decode_call(wire, "/", body.as_bytes(), &Limits::default(), seq)
+}
+
+#[test]
+fn responses_and_gemini_calls_are_judged_by_the_same_checks_in_their_own_forms() {
+    let png = mmconform_media::generate("image/png", NONCE);
+    let sent = sent("image", "image/png");
+    let responses = call_on(
+        Wire::OpenaiResponses,
+        1,
+        json!({"input": [{"role": "user", "content": [
+            {"type": "input_text", "text": format!("what is this? {NONCE}")},
+            {"type": "input_image", "image_url": format!("data:image/png;base64,{}", b64(&png)), "detail": "auto"},
+        ]}]}),
+    );
+    let gemini = call_on(
+        Wire::Gemini,
+        2,
+        json!({"contents": [{"parts": [
+            {"text": format!("what is this? {NONCE}")},
+            {"inline_data": {"mime_type": "image/png", "data": b64(&png)}},
+        ]}]}),
+    );
+    for (call, detail) in [(responses, true), (gemini, false)] {
+        let got = judge(
+            WitnessExpectation::Reached,
+            &sent,
+            &[call],
+            NONCE,
+            Answered::Success,
+        );
+        let mut want = vec![
+            ("witness.reached", true),
+            ("witness.bytes", true),
+            ("witness.form", true),
+            ("witness.mime", true),
+        ];
+        // A detail not set may arrive as `auto` on input_image; Gemini has no detail.
+        if detail {
+            want.push(("witness.detail", true));
+        }
+        want.extend([("witness.order", true), ("witness.text", true)]);
+        assert_eq!(checks(&got), want);
+    }
+}
+
+#[test]
+fn a_token_count_never_counts_as_the_model_reading_the_input() {
+    let png = mmconform_media::generate("image/png", NONCE);
+    let body = json!({"contents": [{"parts": [
+        {"text": format!("what is this? {NONCE}")},
+        {"inlineData": {"mimeType": "image/png", "data": b64(&png)}},
+    ]}]});
+    let count = call_on(Wire::GeminiCountTokens, 1, body.clone());
+    assert!(count.carries(NONCE));
+    let sent = sent("image", "image/png");
+    let calls = [count.clone()];
+    let reached = judge(
+        WitnessExpectation::Reached,
+        &sent,
+        &calls,
+        NONCE,
+        Answered::Success,
+    );
+    assert_eq!(checks(&reached), [("witness.reached", false)]);
+    let withheld = judge(
+        WitnessExpectation::Withheld,
+        &sent,
+        &calls,
+        NONCE,
+        Answered::Refused,
+    );
+    assert_eq!(checks(&withheld), [("witness.withheld", true)]);
+    // With the real call beside it, that one is judged.
+    let calls = [count, call_on(Wire::Gemini, 2, body)];
+    let reached = judge(
+        WitnessExpectation::Reached,
+        &sent,
+        &calls,
+        NONCE,
+        Answered::Success,
+    );
+    assert!(reached.iter().all(|a| a.passed));
+    assert!(
+        reached[0].actual.contains("(call 2)"),
+        "{}",
+        reached[0].actual
+    );
+}

@@ -3,6 +3,7 @@
 //! what reached the model; and each wire's own error body when a call is refused.
 
 use super::record::{ModelCall, Part, PartKind, SourceKind, Wire};
+use super::wire::{gemini, responses};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
@@ -66,7 +67,7 @@ pub fn describe(part: &Part) -> String {
     out
 }
 
-fn unix_now() -> u64 {
+pub fn unix_now() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_secs())
@@ -82,6 +83,8 @@ pub struct Reply<'a> {
     pub stream_usage: bool,
     /// The model answered as when the call names none.
     pub default_model: &'a str,
+    /// Gemini `?alt=sse`: a stream as server-sent events, not a JSON array.
+    pub sse: bool,
 }
 
 /// The answer to a recorded call: the completion, or the wire's error body.
@@ -90,6 +93,7 @@ pub fn respond(call: &ModelCall, reply: Reply) -> Response {
         refusal,
         stream_usage,
         default_model,
+        sse: alt_sse,
     } = reply;
     let status = StatusCode::from_u16(call.status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
     if let Some(why) = refusal {
@@ -102,9 +106,48 @@ pub fn respond(call: &ModelCall, reply: Reply) -> Response {
             json_response(anthropic_message(call.seq, model, &text))
         }
         (Wire::AnthropicMessages, true) => sse(anthropic_events(call.seq, model, &text)),
+        (Wire::OpenaiResponses, false) => {
+            json_response(responses::answer::response(call.seq, model, &text, true))
+        }
+        (Wire::OpenaiResponses, true) => sse(named_events(responses::answer::events(
+            call.seq, model, &text,
+        ))),
+        (Wire::Gemini, false) => json_response(gemini::answer::response(call.seq, model, &text)),
+        (Wire::Gemini, true) => {
+            let response = gemini::answer::response(call.seq, model, &text);
+            let (kind, body) = gemini::answer::stream_body(&response, alt_sse);
+            ([(header::CONTENT_TYPE, kind)], body).into_response()
+        }
+        (Wire::GeminiCountTokens, _) => {
+            json_response(gemini::answer::count_tokens(text_words(call)))
+        }
         (_, false) => json_response(openai_completion(call.seq, model, &text)),
         (_, true) => sse(openai_chunks(call.seq, model, &text, stream_usage)),
     }
+}
+
+/// Server-sent events with their names, each framed by `sse_stream`.
+fn named_events(events: Vec<(&'static str, Value)>) -> String {
+    events
+        .into_iter()
+        .filter_map(|(name, data)| {
+            let frame = sse_stream::Sse::default()
+                .event(name)
+                .data(data.to_string())
+                .encode()
+                .ok()?;
+            String::from_utf8(frame.to_vec()).ok()
+        })
+        .collect()
+}
+
+/// The words of a call's text parts, as a token count stands in for.
+fn text_words(call: &ModelCall) -> usize {
+    call.parts
+        .iter()
+        .filter_map(|p| p.text.as_deref())
+        .map(words)
+        .sum()
 }
 
 fn json_response(body: Value) -> Response {
@@ -224,9 +267,14 @@ pub fn anthropic_events(seq: u64, model: &str, text: &str) -> String {
         .collect()
 }
 
-/// The wire's error body: OpenAI `{error: {message, type, param, code}}`, Anthropic
-/// `{type: error, error: {type, message}}`.
+/// The wire's error body: OpenAI `{error: {message, type, param, code}}` (Chat and
+/// Responses), Anthropic `{type: error, error: {type, message}}`, Gemini `{error: {code,
+/// message, status}}`.
 pub fn error(wire: Wire, status: StatusCode, message: &str) -> Response {
+    if matches!(wire, Wire::Gemini | Wire::GeminiCountTokens) {
+        let body = gemini::answer::error(status.as_u16(), message);
+        return (status, axum::Json(body)).into_response();
+    }
     let kind = match (wire, status.as_u16()) {
         (_, 404) => "not_found_error",
         (Wire::AnthropicMessages, 413) => "request_too_large",

@@ -173,3 +173,30 @@ fn shape_problems_and_unknown_blocks() {
     let d = user(json!([{"type": "thinking", "thinking": "hm"}]));
     assert!(only(&d).problems.is_empty());
 }
+
+#[test]
+fn a_clients_extras_are_recorded_never_refused() {
+    // Claude Code puts a system message inside `messages`; SDKs add tools, metadata,
+    // thinking and stream options. None of it is a reason to refuse the call.
+    let png = b64("image/png", "x-p0");
+    let d = decode(json!({"model": "claude", "max_tokens": 16, "stream": true,
+    "tools": [{"name": "f", "input_schema": {"type": "object"}}],
+    "metadata": {"user_id": "u"}, "thinking": {"type": "enabled", "budget_tokens": 1024},
+    "messages": [
+        {"role": "system", "content": "you are a helper"},
+        {"role": "user", "content": [
+            {"type": "text", "text": "look", "cache_control": {"type": "ephemeral"}},
+            {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": png}},
+        ]},
+    ]}));
+    assert_eq!(d.status, 200);
+    assert!(d.stream);
+    assert_eq!(d.roles, ["system", "user"]);
+    assert!(d.problems.is_empty(), "{:?}", d.problems);
+    assert!(
+        d.parts.iter().all(|p| p.problems.is_empty()),
+        "{:?}",
+        d.parts
+    );
+    assert_eq!(d.parts[2].stamps, ["x-p0"]);
+}

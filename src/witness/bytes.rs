@@ -2,7 +2,6 @@
 //! and signature, computed a chunk at a time so a 48 MiB file never sits in memory
 //! decoded; and reading data URLs.
 
-use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use mmconform_media::StampScanner;
 use sha2::{Digest as _, Sha256};
@@ -67,11 +66,32 @@ pub fn digest_bytes(bytes: &[u8]) -> Digest {
 /// The digest of standard, padded base64 (what data URLs and the wires' `data`
 /// fields carry); an error names the first offending character.
 pub fn digest_base64(b64: &str) -> Result<Digest, String> {
+    digest_with(b64, &STANDARD)
+}
+
+/// The digest of a protobuf `bytes` field in its JSON form (the Gemini wire): the
+/// proto3 JSON mapping writes standard base64 and accepts the URL-safe alphabet too,
+/// padded or not, and clients send either (google-genai sends URL-safe).
+pub fn digest_proto_base64(b64: &str) -> Result<Digest, String> {
+    use base64::alphabet::{STANDARD as STANDARD_ALPHABET, URL_SAFE};
+    use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
+    let config =
+        GeneralPurposeConfig::new().with_decode_padding_mode(DecodePaddingMode::Indifferent);
+    let url_safe = b64.bytes().any(|b| b == b'-' || b == b'_');
+    let alphabet = if url_safe {
+        &URL_SAFE
+    } else {
+        &STANDARD_ALPHABET
+    };
+    digest_with(b64, &GeneralPurpose::new(alphabet, config))
+}
+
+fn digest_with(b64: &str, engine: &impl base64::Engine) -> Result<Digest, String> {
     let mut digester = Digester::new();
     let mut buffer = vec![0u8; CHUNK_CHARS / 4 * 3];
     for (i, chunk) in b64.as_bytes().chunks(CHUNK_CHARS).enumerate() {
         let start = i * CHUNK_CHARS;
-        let written = STANDARD
+        let written = engine
             .decode_slice(chunk, &mut buffer)
             .map_err(|e| match e {
                 base64::DecodeSliceError::DecodeError(e) => describe(&e, start),
@@ -161,6 +181,7 @@ pub fn percent_decode(text: &str) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use base64::Engine as _;
 
     #[test]
     fn a_base64_file_is_digested_like_its_bytes_across_chunks() {

@@ -4,15 +4,26 @@
 //! terminal, JUnit and JSON reporters show it like any other case.
 
 use super::answer::describe;
-use super::record::{ModelCall, Part};
+use super::record::{ModelCall, Part, Wire};
 use super::rules;
+use super::wire::{gemini, responses};
 use crate::judge::verdict;
 use crate::outcome::{CaseResult, EvidenceView, Level, ProtocolEvidence, Requirement};
 
 /// The case id before the call number.
 pub const CASE_ID: &str = "witness.call";
-/// Where the rules come from, as JUnit suites and reports name it.
+/// Where the rules come from, as JUnit suites and reports name it (Chat Completions,
+/// Messages and unknown calls; [`source`] names the other wires').
 pub const SOURCE: &str = "llm-provider 0015";
+
+/// The source a call's rules come from, by its wire.
+pub fn source(wire: Wire) -> &'static str {
+    match wire {
+        Wire::OpenaiResponses => responses::SOURCE,
+        Wire::Gemini | Wire::GeminiCountTokens => gemini::SOURCE,
+        Wire::OpenaiChat | Wire::AnthropicMessages | Wire::Unknown => SOURCE,
+    }
+}
 /// What "scenario file" a witness case comes from: the rules are compiled in.
 pub const SCENARIO_FILE: &str = "builtin:witness";
 
@@ -22,6 +33,24 @@ const REQUIREMENT: &str = "A model call carries well-formed content parts: inlin
      the order sent; declared types and input_audio.format matching the bytes; file parts with \
      file_data and filename.";
 
+const RESPONSES_REQUIREMENT: &str = "A Responses call carries well-formed input items: \
+     input_image with image_url a data:<mime>;base64,<b64> or http(s) URL (or a file_id) and \
+     detail, when present, low, high, auto or original; input_file with file_data a data URL \
+     and a filename (or file_id, file_url); input_audio format matching the bytes; no empty \
+     input, content list or text; declared types matching the bytes; parts in the order sent.";
+
+const GEMINI_REQUIREMENT: &str = "A Gemini call carries well-formed contents: inlineData with \
+     a mimeType and bare base64 data whose bytes match it; fileData with a fileUri; no empty \
+     contents or parts list; parts in the order sent.";
+
+fn requirement(wire: Wire) -> &'static str {
+    match wire {
+        Wire::OpenaiResponses => RESPONSES_REQUIREMENT,
+        Wire::Gemini | Wire::GeminiCountTokens => GEMINI_REQUIREMENT,
+        Wire::OpenaiChat | Wire::AnthropicMessages | Wire::Unknown => REQUIREMENT,
+    }
+}
+
 /// The call, judged.
 pub fn case_result(call: &ModelCall) -> CaseResult {
     let mut result = CaseResult {
@@ -29,9 +58,9 @@ pub fn case_result(call: &ModelCall) -> CaseResult {
         case_id: CASE_ID.to_string(),
         title: format!("{} call {} to {}", call.wire.as_str(), call.seq, call.path),
         requirement: Requirement {
-            source: SOURCE.to_string(),
+            source: source(call.wire).to_string(),
             level: Level::Must,
-            text: REQUIREMENT.to_string(),
+            text: requirement(call.wire).to_string(),
         },
         scenario_file: SCENARIO_FILE.to_string(),
         bindings: vec![
@@ -169,7 +198,9 @@ mod tests {
         assert_eq!(
             case.reason.as_deref(),
             Some(
-                "expected a JSON Chat Completions or Messages request with a `messages` list; got not JSON: eof"
+                "expected a JSON model request of its wire: Chat Completions or Messages with a \
+                 `messages` list, Responses with `input`, Gemini with a `contents` list; got not \
+                 JSON: eof"
             )
         );
         assert_eq!(case.notes, ["the witness answered 400"]);

@@ -5,6 +5,7 @@
 use super::config::Limits;
 use super::part::{MAX_NAME, TextBudget, cut};
 use super::record::{ModelCall, Part, Problem, ProblemCode, Wire};
+use super::wire::{gemini, responses};
 use super::{anthropic, openai};
 use serde_json::{Map, Value};
 
@@ -156,28 +157,37 @@ pub fn decode(wire: Wire, body: &[u8], limits: &Limits) -> Decoded {
     let Some(object) = value.as_object() else {
         return Decoded::refused(400, ProblemCode::BadShape, "the body is not a JSON object");
     };
-    let Some(messages) = object.get("messages").and_then(Value::as_array) else {
-        return Decoded::refused(
-            400,
-            ProblemCode::BadShape,
-            "the body has no `messages` list",
-        );
-    };
     let mut collector = Collector::new(limits);
+    let read = match wire {
+        Wire::OpenaiChat | Wire::AnthropicMessages => messages(wire, object, &mut collector),
+        Wire::OpenaiResponses => responses::decode::decode(object, &mut collector),
+        Wire::Gemini | Wire::GeminiCountTokens => gemini::decode::decode(object, &mut collector),
+        Wire::Unknown => Ok(()),
+    };
+    if let Err(why) = read {
+        return Decoded::refused(400, ProblemCode::BadShape, why);
+    }
+    let mut out = collector.out;
+    read_options(object, &mut out);
+    out
+}
+
+/// The wires whose request is a `messages` list: Chat Completions and Messages.
+fn messages(wire: Wire, object: &Map<String, Value>, c: &mut Collector) -> Result<(), String> {
+    let Some(messages) = object.get("messages").and_then(Value::as_array) else {
+        return Err("the body has no `messages` list".into());
+    };
     if messages.is_empty() {
-        collector.problem(Problem::new(
+        c.problem(Problem::new(
             ProblemCode::EmptyMessages,
             "`messages` is an empty list",
         ));
     }
     match wire {
-        Wire::OpenaiChat => openai::decode(messages, &mut collector),
-        Wire::AnthropicMessages => anthropic::decode(object, messages, &mut collector),
-        Wire::Unknown => {}
+        Wire::AnthropicMessages => anthropic::decode(object, messages, c),
+        _ => openai::decode(messages, c),
     }
-    let mut out = collector.out;
-    read_options(object, &mut out);
-    out
+    Ok(())
 }
 
 /// The call's model and streaming options.

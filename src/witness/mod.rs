@@ -34,6 +34,7 @@ mod part;
 pub mod record;
 mod routes;
 pub mod rules;
+pub mod wire;
 
 pub use config::{Limits, MODEL_ID, WitnessConfig};
 pub use record::{ModelCall, Part, PartKind, Problem, ProblemCode, SourceKind, Wire};

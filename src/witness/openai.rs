@@ -146,8 +146,14 @@ fn format_mime(format: &str) -> Option<&'static str> {
 }
 
 fn input_audio(part: &mut Part, value: &Value) {
-    part.kind = PartKind::Audio;
     part.wire_form = "input_audio".into();
+    read_input_audio(part, value);
+}
+
+/// `input_audio {data, format}` (bare base64, the format naming the bytes): the same
+/// fields on Chat Completions and Responses, so both decoders use this.
+pub fn read_input_audio(part: &mut Part, value: &Value) {
+    part.kind = PartKind::Audio;
     let audio = value.get("input_audio");
     let data = audio.and_then(|a| a.get("data")).and_then(Value::as_str);
     let format = audio.and_then(|a| a.get("format")).and_then(Value::as_str);

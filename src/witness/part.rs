@@ -63,6 +63,17 @@ pub fn inline_base64(part: &mut Part, b64: &str, mime: Option<&str>) {
     }
 }
 
+/// Inline protobuf `bytes` (Gemini `inlineData.data`): base64 in either alphabet,
+/// padded or not (see [`bytes::digest_proto_base64`]).
+pub fn inline_proto_base64(part: &mut Part, b64: &str, mime: Option<&str>) {
+    part.source = Some(SourceKind::Data);
+    part.mime = mime.map(|m| cut(m, MAX_NAME));
+    match bytes::digest_proto_base64(b64) {
+        Ok(digest) => set_digest(part, digest),
+        Err(why) => part.problem(ProblemCode::InvalidBase64, format!("{}: {why}", part.at)),
+    }
+}
+
 /// A `data:` URL: its type, then its payload like inline data.
 pub fn data_url(part: &mut Part, url: &str) {
     let Some(parsed) = bytes::parse_data_url(url) else {

@@ -15,6 +15,16 @@ pub enum Wire {
     /// Anthropic Messages: `POST {base}/messages`.
     #[serde(rename = "anthropic.messages")]
     AnthropicMessages,
+    /// OpenAI Responses: `POST {base}/responses`.
+    #[serde(rename = "openai.responses")]
+    OpenaiResponses,
+    /// Gemini: `POST /v1beta/models/{model}:generateContent` or `:streamGenerateContent`.
+    #[serde(rename = "gemini")]
+    Gemini,
+    /// Gemini `:countTokens`: the content goes to the provider, but no model reads it,
+    /// so it never counts as having reached the model (see [`Wire::reads`]).
+    #[serde(rename = "gemini.count_tokens")]
+    GeminiCountTokens,
     /// A POST to a path the witness does not serve (answered 404).
     #[serde(rename = "unknown")]
     Unknown,
@@ -25,8 +35,17 @@ impl Wire {
         match self {
             Wire::OpenaiChat => "openai.chat",
             Wire::AnthropicMessages => "anthropic.messages",
+            Wire::OpenaiResponses => "openai.responses",
+            Wire::Gemini => "gemini",
+            Wire::GeminiCountTokens => "gemini.count_tokens",
             Wire::Unknown => "unknown",
         }
+    }
+
+    /// Whether a model reads what a call to this wire carries: false for a token
+    /// count, which a `witness:` judgement must never take for the model seeing it.
+    pub fn reads(self) -> bool {
+        self != Wire::GeminiCountTokens
     }
 }
 

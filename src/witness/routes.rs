@@ -1,6 +1,10 @@
-//! HTTP wiring: the model endpoints under `/v1` (and without it), the model list, and
-//! what happens to everything else. Every POST is recorded, even one the witness
-//! cannot read: a call that went wrong is evidence too.
+//! HTTP wiring: the model endpoints under `/v1` (and without it): Chat Completions,
+//! Messages, Responses, the OpenAI model list; Gemini's `/{version}/models/...` (at the
+//! root and under `/v1`); and what happens to everything else. Every POST is recorded,
+//! even one the witness cannot read: a call that went wrong is evidence too.
+//!
+//! Only the path is recorded, never the query: a Gemini client's `?key=` stays out of
+//! every record and report, as the `x-goog-api-key` and `Authorization` headers do.
 
 use super::answer::{self, Reply};
 use super::body::{BodyError, read_capped};
@@ -8,6 +12,7 @@ use super::config::WitnessConfig;
 use super::decode::{Decoded, decode};
 use super::log::CallLog;
 use super::record::{ProblemCode, Wire};
+use super::wire::{gemini, responses};
 use axum::Router;
 use axum::body::Body;
 use axum::extract::{DefaultBodyLimit, Path, State};
@@ -44,13 +49,38 @@ pub fn router(shared: S) -> Router {
         app = app
             .route(&format!("{base}/chat/completions"), only(post(chat)))
             .route(&format!("{base}/messages"), only(post(messages)))
+            .route(
+                &format!("{base}{}", responses::PATH),
+                only(post(responses_call)),
+            )
             .route(&format!("{base}/models"), only(get(models)))
-            .route(&format!("{base}/models/{{id}}"), only(get(model)));
+            // Gemini's v1 shares this path with OpenAI's: `POST /v1/models/{model}:{method}`.
+            .route(
+                &format!("{base}/models/{{id}}"),
+                only(get(model).post(gemini_call)),
+            );
+        for version in gemini::VERSIONS {
+            let models = format!("{base}/{version}/models");
+            app = app.route(&models, gemini_only(get(gemini_models))).route(
+                &format!("{models}/{{*rest}}"),
+                gemini_only(get(gemini_model).post(gemini_call)),
+            );
+        }
     }
     app.fallback(elsewhere)
         // Bodies are read under the witness's own cap (body.rs), not axum's 2 MiB.
         .layer(DefaultBodyLimit::disable())
         .with_state(shared)
+}
+
+fn gemini_only(route: MethodRouter<S>) -> MethodRouter<S> {
+    route.fallback(|| async {
+        answer::error(
+            Wire::Gemini,
+            StatusCode::METHOD_NOT_ALLOWED,
+            "method not allowed",
+        )
+    })
 }
 
 fn only(route: MethodRouter<S>) -> MethodRouter<S> {
@@ -64,20 +94,90 @@ fn only(route: MethodRouter<S>) -> MethodRouter<S> {
 }
 
 async fn chat(State(shared): State<S>, uri: Uri, body: Body) -> Response {
-    record(shared, Wire::OpenaiChat, uri.path(), body).await
+    record(shared, Wire::OpenaiChat, uri.path(), Route::default(), body).await
 }
 
 async fn messages(State(shared): State<S>, uri: Uri, body: Body) -> Response {
-    record(shared, Wire::AnthropicMessages, uri.path(), body).await
+    record(
+        shared,
+        Wire::AnthropicMessages,
+        uri.path(),
+        Route::default(),
+        body,
+    )
+    .await
 }
 
+async fn responses_call(State(shared): State<S>, uri: Uri, body: Body) -> Response {
+    record(
+        shared,
+        Wire::OpenaiResponses,
+        uri.path(),
+        Route::default(),
+        body,
+    )
+    .await
+}
+
+/// `POST .../models/{model}:{method}`: the model and the method come from the path, and
+/// a stream's framing from `?alt=sse`. An unknown method is recorded like any other
+/// unknown POST.
+async fn gemini_call(
+    State(shared): State<S>,
+    Path(rest): Path<String>,
+    uri: Uri,
+    body: Body,
+) -> Response {
+    let sse = uri
+        .query()
+        .is_some_and(|q| q.split('&').any(|pair| pair == "alt=sse"));
+    let found = gemini::model_method(&rest)
+        .and_then(|(model, method)| Some((model, gemini::Method::parse(method)?)));
+    let Some((model, method)) = found else {
+        return record(shared, Wire::Unknown, uri.path(), Route::default(), body).await;
+    };
+    let (wire, stream) = match method {
+        gemini::Method::Generate => (Wire::Gemini, false),
+        gemini::Method::StreamGenerate => (Wire::Gemini, true),
+        gemini::Method::CountTokens => (Wire::GeminiCountTokens, false),
+    };
+    let route = Route {
+        model: Some(model.trim_start_matches("models/")),
+        stream,
+        sse,
+    };
+    record(shared, wire, uri.path(), route, body).await
+}
+
+async fn gemini_models(State(shared): State<S>) -> Response {
+    axum::Json(gemini::answer::models(&shared.config.model)).into_response()
+}
+
+async fn gemini_model(State(shared): State<S>, Path(id): Path<String>) -> Response {
+    if id == shared.config.model {
+        return axum::Json(gemini::answer::model_entry(&id)).into_response();
+    }
+    let why = format!("the witness serves one model, {}", shared.config.model);
+    answer::error(Wire::Gemini, StatusCode::NOT_FOUND, &why)
+}
+
+/// The OpenAI list, which also holds Gemini's `models` (its v1 lists at this path).
 async fn models(State(shared): State<S>) -> Response {
-    axum::Json(answer::models(&shared.config.model)).into_response()
+    let mut list = answer::models(&shared.config.model);
+    list["models"] = gemini::answer::models(&shared.config.model)["models"].clone();
+    axum::Json(list).into_response()
 }
 
+/// One model, described for both the OpenAI and the Gemini (v1) clients.
 async fn model(State(shared): State<S>, Path(id): Path<String>) -> Response {
     if id == shared.config.model {
-        return axum::Json(answer::model_entry(&id)).into_response();
+        let mut entry = gemini::answer::model_entry(&id);
+        if let (Some(both), serde_json::Value::Object(openai)) =
+            (entry.as_object_mut(), answer::model_entry(&id))
+        {
+            both.extend(openai);
+        }
+        return axum::Json(entry).into_response();
     }
     let why = format!("the witness serves one model, {}", shared.config.model);
     answer::error(Wire::OpenaiChat, StatusCode::NOT_FOUND, &why)
@@ -87,21 +187,34 @@ async fn model(State(shared): State<S>, Path(id): Path<String>) -> Response {
 /// that from the verdict), anything else is a plain 404.
 async fn elsewhere(State(shared): State<S>, method: Method, uri: Uri, body: Body) -> Response {
     if method == Method::POST {
-        return record(shared, Wire::Unknown, uri.path(), body).await;
+        return record(shared, Wire::Unknown, uri.path(), Route::default(), body).await;
     }
     let why = format!("no such endpoint: {} {}", method, uri.path());
     answer::error(Wire::OpenaiChat, StatusCode::NOT_FOUND, &why)
 }
 
+/// What a route knows of a call beyond its body: Gemini names the model and whether
+/// to stream in the path, and the stream's framing in the query.
+#[derive(Debug, Clone, Copy, Default)]
+struct Route<'a> {
+    model: Option<&'a str>,
+    stream: bool,
+    sse: bool,
+}
+
 /// Reads, decodes, records and answers one call.
-async fn record(shared: S, wire: Wire, path: &str, body: Body) -> Response {
+async fn record(shared: S, wire: Wire, path: &str, route: Route<'_>, body: Body) -> Response {
     // Bounded memory: only so many bodies are held and decoded at once.
     let Ok(_permit) = shared.permits.acquire().await else {
         let why = "the witness is shutting down";
         return answer::error(wire, StatusCode::SERVICE_UNAVAILABLE, why);
     };
     let received_at = humantime::format_rfc3339_millis(std::time::SystemTime::now()).to_string();
-    let (decoded, body_bytes) = read_and_decode(&shared, wire, path, body).await;
+    let (mut decoded, body_bytes) = read_and_decode(&shared, wire, path, body).await;
+    if let Some(model) = route.model {
+        decoded.model = Some(super::part::cut(model, super::part::MAX_NAME));
+    }
+    decoded.stream |= route.stream && decoded.refusal.is_none();
     let seq = shared.log.next_seq();
     let refusal = decoded.refusal.clone();
     let stream_usage = decoded.stream_usage;
@@ -112,6 +225,7 @@ async fn record(shared: S, wire: Wire, path: &str, body: Body) -> Response {
             refusal: refusal.as_deref(),
             stream_usage,
             default_model: &shared.config.model,
+            sse: route.sse,
         },
     );
     // Recorded before the host has its answer, so whoever waits for this call sees
@@ -152,8 +266,11 @@ async fn read_and_decode(shared: &S, wire: Wire, path: &str, body: Body) -> (Dec
     };
     let size = bytes.len() as u64;
     if wire == Wire::Unknown {
-        let why =
-            format!("the witness serves POST /v1/chat/completions and /v1/messages, not {path}");
+        let why = format!(
+            "the witness serves POST /v1/chat/completions, /v1/messages, /v1/responses and \
+             /v1beta/models/{{model}}:generateContent (or :streamGenerateContent, \
+             :countTokens), not {path}"
+        );
         return (
             Decoded::refused(404, ProblemCode::UnsupportedEndpoint, why),
             size,

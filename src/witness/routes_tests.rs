@@ -180,7 +180,7 @@ async fn an_oversized_body_is_refused_413_and_recorded() {
 #[tokio::test]
 async fn other_posts_are_recorded_as_unsupported_and_other_methods_are_not() {
     let w = start(Limits::default()).await;
-    let (status, _) = post(&w, "/responses", "{}").await;
+    let (status, _) = post(&w, "/completions", "{}").await;
     assert_eq!(status, 404);
     let r = client()
         .get(format!("{}/chat/completions", w.base_url()))

@@ -1,5 +1,8 @@
 //! Judging a recorded call against the wire rules llm-provider 0015 fixes for the
-//! OpenAI wire (§3.1, §8.1.1) and WIRE.md §3 (audio, files), as assertions.
+//! OpenAI wire (§3.1, §8.1.1) and WIRE.md §3 (audio, files), as assertions, and their
+//! counterparts on the Responses wire (the OpenAI API reference's input items) and the
+//! Gemini wire (the Gemini API reference's `Part` and `Blob`); each rule's `expected`
+//! names the source for each wire it applies to.
 //!
 //! Each rule is one assertion with what it expects and what the call showed; a rule
 //! runs only on calls it applies to (no `detail` rule on a call without images), so a
@@ -9,6 +12,7 @@
 //! within one message the N must not go down.
 
 use super::record::{ModelCall, Part, PartKind, ProblemCode};
+use super::wire::responses;
 use crate::outcome::AssertionResult;
 
 /// One wire rule.
@@ -28,7 +32,8 @@ use ProblemCode as P;
 pub const RULES: [Rule; 10] = [
     Rule {
         check: "request",
-        expected: "a JSON Chat Completions or Messages request with a `messages` list",
+        expected: "a JSON model request of its wire: Chat Completions or Messages with a \
+                   `messages` list, Responses with `input`, Gemini with a `contents` list",
         codes: &[
             P::MalformedJson,
             P::BodyTooLarge,
@@ -40,7 +45,8 @@ pub const RULES: [Rule; 10] = [
     },
     Rule {
         check: "content-not-empty",
-        expected: "non-empty `messages`, and no message with missing or empty content",
+        expected: "non-empty `messages` (`input`, `contents`), and no message with missing \
+                   or empty content",
         codes: &[P::EmptyMessages, P::EmptyContent, P::MissingContent],
         applies: |call| call.status == 200,
     },
@@ -58,7 +64,9 @@ pub const RULES: [Rule; 10] = [
     },
     Rule {
         check: "data-url",
-        expected: "inline media as data:<mime>;base64,<base64> (0015 §8.1.1), URLs http(s)",
+        expected: "inline media as data:<mime>;base64,<base64> (0015 §8.1.1; Responses \
+                   image_url and file_data alike), Gemini inlineData as bare base64 with a \
+                   mimeType (Gemini API reference, Blob); URLs http(s) (Gemini fileData also gs)",
         codes: &[
             P::DataUrlWithoutMime,
             P::DataUrlNotBase64,
@@ -69,9 +77,15 @@ pub const RULES: [Rule; 10] = [
     },
     Rule {
         check: "detail",
-        expected: "image_url.detail absent unless set, and then low, high or auto (0015 §3.1.2)",
+        expected: "image_url.detail absent unless set, and then low, high or auto (0015 \
+                   §3.1.2); input_image.detail low, high, auto or original (OpenAI API \
+                   reference, Responses input_image)",
         codes: &[P::BadDetail],
-        applies: |call| any_part(call, |p| p.wire_form == "image_url"),
+        applies: |call| {
+            any_part(call, |p| {
+                p.wire_form == "image_url" || p.wire_form == responses::form::IMAGE
+            })
+        },
     },
     Rule {
         check: "media-on-user",
@@ -87,15 +101,25 @@ pub const RULES: [Rule; 10] = [
     },
     Rule {
         check: "audio-format",
-        expected: "input_audio.format names what the bytes are (wav, mp3)",
+        expected: "input_audio.format names what the bytes are (wav, mp3), on Chat \
+                   Completions and Responses alike",
         codes: &[P::AudioFormatMismatch],
-        applies: |call| any_part(call, |p| p.wire_form == "input_audio"),
+        applies: |call| {
+            any_part(call, |p| {
+                p.wire_form == "input_audio" || p.wire_form == responses::form::AUDIO
+            })
+        },
     },
     Rule {
         check: "file-fields",
-        expected: "a file part carries file_data (a data URL) and a filename",
+        expected: "a file part carries file_data (a data URL) and a filename (Chat file; \
+                   Responses input_file given by file_data)",
         codes: &[P::FileIncomplete],
-        applies: |call| any_part(call, |p| p.wire_form == "file"),
+        applies: |call| {
+            any_part(call, |p| {
+                p.wire_form == "file" || p.wire_form == responses::form::FILE
+            })
+        },
     },
 ];
 

@@ -14,7 +14,7 @@ use super::ai_call::AcceptedSummary;
 use super::error_body::{ErrorCode, Rejection};
 use super::media_ref::{blob, known_media_ref};
 use super::modality::{self, PartKind};
-use super::openai_wire::{self, Body, Distortion, Media, WireContent, WireMessage, WirePart};
+use super::openai_wire::{Body, Distortion, Media, WireContent, WireMessage, WirePart};
 use super::upstream::{Reply, Upstream};
 use super::{Fault, ReferenceConfig};
 
@@ -45,7 +45,7 @@ pub async fn forward(
             {
                 // The defect: the model saw the part before the host refused it. What
                 // the model answered no longer matters to this host.
-                let _ = upstream.complete(request(config, body, None)).await;
+                let _ = upstream.complete(&wire_messages(config, body), None).await;
             }
             return Err(rejection);
         }
@@ -57,7 +57,7 @@ pub async fn forward(
         }
     } else {
         upstream
-            .complete(request(config, body, distortion(config.fault)))
+            .complete(&wire_messages(config, body), distortion(config.fault))
             .await
             .map_err(|e| Rejection::new(ErrorCode::UpstreamUnavailable, e.0))?
     };
@@ -79,11 +79,6 @@ fn distortion(fault: Option<Fault>) -> Option<Distortion> {
         Fault::ForwardReordersParts => Distortion::ReordersParts,
         _ => return None,
     })
-}
-
-/// The OpenAI `messages` for the call's messages.
-fn request(config: &ReferenceConfig, body: &Value, distortion: Option<Distortion>) -> Value {
-    openai_wire::messages(&wire_messages(config, body), distortion)
 }
 
 /// The call's messages as they go to the model: roles kept, string content a string,

@@ -35,6 +35,7 @@ mod error_body;
 mod fault;
 mod fault_catalogue;
 mod forward;
+mod gemini_wire;
 mod media_files;
 mod media_ref;
 mod mime;
@@ -42,6 +43,7 @@ mod modality;
 pub mod openai;
 mod openai_wire;
 mod part;
+mod responses_wire;
 mod routes;
 pub mod service_time;
 mod source;
@@ -79,7 +81,7 @@ pub use media_ref::{KNOWN_BLOB_BYTES, known_media_ref};
 pub use routes::{
     AI_CALL_V1, AI_CALL_V2, DISCOVERY, ENVELOPE_ACCEPT_V1, ENVELOPE_ACCEPT_V2, router,
 };
-pub use upstream::{MODEL as UPSTREAM_MODEL, is_loopback};
+pub use upstream::{MODEL as UPSTREAM_MODEL, UpstreamWire, is_loopback};
 
 /// How the reference host behaves: what it advertises, what it enforces, and at most
 /// one deliberate fault.

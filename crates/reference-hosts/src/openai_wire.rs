@@ -183,7 +183,7 @@ pub fn part(part: &WirePart, distortion: Option<Distortion>) -> Value {
 
 /// The base64 of the same bytes minus the last one; a value that is not base64 loses
 /// its last character instead (it was never bytes).
-fn truncated(b64: &str) -> String {
+pub(crate) fn truncated(b64: &str) -> String {
     match STANDARD.decode(b64) {
         Ok(mut bytes) => {
             bytes.pop();

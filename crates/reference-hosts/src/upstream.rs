@@ -1,6 +1,8 @@
 //! The model a forwarding reference host calls: an OpenAI-compatible base URL
 //! (`http://127.0.0.1:4010/v1`), reached with one non-streaming `POST
-//! {base}/chat/completions` per call (docs/wire.md, "Forwarding to a model").
+//! {base}/chat/completions` per call (docs/wire.md, "Forwarding to a model"), or, for a
+//! host that translates wires, `POST {base}/responses` or `POST
+//! {base}/v1beta/models/{model}:generateContent` ([`UpstreamWire`]).
 //!
 //! Bounded like everything the hosts do: a timeout on the whole exchange, no
 //! redirects, at most [`MAX_REPLY_BYTES`] of the answer read, and no proxy for a
@@ -8,6 +10,8 @@
 
 use std::time::Duration;
 
+use crate::openai_wire::{self, Distortion, WireMessage};
+use crate::{gemini_wire, responses_wire};
 use serde_json::{Value, json};
 
 /// The `model` every forwarded request names.
@@ -39,34 +43,105 @@ pub struct Relayed {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Unavailable(pub String);
 
+/// The wire a host speaks to its upstream model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum UpstreamWire {
+    /// OpenAI Chat Completions (`openai_wire.rs`).
+    #[default]
+    Chat,
+    /// OpenAI Responses (`responses_wire.rs`).
+    Responses,
+    /// Gemini generateContent (`gemini_wire.rs`).
+    Gemini,
+}
+
+impl UpstreamWire {
+    pub const NAMES: [&'static str; 3] = ["chat", "responses", "gemini"];
+
+    pub fn parse(name: &str) -> Result<UpstreamWire, String> {
+        Ok(match name {
+            "chat" => UpstreamWire::Chat,
+            "responses" => UpstreamWire::Responses,
+            "gemini" => UpstreamWire::Gemini,
+            other => {
+                return Err(format!(
+                    "unknown upstream wire {other:?} (known: {})",
+                    UpstreamWire::NAMES.join(", ")
+                ));
+            }
+        })
+    }
+
+    /// The request path under the upstream's base URL.
+    fn path(self) -> String {
+        match self {
+            UpstreamWire::Chat => "/chat/completions".into(),
+            UpstreamWire::Responses => "/responses".into(),
+            UpstreamWire::Gemini => format!("/v1beta/models/{MODEL}:generateContent"),
+        }
+    }
+}
+
 /// A configured upstream and the client that reaches it.
 #[derive(Debug, Clone)]
 pub struct Upstream {
     endpoint: String,
+    wire: UpstreamWire,
     /// A client that could not be built is reported on every call, never a panic.
     client: Result<reqwest::Client, String>,
 }
 
 impl Upstream {
+    /// An upstream spoken to in Chat Completions.
     pub fn new(base: &url::Url) -> Upstream {
-        let endpoint = format!("{}/chat/completions", base.as_str().trim_end_matches('/'));
+        Upstream::over(base, UpstreamWire::Chat)
+    }
+
+    /// An upstream spoken to in `wire`.
+    pub fn over(base: &url::Url, wire: UpstreamWire) -> Upstream {
+        let endpoint = format!("{}{}", base.as_str().trim_end_matches('/'), wire.path());
         Upstream {
             endpoint,
+            wire,
             client: client(base),
         }
     }
 
-    /// Sends `messages` (already in the OpenAI shape) as one non-streaming completion.
-    pub async fn complete(&self, messages: Value) -> Result<Reply, Unavailable> {
-        let body = json!({"model": MODEL, "messages": messages, "stream": false});
+    pub fn wire(&self) -> UpstreamWire {
+        self.wire
+    }
+
+    /// Sends `messages` as one non-streaming call in the upstream's wire, bent by
+    /// `distortion`, and reads the reply's text.
+    pub async fn complete(
+        &self,
+        messages: &[WireMessage],
+        distortion: Option<Distortion>,
+    ) -> Result<Reply, Unavailable> {
+        let body = match self.wire {
+            UpstreamWire::Chat => json!({"model": MODEL,
+                "messages": openai_wire::messages(messages, distortion), "stream": false}),
+            UpstreamWire::Responses => responses_wire::from_chat(&json!({"model": MODEL,
+                "messages": openai_wire::messages(messages, distortion)})),
+            UpstreamWire::Gemini => gemini_wire::request(messages, distortion),
+        };
         let relayed = self.relay(&body).await?;
         if !(200..300).contains(&relayed.status) {
             return Err(self.unavailable(format!("it answered {}", relayed.status)));
         }
         Ok(Reply {
             status: relayed.status,
-            text: reply_text(&relayed.body),
+            text: self.reply_text(&relayed.body),
         })
+    }
+
+    /// The text of an answer in the upstream's wire.
+    pub fn reply_text(&self, answer: &Value) -> String {
+        match self.wire {
+            UpstreamWire::Chat => reply_text(answer),
+            UpstreamWire::Responses => responses_wire::reply_text(answer),
+            UpstreamWire::Gemini => gemini_wire::reply_text(answer),
+        }
     }
 
     /// Sends `body` (a whole Chat Completions request) as it is, and returns what the
@@ -154,16 +229,18 @@ pub fn reply_text(answer: &Value) -> String {
 mod tests {
     use super::*;
     use crate::mock_upstream::MockUpstream;
+    use crate::openai_wire::WireContent;
 
     #[tokio::test]
     async fn posts_one_completion_and_reads_the_reply() {
         let mock = MockUpstream::start(200).await;
         let upstream = Upstream::new(&mock.base());
         assert!(upstream.endpoint.ends_with("/v1/chat/completions"));
-        let reply = upstream
-            .complete(json!([{"role": "user", "content": "hi"}]))
-            .await
-            .unwrap();
+        let hi = WireMessage {
+            role: "user".into(),
+            content: WireContent::Text("hi".into()),
+        };
+        let reply = upstream.complete(&[hi], None).await.unwrap();
         assert_eq!(reply.status, 200);
         assert_eq!(reply.text, crate::mock_upstream::REPLY);
         let received = mock.received();
@@ -178,14 +255,14 @@ mod tests {
     async fn failures_are_unavailable_with_the_reason() {
         let mock = MockUpstream::start(503).await;
         let err = Upstream::new(&mock.base())
-            .complete(json!([]))
+            .complete(&[], None)
             .await
             .unwrap_err();
         assert!(err.0.contains("503"), "{err:?}");
         let closed =
             url::Url::parse(&format!("http://127.0.0.1:{}/v1", mock.closed_port())).unwrap();
         let err = Upstream::new(&closed)
-            .complete(json!([]))
+            .complete(&[], None)
             .await
             .unwrap_err();
         assert!(err.0.contains("cannot reach it"), "{err:?}");

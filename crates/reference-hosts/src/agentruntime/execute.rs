@@ -5,7 +5,7 @@
 
 use super::attach::{self, Attached};
 use super::{RuntimeConfig, RuntimeFault};
-use crate::openai_wire::{self, Distortion, WireContent, WireMessage, WirePart};
+use crate::openai_wire::{Distortion, WireContent, WireMessage, WirePart};
 use crate::upstream::Upstream;
 use base64::Engine as _;
 use serde_json::{Value, json};
@@ -161,17 +161,19 @@ async fn work(config: &RuntimeConfig, params: &Value) -> Worked {
             "reference runtime: no model configured (MMCONFORM_WITNESS_URL is unset)".into(),
         );
     };
-    match Upstream::new(model)
-        .complete(messages(config, prompt, attached))
-        .await
-    {
+    let (messages, distortion) = user_turn(config, prompt, attached);
+    match Upstream::new(model).complete(&messages, distortion).await {
         Ok(reply) => Worked::Replied(reply.text),
         Err(e) => Worked::Failed(e.0, "MODEL_ERROR"),
     }
 }
 
-/// The one user turn: the prompt, then every attachment.
-fn messages(config: &RuntimeConfig, prompt: &str, attached: Attached) -> Value {
+/// The one user turn: the prompt, then every attachment, and how a fault distorts it.
+fn user_turn(
+    config: &RuntimeConfig,
+    prompt: &str,
+    attached: Attached,
+) -> (Vec<WireMessage>, Option<Distortion>) {
     let mut parts = Vec::new();
     if attached.media.is_empty() || !config.faulted(RuntimeFault::SwallowsPrompt) {
         parts.push(WirePart::Text(prompt.to_string()));
@@ -184,5 +186,5 @@ fn messages(config: &RuntimeConfig, prompt: &str, attached: Attached) -> Value {
         role: "user".into(),
         content: WireContent::Parts(parts),
     };
-    openai_wire::messages(&[message], distortion)
+    (vec![message], distortion)
 }

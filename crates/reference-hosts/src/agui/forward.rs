@@ -1,7 +1,9 @@
 //! The forwarding mode of the reference agent (docs/wire.md, "Forwarding to a model"):
 //! with an upstream configured, what of each user message reached the model (`model.rs`)
 //! goes on to `{upstream}/chat/completions`, one OpenAI user message per AG-UI user
-//! message, and the run streams the model's reply.
+//! message (or, with [`AgentConfig::upstream_wire`] set, as Gemini `contents` to
+//! `{upstream}/v1beta/models/{model}:generateContent`), and the run streams the
+//! model's reply.
 //!
 //! A run the model ends with `RUN_ERROR` is never forwarded (only `forward-then-errors`
 //! does it). A model that cannot be reached or fails ends the run with `RUN_ERROR`
@@ -10,7 +12,7 @@
 use super::input::{Part, Source};
 use super::model::{self, Verdict};
 use super::{AgentConfig, AguiFault, known_file_id};
-use crate::openai_wire::{self, Body, Distortion, Media, WireContent, WireMessage, WirePart};
+use crate::openai_wire::{Body, Distortion, Media, WireContent, WireMessage, WirePart};
 use crate::upstream::Upstream;
 
 /// The run's verdict once the model has been called, and the model's reply text.
@@ -27,7 +29,7 @@ pub async fn run(
                 let undeclared = matches!(verdict, Verdict::RunError { code, .. } if code == "unsupported_part_kind");
                 if undeclared && config.fault == Some(AguiFault::ForwardThenErrors) {
                     // The defect: the model saw the part before the agent refused it.
-                    let _ = upstream.complete(request(unchecked(messages), None)).await;
+                    let _ = upstream.complete(&unchecked(messages), None).await;
                 }
                 return (verdict, None);
             }
@@ -41,14 +43,11 @@ pub async fn run(
     if config.fault == Some(AguiFault::ForwardSkipsModel) {
         return (verdict, None);
     }
-    let wire = seen
+    let wire: Vec<WireMessage> = seen
         .into_iter()
         .map(|(parts, message)| user(parts, message.into_iter().map(|s| s.wire).collect()))
         .collect();
-    match upstream
-        .complete(request(wire, distortion(config.fault)))
-        .await
-    {
+    match upstream.complete(&wire, distortion(config.fault)).await {
         Ok(reply) => (verdict, Some(reply.text)),
         Err(unavailable) => (
             Verdict::RunError {
@@ -58,10 +57,6 @@ pub async fn run(
             None,
         ),
     }
-}
-
-fn request(messages: Vec<WireMessage>, distortion: Option<Distortion>) -> serde_json::Value {
-    openai_wire::messages(&messages, distortion)
 }
 
 /// A user message: string content (one text part read from a string) stays a string.

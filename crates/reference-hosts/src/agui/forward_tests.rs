@@ -311,3 +311,27 @@ forward_fault_tests! {
     forward_reorders_parts => ForwardReordersParts,
     forward_then_errors => ForwardThenErrors,
 }
+
+#[tokio::test]
+async fn an_agent_translating_into_gemini_sends_contents_and_streams_the_candidates_text() {
+    let answer = json!({"candidates": [{"content": {"role": "model", "parts": [{"text": REPLY}]},
+                                        "finishReason": "STOP"}]});
+    let mock = MockUpstream::with_body(200, answer.to_string()).await;
+    let config = with(Some(AguiFault::ForwardReordersParts))
+        .with_upstream_wire(crate::upstream::UpstreamWire::Gemini);
+    let body = say(json!([text("look"), inline("image", "image/png")]));
+    let (_, events) = run(config, Some(&mock), &body).await;
+    assert_eq!(ending(&events), "RUN_FINISHED");
+    assert!(
+        events.iter().any(|e| e["delta"] == REPLY),
+        "the candidate's text is streamed: {events:?}"
+    );
+    let received = mock.received();
+    assert_eq!(received.len(), 1);
+    let parts = &received[0]["contents"][0]["parts"];
+    assert_eq!(received[0]["contents"][0]["role"], "user");
+    // The forwarding fault reversed the parts on this wire too.
+    assert_eq!(parts[0]["inlineData"]["mimeType"], "image/png");
+    assert_eq!(parts[0]["inlineData"]["data"], data(16));
+    assert_eq!(parts[1], json!({"text": "look"}));
+}

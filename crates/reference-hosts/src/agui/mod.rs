@@ -23,6 +23,7 @@ mod model;
 mod routes;
 
 use super::RunningReference;
+use crate::upstream::UpstreamWire;
 use std::net::SocketAddr;
 
 pub use accepts::{Accepts, PART_KINDS, SOURCE_KINDS, kind_of_mime};
@@ -50,6 +51,9 @@ pub struct AgentConfig {
     /// user content that reached the model is forwarded to `{upstream}/chat/completions`
     /// (docs/wire.md, "Forwarding to a model").
     pub upstream: Option<url::Url>,
+    /// The wire the upstream is called in (Chat Completions unless set; Gemini makes
+    /// the agent a gateway that translates AG-UI into Gemini).
+    pub upstream_wire: UpstreamWire,
 }
 
 impl AgentConfig {
@@ -59,12 +63,21 @@ impl AgentConfig {
             accepts: Accepts::parse(accepts)?,
             fault,
             upstream: None,
+            upstream_wire: UpstreamWire::Chat,
         })
     }
 
     /// The same agent forwarding to `upstream` (none: answering on its own).
     pub fn with_upstream(self, upstream: Option<url::Url>) -> AgentConfig {
         AgentConfig { upstream, ..self }
+    }
+
+    /// The same agent calling its upstream in `upstream_wire`.
+    pub fn with_upstream_wire(self, upstream_wire: UpstreamWire) -> AgentConfig {
+        AgentConfig {
+            upstream_wire,
+            ..self
+        }
     }
 
     /// The source kinds the agent takes: all of AG-UI's.

@@ -34,7 +34,10 @@ pub fn router(config: AgentConfig) -> Router {
         .fallback(not_found)
         .layer(DefaultBodyLimit::disable())
         .with_state(Arc::new(Agent {
-            upstream: config.upstream.as_ref().map(Upstream::new),
+            upstream: config
+                .upstream
+                .as_ref()
+                .map(|url| Upstream::over(url, config.upstream_wire)),
             config,
         }))
 }

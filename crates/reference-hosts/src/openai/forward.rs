@@ -6,6 +6,11 @@
 //! answer is relayed: its status and body as they are, or, for a streamed request,
 //! its reply re-chunked. A refused request is never forwarded.
 //!
+//! With [`OpenaiConfig::upstream_wire`] set to Responses the server is a gateway that
+//! translates wires: the same request, bent the same way, goes to `{upstream}/responses`
+//! as input items (`responses_wire.rs`), and the reply's text comes back as this
+//! server's own completion.
+//!
 //! The three forwarding faults change the forwarded request here and nowhere else.
 
 use axum::Json;
@@ -20,7 +25,8 @@ use super::part::{text_only_part, user_part};
 use super::request::ChatRequest;
 use super::routes::respond;
 use super::{OpenaiConfig, OpenaiFault};
-use crate::upstream::{Upstream, reply_text};
+use crate::responses_wire;
+use crate::upstream::{Upstream, UpstreamWire, reply_text};
 
 /// The name `forward-replaces-filename` gives every file (LiteLLM's invention).
 pub const INVENTED_FILENAME: &str = "my_file.pdf";
@@ -34,7 +40,7 @@ pub async fn relay(
     body: &Value,
     request: &ChatRequest,
 ) -> Response {
-    let outgoing = outgoing(body, &request.model, config.fault);
+    let outgoing = in_wire(upstream, outgoing(body, &request.model, config.fault));
     let relayed = match upstream.relay(&outgoing).await {
         Ok(relayed) => relayed,
         Err(unavailable) => {
@@ -48,10 +54,26 @@ pub async fn relay(
         }
     };
     let status = StatusCode::from_u16(relayed.status).unwrap_or(StatusCode::BAD_GATEWAY);
-    if !status.is_success() || !request.stream {
+    let translated = upstream.wire() != UpstreamWire::Chat;
+    if !status.is_success() || (!request.stream && !translated) {
         return (status, Json(relayed.body)).into_response();
     }
+    if translated {
+        // Another wire's answer: its text as this server's own completion.
+        let mut own = answer(request);
+        own.text = upstream.reply_text(&relayed.body);
+        return respond(config, request, &own);
+    }
     respond(config, request, &rechunked(request, &relayed.body))
+}
+
+/// The Chat request `chat` in the upstream's wire.
+fn in_wire(upstream: &Upstream, chat: Value) -> Value {
+    match upstream.wire() {
+        UpstreamWire::Responses => responses_wire::from_chat(&chat),
+        // The Chat server forwards Chat or Responses; Gemini is the agent's.
+        UpstreamWire::Chat | UpstreamWire::Gemini => chat,
+    }
 }
 
 /// `forward-unvalidated`: a request that deserved a 400 goes upstream as it came (not
@@ -67,7 +89,7 @@ pub async fn relay_unvalidated(
         object.insert("stream".into(), json!(false));
         object.remove("stream_options");
     }
-    match upstream.relay(&outgoing).await {
+    match upstream.relay(&in_wire(upstream, outgoing)).await {
         Ok(relayed) => {
             let status = StatusCode::from_u16(relayed.status).unwrap_or(StatusCode::BAD_GATEWAY);
             (status, Json(relayed.body)).into_response()

@@ -154,3 +154,55 @@ async fn without_an_upstream_the_forwarding_faults_change_nothing() {
         assert_eq!(verdict, "200 text,image,image,audio,file,file", "{fault}");
     }
 }
+
+#[tokio::test]
+async fn a_gateway_translating_into_responses_sends_input_items_and_answers_in_chat() {
+    let answer = json!({"id": "resp_1", "object": "response", "status": "completed",
+        "output": [{"type": "message", "role": "assistant",
+                    "content": [{"type": "output_text", "text": REPLY}]}]});
+    let mock = MockUpstream::with_body(200, answer.to_string()).await;
+    let config = OpenaiConfig::new(Some(OpenaiFault::ForwardDropsDetail))
+        .with_upstream(Some(mock.base()))
+        .with_upstream_wire(crate::upstream::UpstreamWire::Responses);
+    let server = spawn(config, loopback()).await.unwrap();
+    let completion: Value = client()
+        .post(format!("{}/chat/completions", base_url(&server)))
+        .json(&every_kind())
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    server.shutdown().await;
+    assert_eq!(completion["object"], "chat.completion");
+    assert_eq!(completion["choices"][0]["message"]["content"], REPLY);
+    let received = mock.received();
+    assert_eq!(received.len(), 1);
+    let content = &received[0]["input"][0]["content"];
+    let types: Vec<&str> = content
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["type"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        types,
+        [
+            "input_text",
+            "input_image",
+            "input_image",
+            "input_audio",
+            "input_file",
+            "input_file"
+        ]
+    );
+    // The forwarding fault bent the request before it was translated.
+    assert!(content[1].get("detail").is_none(), "{}", content[1]);
+    assert!(
+        content[1]["image_url"]
+            .as_str()
+            .unwrap()
+            .starts_with("data:image/png;base64,")
+    );
+}

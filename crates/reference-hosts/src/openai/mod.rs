@@ -42,6 +42,7 @@ mod test_support;
 mod validation_tests;
 
 use super::RunningReference;
+use crate::upstream::UpstreamWire;
 use std::net::SocketAddr;
 
 pub use api_error::{
@@ -74,6 +75,9 @@ pub struct OpenaiConfig {
     /// accepted request is forwarded to `{upstream}/chat/completions` and the
     /// upstream's answer relayed (docs/wire.md, "Forwarding to a model").
     pub upstream: Option<url::Url>,
+    /// The wire the upstream is called in: Chat Completions unless set; Responses makes
+    /// the server a gateway that translates Chat into Responses (`forward.rs`).
+    pub upstream_wire: UpstreamWire,
 }
 
 impl Default for OpenaiConfig {
@@ -84,6 +88,7 @@ impl Default for OpenaiConfig {
             max_request_body_bytes: None,
             fault: None,
             upstream: None,
+            upstream_wire: UpstreamWire::Chat,
         }
     }
 }
@@ -109,6 +114,14 @@ impl OpenaiConfig {
     /// The same server forwarding to `upstream` (none: answering on its own).
     pub fn with_upstream(self, upstream: Option<url::Url>) -> OpenaiConfig {
         OpenaiConfig { upstream, ..self }
+    }
+
+    /// The same server calling its upstream in `upstream_wire`.
+    pub fn with_upstream_wire(self, upstream_wire: UpstreamWire) -> OpenaiConfig {
+        OpenaiConfig {
+            upstream_wire,
+            ..self
+        }
     }
 
     /// The served model named `id`.

@@ -47,7 +47,10 @@ pub fn router(config: OpenaiConfig) -> Router {
         // The body is read under the server's own cap (body_limit.rs).
         .layer(DefaultBodyLimit::disable())
         .with_state(Arc::new(Server {
-            upstream: config.upstream.as_ref().map(Upstream::new),
+            upstream: config
+                .upstream
+                .as_ref()
+                .map(|url| Upstream::over(url, config.upstream_wire)),
             config,
         }))
 }

@@ -1,0 +1,135 @@
+//! What the witness answers on the Responses wire: a completed `response` object whose
+//! one output message says what was seen, or that object streamed as the SSE
+//! `response.*` events a client waits for (ending with `response.completed`, so a client
+//! waiting for it does not hang). Errors use the OpenAI envelope (`answer::error`).
+
+use super::EVENTS;
+use serde_json::{Value, json};
+
+/// The `response` object, `completed` with `text` as its one output message, or
+/// `in_progress` with no output yet (the first stream events carry that).
+pub fn response(seq: u64, model: &str, text: &str, completed: bool) -> Value {
+    let words = text.split_whitespace().count();
+    let output = if completed {
+        json!([message(seq, text, true)])
+    } else {
+        json!([])
+    };
+    json!({
+        "id": format!("resp_mmconform_{seq}"),
+        "object": "response",
+        "created_at": crate::witness::answer::unix_now(),
+        "status": if completed { "completed" } else { "in_progress" },
+        "error": null,
+        "incomplete_details": null,
+        "instructions": null,
+        "max_output_tokens": null,
+        "model": model,
+        "output": output,
+        "parallel_tool_calls": true,
+        "previous_response_id": null,
+        "reasoning": {"effort": null, "summary": null},
+        "store": false,
+        "temperature": 1.0,
+        "text": {"format": {"type": "text"}},
+        "tool_choice": "auto",
+        "tools": [],
+        "top_p": 1.0,
+        "truncation": "disabled",
+        "usage": if completed { json!({
+            "input_tokens": 0,
+            "input_tokens_details": {"cached_tokens": 0},
+            "output_tokens": words,
+            "output_tokens_details": {"reasoning_tokens": 0},
+            "total_tokens": words,
+        }) } else { Value::Null },
+        "metadata": {},
+    })
+}
+
+fn item_id(seq: u64) -> String {
+    format!("msg_mmconform_{seq}")
+}
+
+/// The output message; `done` with its text, or in progress and empty.
+fn message(seq: u64, text: &str, done: bool) -> Value {
+    let content = if done {
+        json!([output_text(text)])
+    } else {
+        json!([])
+    };
+    json!({
+        "type": "message",
+        "id": item_id(seq),
+        "status": if done { "completed" } else { "in_progress" },
+        "role": "assistant",
+        "content": content,
+    })
+}
+
+fn output_text(text: &str) -> Value {
+    json!({"type": "output_text", "text": text, "annotations": [], "logprobs": []})
+}
+
+/// The stream's events as `(name, data)`, each data with its `type` and
+/// `sequence_number`.
+pub fn events(seq: u64, model: &str, text: &str) -> Vec<(&'static str, Value)> {
+    let id = item_id(seq);
+    let part = |index: &str, extra: Value| {
+        let mut event = json!({"item_id": id, "output_index": 0, "content_index": 0});
+        event[index] = extra;
+        event
+    };
+    let data = [
+        json!({"response": response(seq, model, text, false)}),
+        json!({"response": response(seq, model, text, false)}),
+        json!({"output_index": 0, "item": message(seq, "", false)}),
+        part("part", output_text("")),
+        part("delta", json!(text)),
+        part("text", json!(text)),
+        part("part", output_text(text)),
+        json!({"output_index": 0, "item": message(seq, text, true)}),
+        json!({"response": response(seq, model, text, true)}),
+    ];
+    EVENTS
+        .iter()
+        .zip(data)
+        .enumerate()
+        .map(|(n, (name, mut data))| {
+            data["type"] = json!(name);
+            data["sequence_number"] = json!(n);
+            if *name == "response.output_text.delta" || *name == "response.output_text.done" {
+                data["logprobs"] = json!([]);
+            }
+            (*name, data)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_stream_runs_from_created_to_completed_with_the_text_once() {
+        let events = events(3, "m", "saw it");
+        let names: Vec<&str> = events.iter().map(|(n, _)| *n).collect();
+        assert_eq!(names.first(), Some(&"response.created"));
+        assert_eq!(names.last(), Some(&"response.completed"));
+        for (n, (name, data)) in events.iter().enumerate() {
+            assert_eq!(data["type"], *name);
+            assert_eq!(data["sequence_number"], n);
+        }
+        let deltas: String = events
+            .iter()
+            .filter(|(n, _)| *n == "response.output_text.delta")
+            .map(|(_, d)| d["delta"].as_str().unwrap())
+            .collect();
+        assert_eq!(deltas, "saw it");
+        let done = &events.last().unwrap().1["response"];
+        assert_eq!(done["status"], "completed");
+        assert_eq!(done["output"][0]["content"][0]["text"], "saw it");
+        assert_eq!(done["usage"]["output_tokens"], 2);
+        assert_eq!(events[0].1["response"]["status"], "in_progress");
+    }
+}
