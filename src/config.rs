@@ -183,6 +183,20 @@ pub struct RunConfig {
     /// OpenAI-compatible runs: the model every request names (`--model`, or the one
     /// model `GET {base}/models` lists).
     pub model: Option<String>,
+    /// A target that is a program: what its environment gets and loses, and ACP's
+    /// authentication choice.
+    pub agent: AgentSettings,
+}
+
+/// How an agent process is started beyond its command (`--target-env`,
+/// `--target-unset`, `--acp-auth`). The values of `env` are secrets
+/// to the reports (they often are keys): only the names are shown.
+#[derive(Debug, Clone, Default)]
+pub struct AgentSettings {
+    pub env: Vec<(String, String)>,
+    pub unset: Vec<String>,
+    /// The `authenticate` method to call after `initialize`.
+    pub acp_auth: Option<String>,
 }
 
 impl RunConfig {
@@ -253,6 +267,7 @@ impl RunConfig {
             witness_wait: Duration::from_secs(3),
             model_provider: None,
             model: None,
+            agent: AgentSettings::default(),
         }
     }
 

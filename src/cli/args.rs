@@ -68,6 +68,8 @@ pub enum ProfileArg {
     Openai,
     /// AgentRuntimes (RemoteClaw #385) through a bridge process: `--target-cmd`.
     Agentruntime,
+    /// Agent Client Protocol agents (JSON-RPC on stdio): one agent process per run, `--target-cmd`.
+    Acp,
 }
 
 /// Which embedded reference `serve-reference` serves. Kept apart from [`ProfileArg`]
@@ -83,6 +85,8 @@ pub enum ServeProfileArg {
     /// The reference AgentRuntime, speaking bridge protocol v1 on stdin/stdout (one
     /// request per process; its model is $MMCONFORM_WITNESS_URL).
     Agentruntime,
+    /// The reference ACP agent on stdin/stdout (its model is $MMCONFORM_WITNESS_URL).
+    Acp,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -156,6 +160,17 @@ pub struct TargetArgs {
     /// agentruntime: the bridge's working directory (default: a fresh temporary one per run).
     #[arg(long, value_name = "DIR", requires = "target_cmd", help_heading = TARGET)]
     pub target_cwd: Option<PathBuf>,
+    /// agentruntime, acp: a variable for the started program (repeatable); its value is
+    /// redacted in every output.
+    #[arg(long = "target-env", value_name = "NAME=VALUE", help_heading = TARGET)]
+    pub target_env: Vec<String>,
+    /// agentruntime, acp: a variable removed from the started program's environment (repeatable).
+    #[arg(long = "target-unset", value_name = "NAME", help_heading = TARGET)]
+    pub target_unset: Vec<String>,
+    /// acp: the authentication method (one of initialize's authMethods) to call
+    /// `authenticate` with before the first session.
+    #[arg(long, value_name = "METHOD", help_heading = TARGET)]
+    pub acp_auth: Option<String>,
     /// Wire protocol to test; a run plans only the scenario cases of this profile.
     #[arg(long, value_enum, default_value_t = ProfileArg::Openwop, help_heading = TARGET)]
     pub profile: ProfileArg,

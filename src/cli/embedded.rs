@@ -52,7 +52,7 @@ impl Embedded {
                 host_config(args).map(|host| Embedded::Host(ReferenceConfig { upstream, ..host }))
             }
             // Started as a process per request, never embedded (cli/target_cmd.rs).
-            ProfileArg::Agentruntime => {
+            ProfileArg::Agentruntime | ProfileArg::Acp => {
                 Err("the reference runtime is a process: --target reference resolves it".into())
             }
         }

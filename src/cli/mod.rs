@@ -22,6 +22,7 @@ pub mod resolve;
 mod run;
 mod run_witness;
 mod serve;
+mod serve_acp;
 mod serve_runtime;
 mod target_cmd;
 mod verify;

@@ -90,12 +90,14 @@ pub fn target_env(profile: ProfileArg) -> &'static str {
         ProfileArg::Openwop => "OPENWOP_BASE_URL",
         ProfileArg::Agui => "AGUI_TARGET_URL",
         ProfileArg::Openai => "OPENAI_BASE_URL",
-        ProfileArg::Agentruntime => super::target_cmd::TARGET_CMD_ENV,
+        ProfileArg::Agentruntime | ProfileArg::Acp => super::target_cmd::TARGET_CMD_ENV,
     }
 }
 
 pub fn resolve_target(args: &TargetArgs, offline: bool, env: Env) -> Result<TargetChoice, String> {
-    if args.profile == ProfileArg::Agentruntime || args.target_cmd.is_some() {
+    if matches!(args.profile, ProfileArg::Agentruntime | ProfileArg::Acp)
+        || args.target_cmd.is_some()
+    {
         return super::target_cmd::resolve(args, offline, env).map(TargetChoice::Given);
     }
     let agui = args.profile == ProfileArg::Agui;
@@ -233,6 +235,7 @@ pub fn protocol_name(profile: ProfileArg) -> &'static str {
         ProfileArg::Agui => crate::protocol::agui::PROFILE,
         ProfileArg::Openai => crate::protocol::openai::PROFILE,
         ProfileArg::Agentruntime => crate::protocol::agentruntime::PROFILE,
+        ProfileArg::Acp => crate::protocol::acp::PROFILE,
     }
 }
 
@@ -290,7 +293,7 @@ fn parse_media_ref(raw: &str, profile: ProfileArg) -> Result<(String, String), S
     let kinds: &[&str] = match profile {
         ProfileArg::Agui => &agui::PART_KINDS,
         ProfileArg::Openai => &crate::protocol::openai::KINDS,
-        ProfileArg::Openwop | ProfileArg::Agentruntime => &NON_TEXT_MODALITIES,
+        ProfileArg::Openwop | ProfileArg::Agentruntime | ProfileArg::Acp => &NON_TEXT_MODALITIES,
     };
     parse_modalities(&[modality.to_string()], kinds).map_err(|e| format!("--media-ref: {e}"))?;
     if reference.is_empty() {
@@ -406,10 +409,49 @@ pub fn resolve_common_with(
     let connection = resolve_connection(args, &config.headers, remote, env)?;
     config.secret_headers = connection.secret_headers;
     config.extra_secrets = connection.extra_secrets;
+    config.agent = resolve_agent(args)?;
+    // A value handed to the agent is often a key: redacted wherever it could appear.
+    config.extra_secrets.extend(
+        config
+            .agent
+            .env
+            .iter()
+            .map(|(_, v)| v.clone())
+            .filter(|v| v.len() >= 4),
+    );
     config.max_redirects = usize::from(args.max_redirects);
     config.tls = connection.tls;
     config.warnings = connection.warnings;
     Ok(Resolved { config, embedded })
+}
+
+/// `--target-env`, `--target-unset`, `--acp-auth`: only for a target that is a program.
+fn resolve_agent(args: &TargetArgs) -> Result<crate::config::AgentSettings, String> {
+    let program = matches!(args.profile, ProfileArg::Agentruntime | ProfileArg::Acp);
+    if !program && (!args.target_env.is_empty() || !args.target_unset.is_empty()) {
+        return Err("--target-env and --target-unset shape a started program: use them with --profile acp or agentruntime".into());
+    }
+    if args.acp_auth.is_some() && args.profile != ProfileArg::Acp {
+        return Err("--acp-auth: add --profile acp".into());
+    }
+    let env = args
+        .target_env
+        .iter()
+        .map(|raw| match raw.split_once('=') {
+            Some((name, value)) if !name.trim().is_empty() => {
+                Ok((name.trim().to_string(), value.to_string()))
+            }
+            _ => Err(format!(
+                "--target-env `{}`: expected NAME=VALUE",
+                raw.split('=').next().unwrap_or("")
+            )),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(crate::config::AgentSettings {
+        env,
+        unset: args.target_unset.clone(),
+        acp_auth: args.acp_auth.clone(),
+    })
 }
 
 pub fn resolve_run(args: &RunArgs, color: bool, env: Env) -> Result<Resolved, String> {

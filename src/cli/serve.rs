@@ -193,6 +193,7 @@ pub fn serve(args: &ServeArgs) -> Result<Ending, CliError> {
         }
         ServeProfileArg::Openai => return serve_openai(args),
         ServeProfileArg::Agentruntime => return super::serve_runtime::serve(args),
+        ServeProfileArg::Acp => return super::serve_acp::serve(args),
         ServeProfileArg::Openwop => {}
     }
     if !args.accepts.is_empty() {

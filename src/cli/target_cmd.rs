@@ -8,28 +8,31 @@ use super::embedded::parse_fault;
 use super::resolve::Env;
 use crate::config::Target;
 use crate::process::Command;
+use reference_hosts::acp::AcpFault;
 use reference_hosts::agentruntime::RuntimeFault;
 
 /// The variable naming the bridge when `--target-cmd` is absent.
 pub const TARGET_CMD_ENV: &str = "MMCONFORM_TARGET_CMD";
 
+pub const ACP_FAULT_LISTING: &str = "mmconform serve-reference --profile acp --list-faults";
+
 pub const RUNTIME_FAULT_LISTING: &str =
     "mmconform serve-reference --profile agentruntime --list-faults";
 
 pub fn resolve(args: &TargetArgs, offline: bool, env: Env) -> Result<Target, String> {
-    if args.profile != ProfileArg::Agentruntime {
+    if !matches!(args.profile, ProfileArg::Agentruntime | ProfileArg::Acp) {
         return Err(
-            "--target-cmd starts an AgentRuntime bridge: add --profile agentruntime".into(),
+            "--target-cmd starts a program: add --profile agentruntime (a bridge) or --profile acp (an ACP agent)".into(),
         );
     }
     if offline {
         return Err(
-            "--offline runs openwop's schema checks; an agentruntime run needs --target-cmd".into(),
+            "--offline runs openwop's schema checks; a run of a program needs --target-cmd".into(),
         );
     }
     if args.reference.reference_upstream.is_some() {
         return Err(
-            "--reference-upstream: the reference runtime's model is the witness (--witness)".into(),
+            "--reference-upstream: the reference's model is the witness (--witness)".into(),
         );
     }
     let from_env = env(TARGET_CMD_ENV).filter(|v| !v.trim().is_empty());
@@ -38,6 +41,9 @@ pub fn resolve(args: &TargetArgs, offline: bool, env: Env) -> Result<Target, Str
         &args.target_cmd,
         from_env,
     ) {
+        (Some("reference"), _, _) if args.profile == ProfileArg::Acp => {
+            acp_reference_command(args)?
+        }
         (Some("reference"), _, _) => reference_command(args)?,
         (Some(other), _, _) => {
             return Err(format!(
@@ -63,6 +69,34 @@ pub fn resolve(args: &TargetArgs, offline: bool, env: Env) -> Result<Target, Str
         return Err(format!("--target-cwd {}: not a directory", dir.display()));
     }
     Ok(Target::Command(command))
+}
+
+/// This binary's `serve-reference --profile acp`, with `--reference-fault` and
+/// `--reference-accepts` (what it advertises: image, audio, embeddedContext).
+fn acp_reference_command(args: &TargetArgs) -> Result<Command, String> {
+    let reference = &args.reference;
+    let names: Vec<&str> = AcpFault::all().iter().map(|f| f.name()).collect();
+    let fault = parse_fault::<AcpFault>(
+        "--reference-fault",
+        reference.reference_fault.as_deref(),
+        &names,
+        ACP_FAULT_LISTING,
+    )?;
+    let exe = std::env::current_exe()
+        .map_err(|e| format!("cannot find this program to start the reference agent: {e}"))?;
+    let mut argv = vec![
+        exe.to_string_lossy().into_owned(),
+        "serve-reference".into(),
+        "--profile".into(),
+        "acp".into(),
+    ];
+    if let Some(fault) = fault {
+        argv.extend(["--fault".into(), fault.name().into()]);
+    }
+    if !reference.reference_accepts.is_empty() {
+        argv.extend(["--accepts".into(), reference.reference_accepts.join(",")]);
+    }
+    Ok(Command { argv, cwd: None })
 }
 
 /// This binary's `serve-reference --profile agentruntime`, with the `--reference-*`

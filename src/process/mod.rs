@@ -13,10 +13,12 @@
 
 pub mod command;
 pub mod lines;
+pub mod peer;
 pub mod run;
 pub mod stderr;
 pub mod terminate;
 
 pub use command::Command;
 pub use lines::{Line, LineLimits, ReadEnd};
+pub use peer::{Peer, PeerOptions};
 pub use run::{Abort, EndedBy, Ending, Finished, RunOptions, run_once};

@@ -5,6 +5,7 @@
 //! and the reporters show [`ProtocolEvidence`](crate::outcome::ProtocolEvidence) without
 //! knowing what it holds. `docs/architecture.md` says what a new folder must provide.
 
+pub mod acp;
 pub mod agentruntime;
 pub mod agui;
 pub mod claims_file;
@@ -35,6 +36,7 @@ pub const PROTOCOLS: &[&dyn Protocol] = &[
     &agui::Agui,
     &openai::Openai,
     &agentruntime::Agentruntime,
+    &acp::Acp,
 ];
 
 /// The protocol scenario files and `--profile` call `name`.
@@ -174,6 +176,12 @@ pub trait ProtocolRun: Send + Sync {
 
     /// Sends one case's request and judges the answer.
     fn run_case<'a>(&'a self, input: CaseInput<'a>) -> BoxFuture<'a, CaseResult>;
+
+    /// After the last case: end what the run keeps running (ACP's one agent process:
+    /// SIGTERM, then SIGKILL after a grace). Most protocols hold nothing.
+    fn finish(&self) -> BoxFuture<'_, ()> {
+        Box::pin(std::future::ready(()))
+    }
 }
 
 /// The checks scenario files get: every protocol's vocabulary and its case checks.

@@ -220,9 +220,12 @@ pub async fn execute(mut session: Session, sink: EventSink, stop: Stop) -> RunOu
         }
         None => problem,
     };
-    ledger
+    let output = ledger
         .conclude(problem, &stop, started, &shared.client)
-        .await
+        .await;
+    // A protocol with a process of its own (ACP's agent) ends it now, politely.
+    shared.protocol.finish().await;
+    output
 }
 
 /// Hands every settled case to the ledger. The cases that send go first, so the host

@@ -283,6 +283,24 @@ pub struct Expectations {
     /// agentruntime: what the bridge's run must show.
     #[serde(default)]
     pub run: Option<RunExpectation>,
+    /// acp: what the agent's answers must show.
+    #[serde(default)]
+    pub acp: Option<AcpExpectation>,
+}
+
+/// `expect.acp`: each field one assertion on an ACP exchange (`protocol::acp::judge`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AcpExpectation {
+    /// `initialize` was answered with a well-formed `InitializeResponse`.
+    #[serde(default)]
+    pub initialize: bool,
+    /// `session/prompt` ended with this `stopReason` (`end_turn`, `cancelled`).
+    #[serde(default)]
+    pub stop_reason: Option<String>,
+    /// `session/prompt` was answered with a JSON-RPC error, and the agent still answers.
+    #[serde(default)]
+    pub rejected: bool,
 }
 
 /// `expect.run` (agentruntime): each true field is one group of assertions on the

@@ -1,0 +1,112 @@
+//! The run's one agent process: how it is started (the command, `MMCONFORM_WITNESS_URL`
+//! with `--witness`, `--target-env`/`--target-unset`), the handshake (`initialize` with
+//! protocol version 1 and no client capabilities, then `authenticate` when
+//! `--acp-auth` names a method), and its end (SIGTERM, then SIGKILL after a grace).
+
+use super::connection::{Connection, Exchange};
+use crate::config::AgentSettings;
+use crate::process::{Command, LineLimits, Peer, PeerOptions};
+use crate::stop::Stop;
+use serde_json::{Value, json};
+use std::time::Duration;
+
+/// Between SIGTERM and SIGKILL.
+pub const GRACE: Duration = Duration::from_secs(3);
+/// The variable carrying the witness's base URL (with `--witness`).
+pub const WITNESS_VAR: &str = "MMCONFORM_WITNESS_URL";
+
+/// How the run's agent is started.
+#[derive(Debug, Clone)]
+pub struct Agent {
+    pub command: Command,
+    pub witness_url: Option<String>,
+    pub settings: AgentSettings,
+    pub limits: LineLimits,
+    pub timeout: Duration,
+    pub grace: Duration,
+}
+
+/// A started agent and its handshake.
+pub struct Live {
+    pub connection: Connection,
+    pub initialize: Exchange,
+    pub authenticate: Option<Exchange>,
+}
+
+/// The `initialize` params: protocol version 1, a client that reads no files and
+/// runs no terminals.
+pub fn initialize_params() -> Value {
+    json!({
+        "protocolVersion": 1,
+        "clientCapabilities": {
+            "fs": {"readTextFile": false, "writeTextFile": false},
+            "terminal": false
+        },
+        "clientInfo": {"name": "mmconform", "version": env!("CARGO_PKG_VERSION")}
+    })
+}
+
+impl Agent {
+    /// The environment it gets on top of the parent's.
+    fn env(&self) -> Vec<(String, String)> {
+        let mut env = self.settings.env.clone();
+        if let Some(url) = &self.witness_url {
+            env.push((WITNESS_VAR.into(), url.clone()));
+        }
+        env
+    }
+
+    /// Starts the agent and shakes hands. `Err`: it could not be started.
+    pub async fn start(&self, stop: &Stop) -> Result<Live, String> {
+        let peer = Peer::spawn(PeerOptions {
+            command: &self.command,
+            env: self.env(),
+            unset: self.settings.unset.clone(),
+            limits: self.limits,
+        })?;
+        let mut connection = Connection::new(peer);
+        let initialize = connection
+            .request("initialize", initialize_params(), self.timeout, stop, None)
+            .await;
+        let authenticate = match (&self.settings.acp_auth, initialize.result()) {
+            (Some(method), Some(_)) => Some(
+                connection
+                    .request(
+                        "authenticate",
+                        json!({"methodId": method}),
+                        self.timeout,
+                        stop,
+                        None,
+                    )
+                    .await,
+            ),
+            _ => None,
+        };
+        Ok(Live {
+            connection,
+            initialize,
+            authenticate,
+        })
+    }
+}
+
+impl Live {
+    /// Why prompts cannot be sent on this agent, if they cannot.
+    pub fn unusable(&self) -> Option<String> {
+        if let Some(why) = &self.initialize.unanswered {
+            return Some(format!("initialize: {}", why.describe()));
+        }
+        if let Some(error) = self.initialize.error() {
+            return Some(format!("initialize was refused: {error}"));
+        }
+        if let Some(auth) = &self.authenticate {
+            if let Some(why) = &auth.unanswered {
+                return Some(format!("authenticate: {}", why.describe()));
+            }
+            if let Some(error) = auth.error() {
+                return Some(format!("authenticate was refused: {error}"));
+            }
+        }
+        None
+    }
+}

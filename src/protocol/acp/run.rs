@@ -1,0 +1,201 @@
+//! One acp run: the agent started and initialized once in `discover` (its
+//! `promptCapabilities` are the planning context; an agent that cannot be started is
+//! the run's problem, exit 4), the `initialize` case decided on that answer, every
+//! prompt case a fresh session on the same agent (`case.rs`), one at a time, and the
+//! agent ended at the end of the run. An agent that died during a case is started
+//! again for the next one, so one crash fails one case, not the rest.
+
+use super::agent::{Agent, Live};
+use super::connection::Exchange;
+use super::declaration::{self, Declared};
+use crate::http::HttpClient;
+use crate::outcome::{AssertionResult, CaseResult, EvidenceView, Outcome, ProtocolEvidence};
+use crate::plan::result::result_without_exchange;
+use crate::protocol::{CaseInput, Discovered, Probed, ProtocolRun};
+use futures_util::FutureExt as _;
+use futures_util::future::BoxFuture;
+use serde_json::{Map, Value, json};
+use std::collections::BTreeSet;
+use tokio::sync::Mutex;
+
+pub struct AcpRun {
+    pub(super) agent: Agent,
+    pub(super) declared: Declared,
+    /// The first `initialize` (and `authenticate`), what the `initialize` case judges.
+    handshake: Option<(Exchange, Option<Exchange>, String)>,
+    /// The agent the cases share, one at a time.
+    pub(super) live: Mutex<Option<Live>>,
+}
+
+impl AcpRun {
+    pub fn new(agent: Agent) -> AcpRun {
+        AcpRun {
+            agent,
+            declared: Declared::default(),
+            handshake: None,
+            live: Mutex::new(None),
+        }
+    }
+
+    pub(super) fn shown(&self) -> String {
+        self.agent.command.shown()
+    }
+
+    /// Names of `--target-env` (values are never shown) and `--target-unset`.
+    fn environment(&self) -> Value {
+        let set: Vec<&str> = self
+            .agent
+            .settings
+            .env
+            .iter()
+            .map(|(k, _)| k.as_str())
+            .collect();
+        json!({"set": set, "unset": self.agent.settings.unset})
+    }
+}
+
+impl ProtocolRun for AcpRun {
+    fn options(&self) -> (Map<String, Value>, EvidenceView) {
+        let shown = self.shown();
+        let mut options = Map::new();
+        options.insert("command".into(), json!(shown));
+        options.insert("witness".into(), json!(self.agent.witness_url));
+        options.insert("environment".into(), self.environment());
+        options.insert("auth".into(), json!(self.agent.settings.acp_auth));
+        let mut properties = vec![("acp.command".into(), shown.clone())];
+        for (name, _) in &self.agent.settings.env {
+            properties.push(("acp.env".into(), format!("{name}=<redacted>")));
+        }
+        for name in &self.agent.settings.unset {
+            properties.push(("acp.unset".into(), name.clone()));
+        }
+        let view = EvidenceView {
+            summary: format!("ACP agent {shown}"),
+            properties,
+            lines: Vec::new(),
+        };
+        (options, view)
+    }
+
+    fn declared(&self) -> Option<ProtocolEvidence> {
+        Some(ProtocolEvidence {
+            record: json!({"declaredBy": "initialize (agentCapabilities.promptCapabilities)"}),
+            view: EvidenceView {
+                summary:
+                    "promptCapabilities from the agent's initialize (its answer: acp.initialize)"
+                        .into(),
+                properties: Vec::new(),
+                lines: Vec::new(),
+            },
+        })
+    }
+
+    fn discover<'a>(&'a mut self, client: Option<&'a HttpClient>) -> BoxFuture<'a, Discovered> {
+        async move {
+            let mut problem = None;
+            if let Some(client) = client {
+                match self.agent.start(client.stop()).await {
+                    Ok(live) => {
+                        self.declared = Declared::of(live.initialize.result());
+                        let stderr = live.connection.peer.stderr().shown();
+                        self.handshake =
+                            Some((live.initialize.clone(), live.authenticate.clone(), stderr));
+                        *self.live.get_mut() = Some(live);
+                    }
+                    Err(e) => problem = Some(format!("the agent cannot be started: {e}")),
+                }
+            }
+            let mut context = Map::new();
+            let witness = self.agent.witness_url.is_some();
+            context.insert(super::PROFILE.into(), self.declared.facts(witness));
+            Discovered {
+                context,
+                snapshot: None,
+                problem,
+            }
+        }
+        .boxed()
+    }
+
+    fn probe<'a>(
+        &'a self,
+        _client: &'a HttpClient,
+        endpoints: &'a BTreeSet<String>,
+        _nonce: &'a str,
+    ) -> BoxFuture<'a, Probed> {
+        // initialize was the probe.
+        let mut probed = Probed::default();
+        for other in endpoints
+            .iter()
+            .filter(|e| !super::ENDPOINTS.contains(&e.as_str()))
+        {
+            let reason = format!("an acp run cannot send to `{other}`");
+            probed
+                .unusable
+                .insert(other.clone(), (Outcome::Error, reason));
+        }
+        std::future::ready(probed).boxed()
+    }
+
+    fn on_hand(&self, case: &crate::scenario::suite::SuiteCase) -> bool {
+        case.spec.endpoint() == Some(super::INITIALIZE)
+    }
+
+    fn decide_on_hand(&self, input: &CaseInput) -> Option<CaseResult> {
+        let mut result = result_without_exchange(input.planned, input.case, Outcome::Blocked, None);
+        let Some((initialize, authenticate, stderr)) = &self.handshake else {
+            result.reason = Some("the agent was not started".into());
+            return Some(result);
+        };
+        if let Some(super::connection::Unanswered::Stopped(why)) = &initialize.unanswered {
+            result.reason = Some(format!("the run stopped during initialize ({why})"));
+            return Some(result);
+        }
+        let mut exchanges = vec![initialize];
+        exchanges.extend(authenticate.iter());
+        result.duration_ms = initialize.elapsed.as_millis() as u64;
+        result.stream = Some(super::evidence::of_exchange(
+            &self.shown(),
+            &exchanges,
+            stderr,
+        ));
+        let problems = match initialize.result() {
+            Some(answer) => declaration::problems(answer),
+            None => vec![format!(
+                "initialize: {}",
+                super::judge::answered(initialize)
+            )],
+        };
+        result.assertions = vec![AssertionResult::new(
+            "acp.initialize",
+            "initialize answered with a well-formed InitializeResponse (protocolVersion 1)".into(),
+            if problems.is_empty() {
+                self.declared.summary()
+            } else {
+                problems.join("; ")
+            },
+            problems.is_empty(),
+        )];
+        if !self.declared.auth_methods.is_empty() {
+            result.notes.push(format!(
+                "authentication methods listed: {} (--acp-auth METHOD selects one)",
+                self.declared.auth_methods.join(", ")
+            ));
+        }
+        crate::judge::verdict::decide(&mut result, input.strict);
+        Some(result)
+    }
+
+    fn run_case<'a>(&'a self, input: CaseInput<'a>) -> BoxFuture<'a, CaseResult> {
+        super::case::run_case(self, input).boxed()
+    }
+
+    fn finish(&self) -> BoxFuture<'_, ()> {
+        async move {
+            if let Some(live) = self.live.lock().await.take() {
+                live.connection.peer.close(self.agent.grace).await;
+            }
+        }
+        .boxed()
+    }
+}
