@@ -13,6 +13,7 @@ pub mod matrix;
 pub mod render;
 pub mod schema_mutant;
 pub mod setup;
+pub mod setup_acp;
 pub mod setup_agentruntime;
 pub mod setup_openai;
 pub mod variant;

@@ -60,6 +60,9 @@ pub enum Shape {
     /// The reference AgentRuntime, a bridge process per case, declaring these types
     /// (none: its default).
     Agentruntime(&'static [&'static str]),
+    /// The reference ACP agent, one process per run, advertising these capabilities
+    /// (none: all).
+    Acp(&'static [&'static str]),
 }
 
 #[derive(Debug, Clone)]
@@ -252,6 +255,17 @@ pub fn setups() -> Vec<Setup> {
                 upstream_wire: UpstreamWire::Chat,
             }),
     )
+    .chain(
+        super::setup_acp::SHAPES
+            .into_iter()
+            .map(|(name, summary, accepts)| Setup {
+                name,
+                summary,
+                shape: Shape::Acp(accepts),
+                witness: true,
+                upstream_wire: UpstreamWire::Chat,
+            }),
+    )
     .collect()
 }
 
@@ -263,6 +277,7 @@ impl Setup {
             Shape::Agui(_) => crate::protocol::agui::PROFILE,
             Shape::Openai(_) => crate::protocol::openai::PROFILE,
             Shape::Agentruntime(_) => crate::protocol::agentruntime::PROFILE,
+            Shape::Acp(_) => crate::protocol::acp::PROFILE,
         }
     }
 
@@ -300,6 +315,13 @@ impl Setup {
                     _ => None,
                 };
                 (None, super::setup_agentruntime::run_config(fault, accepts)?)
+            }
+            Shape::Acp(accepts) => {
+                let fault = match variant {
+                    Some(Variant::Acp(fault)) => Some(*fault),
+                    _ => None,
+                };
+                (None, super::setup_acp::run_config(fault, accepts)?)
             }
         };
         config.concurrency = concurrency;

@@ -5,6 +5,7 @@ use super::schema_mutant::{self, SchemaMutant};
 use super::setup::Setup;
 use crate::scenario::suite::Suite;
 use reference_hosts::Fault;
+use reference_hosts::acp::AcpFault;
 use reference_hosts::agentruntime::RuntimeFault;
 use reference_hosts::agui::AguiFault;
 use reference_hosts::openai::OpenaiFault;
@@ -31,6 +32,8 @@ pub enum Variant {
     OpenaiHost(OpenaiFault),
     /// A fault of the reference AgentRuntime.
     Runtime(RuntimeFault),
+    /// A fault of the reference ACP agent.
+    Acp(AcpFault),
     Schema(SchemaMutant),
 }
 
@@ -55,6 +58,7 @@ impl Variant {
             Variant::AguiHost(f) => format!("agui:{}", f.name()),
             Variant::OpenaiHost(f) => format!("openai:{}", f.name()),
             Variant::Runtime(f) => format!("agentruntime:{}", f.name()),
+            Variant::Acp(f) => format!("acp:{}", f.name()),
             Variant::Schema(m) => m.name(),
         }
     }
@@ -65,6 +69,7 @@ impl Variant {
             Variant::AguiHost(f) => f.description().to_string(),
             Variant::OpenaiHost(f) => f.description().to_string(),
             Variant::Runtime(f) => f.description().to_string(),
+            Variant::Acp(f) => f.description().to_string(),
             Variant::Schema(m) => m.description(),
         }
     }
@@ -74,7 +79,8 @@ impl Variant {
             Variant::Host(_)
             | Variant::AguiHost(_)
             | Variant::OpenaiHost(_)
-            | Variant::Runtime(_) => "host-fault",
+            | Variant::Runtime(_)
+            | Variant::Acp(_) => "host-fault",
             Variant::Schema(_) => "schema-mutant",
         }
     }
@@ -86,7 +92,7 @@ impl Variant {
             Variant::AguiHost(f) => f.needs_upstream(),
             Variant::OpenaiHost(f) => f.needs_upstream(),
             // The runtime's faults are its own; every runtime shape has a witness.
-            Variant::Runtime(_) | Variant::Schema(_) => false,
+            Variant::Runtime(_) | Variant::Acp(_) | Variant::Schema(_) => false,
         }
     }
 
@@ -124,6 +130,7 @@ impl Variant {
                     && (setup.witness || !f.needs_upstream())
             }
             Variant::Runtime(_) => setup.profile() == crate::protocol::agentruntime::PROFILE,
+            Variant::Acp(_) => setup.profile() == crate::protocol::acp::PROFILE,
             Variant::Schema(_) => SCHEMA_MUTANT_SETUPS.contains(&setup.name),
         }
     }
@@ -151,6 +158,7 @@ pub fn catalogue(suite: &Suite) -> Vec<Variant> {
         .chain(AguiFault::all().iter().copied().map(Variant::AguiHost))
         .chain(OpenaiFault::all().iter().copied().map(Variant::OpenaiHost))
         .chain(RuntimeFault::all().iter().copied().map(Variant::Runtime))
+        .chain(AcpFault::all().iter().copied().map(Variant::Acp))
         .chain(
             schema_mutant::catalogue(&judged)
                 .into_iter()

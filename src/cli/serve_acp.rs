@@ -28,9 +28,9 @@ pub fn serve(args: &ServeArgs) -> Result<Ending, CliError> {
         parse_fault::<AcpFault>("--fault", args.fault.as_deref(), &names, ACP_FAULT_LISTING)
             .map_err(CliError::Usage)?;
     for a in &args.accepts {
-        if !["image", "audio", "embeddedContext"].contains(&a.as_str()) {
+        if !["image", "audio", "embeddedContext", "none"].contains(&a.as_str()) {
             return Err(CliError::Usage(format!(
-                "--accepts `{a}`: the reference ACP agent advertises image, audio, embeddedContext"
+                "--accepts `{a}`: the reference ACP agent advertises image, audio, embeddedContext (or none)"
             )));
         }
     }

@@ -15,6 +15,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod acp;
 mod agentruntime;
 mod agui;
 mod baseline;

@@ -1,0 +1,58 @@
+//! The ACP fault table: every single-fault variant of the reference ACP agent breaks
+//! one rule of the acp pack, and the case that checks it must catch it (see
+//! `crate::fault_table`). Delivery is seen only by the witness, so every row runs with
+//! `--witness`. The other way round (every acp case is caught by some fault) is
+//! `mmconform calibrate`'s job.
+
+use crate::fault_table::{MUST, Row, SHOULD, Table, check_coverage, check_every_row};
+
+const TABLE: Table = Table {
+    profile: "acp",
+    base: &[
+        "--profile",
+        "acp",
+        "--target",
+        "reference",
+        "--timeout",
+        "3",
+    ],
+    rows: ROWS,
+    elsewhere: &[],
+};
+
+const W: &[&str] = &["--witness", "127.0.0.1:0", "--witness-wait", "2"];
+/// A fault that hangs every turn costs `--timeout` per case: one case is enough.
+const TEXT: &[&str] = &["--witness", "127.0.0.1:0", "--filter", "acp.text"];
+const TEXT_ONLY: &[&str] = &[
+    "--witness",
+    "127.0.0.1:0",
+    "--witness-wait",
+    "2",
+    "--reference-accepts",
+    "none",
+];
+
+#[rustfmt::skip]
+const ROWS: &[Row] = &[
+    ("malformed-initialize", W, "acp.initialize", MUST),
+    ("drops-image", W, "acp.delivery[image/png]", MUST),
+    ("audio-as-image", W, "acp.delivery[audio/wav]", SHOULD),
+    ("ignores-resources", W, "acp.delivery[application/pdf]", MUST),
+    ("drops-prompt-text", W, "acp.text-reaches-model", MUST),
+    ("accepts-unadvertised", TEXT_ONLY, "acp.unadvertised[audio]", SHOULD),
+    ("ignores-unknown-blocks", W, "acp.malformed-unknown-type", MUST),
+    ("crashes-on-bad-base64", W, "acp.malformed-bad-base64", MUST),
+    ("never-answers-prompt", TEXT, "acp.text", MUST),
+    ("malformed-frame", TEXT, "acp.text", MUST),
+    ("ignores-cancel", W, "acp.cancel", MUST),
+];
+
+#[test]
+fn every_acp_fault_fails_its_case() {
+    check_every_row(&TABLE);
+}
+
+#[test]
+fn every_listed_acp_fault_has_a_row() {
+    check_coverage(&TABLE);
+}

@@ -1,0 +1,76 @@
+//! The acp profile end to end: the built binary against the reference ACP agent
+//! (`--target reference`: this binary's `serve-reference --profile acp`, one process
+//! per run), with and without a witness, and `--target-env` values kept out of reports.
+
+use crate::common::{self, run};
+
+fn reference(extra: &[&str]) -> common::RunResult {
+    let mut args = vec!["--profile", "acp", "--target", "reference"];
+    args.extend_from_slice(extra);
+    run(&args)
+}
+
+#[test]
+fn with_a_witness_the_reference_agent_passes_every_case_that_applies() {
+    let r = reference(&["--witness", "127.0.0.1:0"]);
+    assert_eq!(r.code, 0, "{}", r.context());
+    for outcome in ["fail", "warn", "blocked", "error"] {
+        assert!(r.ids_with(outcome).is_empty(), "{outcome}: {}", r.context());
+    }
+    let case = r
+        .cases()
+        .into_iter()
+        .find(|c| c["id"] == "acp.delivery[image/png]")
+        .unwrap();
+    assert_eq!(case["outcome"], "pass", "{case}");
+    assert!(
+        case["model_calls"]
+            .as_array()
+            .is_some_and(|c| !c.is_empty()),
+        "{case}"
+    );
+}
+
+#[test]
+fn without_a_witness_delivery_is_blocked_with_the_reason() {
+    let r = reference(&[]);
+    assert_eq!(r.code, 3, "{}", r.context());
+    assert_eq!(r.outcome("acp.text"), "pass", "{}", r.context());
+    let case = r
+        .cases()
+        .into_iter()
+        .find(|c| c["id"] == "acp.delivery[audio/wav]")
+        .unwrap();
+    assert_eq!(case["outcome"], "blocked");
+    assert!(
+        case["reason"].as_str().unwrap().contains("--witness"),
+        "{case}"
+    );
+}
+
+#[test]
+fn a_target_env_value_never_appears_in_the_output() {
+    let secret = "acp-secret-value-0192837465";
+    let env = format!("MY_AGENT_KEY={secret}");
+    let r = common::run(&[
+        "--profile",
+        "acp",
+        "--target-cmd",
+        "sh -c 'echo \"key is $MY_AGENT_KEY\" >&2; exit 3'",
+        "--target-env",
+        &env,
+        "--timeout",
+        "2",
+        "--filter",
+        "acp.initialize",
+    ]);
+    let everything = format!(
+        "{}{}{}",
+        r.stdout,
+        r.stderr,
+        r.report.as_ref().map(|v| v.to_string()).unwrap_or_default()
+    );
+    assert!(everything.contains("key is"), "{}", r.context());
+    assert!(!everything.contains(secret), "{}", r.context());
+    assert!(everything.contains("MY_AGENT_KEY"), "{}", r.context());
+}
