@@ -50,6 +50,9 @@ fn the_builtin_suite_is_calibrated_and_every_variant_is_caught() {
     let runtime_faults = all_faults("agentruntime");
     assert!(runtime_faults.len() >= 20, "{runtime_faults:?}");
     faults.extend(runtime_faults.iter().map(|f| format!("agentruntime:{f}")));
+    let acp_faults = all_faults("acp");
+    assert!(acp_faults.len() >= 11, "{acp_faults:?}");
+    faults.extend(acp_faults.iter().map(|f| format!("acp:{f}")));
     for fault in &faults {
         let row = variants
             .iter()
