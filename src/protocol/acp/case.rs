@@ -101,7 +101,7 @@ pub async fn run_case(run: &AcpRun, input: CaseInput<'_>) -> CaseResult {
             &[&session],
             &stderr,
         ));
-        retire_if_broken(run, &mut *guard, &session).await;
+        retire_if_broken(run, &mut guard, &session).await;
         return result;
     };
     let cancel = request.abort.then(|| CancelWhen {
@@ -127,7 +127,7 @@ pub async fn run_case(run: &AcpRun, input: CaseInput<'_>) -> CaseResult {
         &[&session, &prompted],
         &stderr,
     ));
-    retire_if_broken(run, &mut *guard, &prompted).await;
+    retire_if_broken(run, &mut guard, &prompted).await;
     if let Some(Unanswered::Stopped(why)) = &prompted.unanswered {
         result.reason = Some(format!("the run stopped during the turn ({why})"));
         return result;
