@@ -410,14 +410,16 @@ pub fn resolve_common_with(
     config.secret_headers = connection.secret_headers;
     config.extra_secrets = connection.extra_secrets;
     config.agent = resolve_agent(args)?;
-    // A value handed to the agent is often a key: redacted wherever it could appear.
+    // A value handed to the agent is often a key: redacted wherever it could appear
+    // (short values such as `true` or `1` are no secrets, and redacting them would
+    // mangle every report).
     config.extra_secrets.extend(
         config
             .agent
             .env
             .iter()
             .map(|(_, v)| v.clone())
-            .filter(|v| v.len() >= 4),
+            .filter(|v| v.len() >= 8),
     );
     config.max_redirects = usize::from(args.max_redirects);
     config.tls = connection.tls;
