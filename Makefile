@@ -1,5 +1,5 @@
 # `make test` is the test command the README gives and .ci/run calls.
-.PHONY: test lint fmt build run-reference fuzz hostile-numbers bench
+.PHONY: test lint fmt build run-reference fuzz hostile-numbers bench cli-reference
 
 CARGO ?= cargo
 
@@ -19,6 +19,12 @@ fmt:
 
 build:
 	$(CARGO) build --release
+
+# docs/guide/cli-reference.md from the clap definitions; a test fails when the committed
+# page differs, so run this after changing a flag or its help.
+cli-reference:
+	$(CARGO) run --quiet -- cli-reference > docs/guide/cli-reference.md.tmp
+	mv docs/guide/cli-reference.md.tmp docs/guide/cli-reference.md
 
 run-reference:
 	$(CARGO) run --release -- run --target reference

@@ -9,7 +9,7 @@ use clap_mangen::roff::{Roff, bold, roman};
 use std::io::Write;
 
 /// The environment variables mmconform reads, for the man page.
-const ENVIRONMENT: [(&str, &str); 8] = [
+pub(super) const ENVIRONMENT: [(&str, &str); 9] = [
     (
         "OPENWOP_BASE_URL",
         "run, list: the openwop target when --target is absent",
@@ -35,10 +35,17 @@ const ENVIRONMENT: [(&str, &str); 8] = [
         "OPENWOP_OPTED_OUT_PROFILES",
         "run: comma-separated profiles added to --opt-out",
     ),
-    ("NO_COLOR", "no colours with --color auto"),
+    (
+        "NO_COLOR",
+        "no colours with --color auto (when set and not empty)",
+    ),
+    (
+        "GITHUB_STEP_SUMMARY",
+        "run: the run's Markdown verdict is appended to this file (GitHub Actions sets it)",
+    ),
 ];
 
-fn print(bytes: &[u8]) -> Result<Ending, CliError> {
+pub(super) fn print(bytes: &[u8]) -> Result<Ending, CliError> {
     // A closed stdout (`| head`) is the reader's choice, not an error.
     match std::io::stdout().lock().write_all(bytes) {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(CliError::Internal(format!(

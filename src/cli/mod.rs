@@ -18,6 +18,7 @@ mod media;
 mod model;
 mod out;
 mod project;
+mod reference_page;
 pub mod resolve;
 mod run;
 mod run_witness;
@@ -118,6 +119,7 @@ pub fn main() -> i32 {
         Command::Media(args) => media::media(&args),
         Command::Completions(args) => docs::completions(&args),
         Command::Man(args) => docs::man(&args),
+        Command::CliReference => reference_page::print(),
     };
     let ending = result.unwrap_or_else(|e| e);
     tell(&ending, sends);

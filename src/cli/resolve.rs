@@ -23,15 +23,43 @@ pub fn process_env(name: &str) -> Option<String> {
     std::env::var(name).ok()
 }
 
+/// `--github-summary FILE` replaces FILE; without it, under GitHub Actions, the job's
+/// `$GITHUB_STEP_SUMMARY` is appended to (other steps write there too).
+fn github_summary(
+    given: Option<&std::path::PathBuf>,
+    env: Env,
+) -> Option<(std::path::PathBuf, crate::config::SummaryWrite)> {
+    use crate::config::SummaryWrite;
+    match given {
+        Some(path) => Some((path.clone(), SummaryWrite::Replace)),
+        None => env("GITHUB_STEP_SUMMARY")
+            .filter(|path| !path.is_empty())
+            .map(|path| (path.into(), SummaryWrite::Append)),
+    }
+}
+
 /// Applies `--color` and NO_COLOR/CLICOLOR through `colored`, and answers whether stdout
 /// output should be coloured.
 pub fn resolve_color(choice: ColorArg) -> bool {
     match choice {
         ColorArg::Always => colored::control::set_override(true),
         ColorArg::Never => colored::control::set_override(false),
+        // no-color.org: only a NO_COLOR that is present *and not empty* disables colour;
+        // `colored` takes any NO_COLOR, empty included, so an empty one is decided here.
+        ColorArg::Auto if std::env::var_os("NO_COLOR").is_some_and(|v| v.is_empty()) => {
+            colored::control::set_override(colour_without_no_color());
+        }
         ColorArg::Auto => {}
     }
     colored::control::SHOULD_COLORIZE.should_colorize()
+}
+
+/// What `auto` means when NO_COLOR does not speak: CLICOLOR_FORCE forces colour, else
+/// colour on a terminal unless CLICOLOR=0 (as `colored` decides it).
+fn colour_without_no_color() -> bool {
+    let set = |name: &str| std::env::var(name).is_ok_and(|v| !v.is_empty() && v != "0");
+    let clicolor_off = std::env::var("CLICOLOR").is_ok_and(|v| v == "0");
+    set("CLICOLOR_FORCE") || (!clicolor_off && std::io::stdout().is_terminal())
 }
 
 pub fn parse_modalities(list: &[String], allowed: &[&str]) -> Result<Vec<String>, String> {
@@ -136,10 +164,25 @@ pub fn resolve_target(args: &TargetArgs, offline: bool, env: Env) -> Result<Targ
         )
         .map(TargetChoice::Embedded);
     }
-    if args.reference.reference_upstream.is_some() {
-        return Err(
-            "--reference-upstream configures the embedded host: add --target reference".into(),
-        );
+    // The embedded host's options mean nothing to a real target: silently ignoring one
+    // would run against a host the user did not describe.
+    let reference = &args.reference;
+    for (flag, given) in [
+        (
+            "--reference-upstream",
+            reference.reference_upstream.is_some(),
+        ),
+        ("--reference-fault", reference.reference_fault.is_some()),
+        (
+            "--reference-accepts",
+            !reference.reference_accepts.is_empty(),
+        ),
+    ] {
+        if given {
+            return Err(format!(
+                "{flag} configures the embedded host: add --target reference"
+            ));
+        }
     }
     let url =
         url::Url::parse(raw.trim()).map_err(|e| format!("--target `{raw}` is not a URL: {e}"))?;
@@ -160,7 +203,7 @@ pub fn resolve_target(args: &TargetArgs, offline: bool, env: Env) -> Result<Targ
 
 /// `--token-env` takes a variable's name. A value that is not a name is most likely the
 /// token itself, typed where the name belongs: refuse it without echoing it.
-fn check_token_env_name(name: &str) -> Result<(), String> {
+pub(super) fn check_token_env_name(name: &str) -> Result<(), String> {
     let mut chars = name.chars();
     let valid = chars
         .next()
@@ -459,6 +502,8 @@ pub fn resolve_run(args: &RunArgs, color: bool, env: Env) -> Result<Resolved, St
         // the two would interleave and leave stale bar lines behind.
         progress: std::io::stderr().is_terminal() && std::io::stdout().is_terminal(),
         verbose: args.verbose,
+        quiet: args.quiet,
+        summary: github_summary(args.github_summary.as_ref(), env),
     };
     Ok(resolved)
 }
