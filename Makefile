@@ -1,4 +1,4 @@
-# `make test` is the test command the README gives and .ci/run calls.
+# `make test` is the test command CONTRIBUTING.md gives and .ci/run calls.
 .PHONY: test lint fmt build run-reference fuzz hostile-numbers bench cli-reference
 
 CARGO ?= cargo
