@@ -119,9 +119,6 @@ pub enum Command {
     Completions(CompletionsArgs),
     /// Print the manual page (roff): `mmconform man | man -l -`, `mmconform man run`.
     Man(ManArgs),
-    /// Print docs/guide/cli-reference.md (Markdown) from these definitions: `make cli-reference`.
-    #[command(hide = true)]
-    CliReference,
 }
 
 #[derive(Debug, Args)]

@@ -45,7 +45,7 @@ pub(super) const ENVIRONMENT: [(&str, &str); 9] = [
     ),
 ];
 
-pub(super) fn print(bytes: &[u8]) -> Result<Ending, CliError> {
+fn print(bytes: &[u8]) -> Result<Ending, CliError> {
     // A closed stdout (`| head`) is the reader's choice, not an error.
     match std::io::stdout().lock().write_all(bytes) {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(CliError::Internal(format!(
