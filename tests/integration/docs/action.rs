@@ -182,3 +182,25 @@ fn the_checks_see_what_they_look_for() {
         BTreeSet::from(["ROOT".to_string(), "GITHUB_PATH".to_string()])
     );
 }
+
+/// The workflow the CI page shows passes only inputs the action declares.
+#[test]
+fn the_ci_guide_uses_the_action_as_it_is() {
+    let page = super::read(&super::repository().join("docs/guide/ci.md"));
+    let start = page
+        .find("```yaml\n# .github/workflows/conformance.yml\n")
+        .expect("the workflow example");
+    let body = &page[start + "```yaml\n".len()..];
+    let workflow: Value = serde_saphyr::from_str(&body[..body.find("```").unwrap()]).unwrap();
+    let inputs = action()["inputs"].as_object().unwrap().clone();
+    let steps = workflow["jobs"]["mmconform"]["steps"].as_array().unwrap();
+    let ours = steps
+        .iter()
+        .find(|s| s["uses"].as_str().is_some_and(|u| u.contains("/mmconform@")))
+        .expect("a step using the action");
+    let with = ours["with"].as_object().unwrap();
+    assert!(!with.is_empty());
+    for key in with.keys() {
+        assert!(inputs.contains_key(key), "the CI page passes `{key}`, not an input");
+    }
+}
