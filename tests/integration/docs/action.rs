@@ -196,11 +196,18 @@ fn the_ci_guide_uses_the_action_as_it_is() {
     let steps = workflow["jobs"]["mmconform"]["steps"].as_array().unwrap();
     let ours = steps
         .iter()
-        .find(|s| s["uses"].as_str().is_some_and(|u| u.contains("/mmconform@")))
+        .find(|s| {
+            s["uses"]
+                .as_str()
+                .is_some_and(|u| u.contains("/mmconform@"))
+        })
         .expect("a step using the action");
     let with = ours["with"].as_object().unwrap();
     assert!(!with.is_empty());
     for key in with.keys() {
-        assert!(inputs.contains_key(key), "the CI page passes `{key}`, not an input");
+        assert!(
+            inputs.contains_key(key),
+            "the CI page passes `{key}`, not an input"
+        );
     }
 }
