@@ -32,3 +32,18 @@ pub fn check(destinations: &[(&str, &Option<PathBuf>)]) -> Result<(), CliError> 
     }
     Ok(())
 }
+
+/// `--github-summary FILE` replaces FILE; without it, under GitHub Actions, the job's
+/// `$GITHUB_STEP_SUMMARY` is appended to (other steps write there too).
+pub(super) fn github_summary(
+    given: Option<&std::path::PathBuf>,
+    env: super::resolve::Env,
+) -> Option<(std::path::PathBuf, crate::config::SummaryWrite)> {
+    use crate::config::SummaryWrite;
+    match given {
+        Some(path) => Some((path.clone(), SummaryWrite::Replace)),
+        None => env("GITHUB_STEP_SUMMARY")
+            .filter(|path| !path.is_empty())
+            .map(|path| (path.into(), SummaryWrite::Append)),
+    }
+}

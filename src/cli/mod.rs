@@ -5,6 +5,7 @@ pub mod args;
 mod args_tools;
 mod baseline;
 mod calibrate;
+mod colour;
 mod connection;
 mod destination;
 mod docs;
@@ -103,7 +104,7 @@ pub fn main() -> i32 {
         tell(&ending, true);
         return ending.code();
     }
-    let color = resolve::resolve_color(cli.color);
+    let color = colour::resolve_color(cli.color);
     let sends = matches!(
         cli.command,
         Command::Run(_) | Command::List(_) | Command::Calibrate(_)

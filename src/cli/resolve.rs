@@ -1,7 +1,7 @@
 //! Arguments + environment -> resolved configuration, once (the ripgrep `Args -> Config`
 //! pattern). Every bad value is a usage error (exit 2) before any request is sent.
 
-use super::args::{ColorArg, DialectArg, ProfileArg, RunArgs, TargetArgs};
+use super::args::{DialectArg, ProfileArg, RunArgs, TargetArgs};
 use crate::config::{Claims, EmbeddedClaims, Output, RunConfig, Target, Token};
 use crate::plan::filter::FilterTerm;
 use crate::protocol::agui;
@@ -21,45 +21,6 @@ pub type Env<'a> = &'a dyn Fn(&str) -> Option<String>;
 
 pub fn process_env(name: &str) -> Option<String> {
     std::env::var(name).ok()
-}
-
-/// `--github-summary FILE` replaces FILE; without it, under GitHub Actions, the job's
-/// `$GITHUB_STEP_SUMMARY` is appended to (other steps write there too).
-fn github_summary(
-    given: Option<&std::path::PathBuf>,
-    env: Env,
-) -> Option<(std::path::PathBuf, crate::config::SummaryWrite)> {
-    use crate::config::SummaryWrite;
-    match given {
-        Some(path) => Some((path.clone(), SummaryWrite::Replace)),
-        None => env("GITHUB_STEP_SUMMARY")
-            .filter(|path| !path.is_empty())
-            .map(|path| (path.into(), SummaryWrite::Append)),
-    }
-}
-
-/// Applies `--color` and NO_COLOR/CLICOLOR through `colored`, and answers whether stdout
-/// output should be coloured.
-pub fn resolve_color(choice: ColorArg) -> bool {
-    match choice {
-        ColorArg::Always => colored::control::set_override(true),
-        ColorArg::Never => colored::control::set_override(false),
-        // no-color.org: only a NO_COLOR that is present *and not empty* disables colour;
-        // `colored` takes any NO_COLOR, empty included, so an empty one is decided here.
-        ColorArg::Auto if std::env::var_os("NO_COLOR").is_some_and(|v| v.is_empty()) => {
-            colored::control::set_override(colour_without_no_color());
-        }
-        ColorArg::Auto => {}
-    }
-    colored::control::SHOULD_COLORIZE.should_colorize()
-}
-
-/// What `auto` means when NO_COLOR does not speak: CLICOLOR_FORCE forces colour, else
-/// colour on a terminal unless CLICOLOR=0 (as `colored` decides it).
-fn colour_without_no_color() -> bool {
-    let set = |name: &str| std::env::var(name).is_ok_and(|v| !v.is_empty() && v != "0");
-    let clicolor_off = std::env::var("CLICOLOR").is_ok_and(|v| v == "0");
-    set("CLICOLOR_FORCE") || (!clicolor_off && std::io::stdout().is_terminal())
 }
 
 pub fn parse_modalities(list: &[String], allowed: &[&str]) -> Result<Vec<String>, String> {
@@ -503,7 +464,7 @@ pub fn resolve_run(args: &RunArgs, color: bool, env: Env) -> Result<Resolved, St
         progress: std::io::stderr().is_terminal() && std::io::stdout().is_terminal(),
         verbose: args.verbose,
         quiet: args.quiet,
-        summary: github_summary(args.github_summary.as_ref(), env),
+        summary: super::destination::github_summary(args.github_summary.as_ref(), env),
     };
     Ok(resolved)
 }
