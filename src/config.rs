@@ -86,6 +86,19 @@ pub struct Output {
     pub color: bool,
     pub progress: bool,
     pub verbose: bool,
+    /// `--quiet`: the terminal shows only what needs attention and the summary.
+    pub quiet: bool,
+    /// Where the Markdown verdict goes (`--github-summary`, `$GITHUB_STEP_SUMMARY`).
+    pub summary: Option<(PathBuf, SummaryWrite)>,
+}
+
+/// How the Markdown verdict reaches its file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SummaryWrite {
+    /// Replace the file atomically (`--github-summary FILE`).
+    Replace,
+    /// Append (`$GITHUB_STEP_SUMMARY`, shared by every step of the job).
+    Append,
 }
 
 /// What the target is declared to accept, for a protocol without discovery (AG-UI).
@@ -240,6 +253,8 @@ impl RunConfig {
                 color: false,
                 progress: false,
                 verbose: false,
+                quiet: false,
+                summary: None,
             },
             secret_headers: Vec::new(),
             extra_secrets: Vec::new(),

@@ -314,6 +314,13 @@ pub struct RunArgs {
     /// Print the redacted request and response of failing cases.
     #[arg(short, long, help_heading = REPORTS)]
     pub verbose: bool,
+    /// Print only the cases that failed, errored or were blocked, and the summary.
+    #[arg(short, long, help_heading = REPORTS)]
+    pub quiet: bool,
+    /// Write the run's verdict as Markdown here (a CI job summary). Under GitHub Actions
+    /// it is also appended to $GITHUB_STEP_SUMMARY when this is absent.
+    #[arg(long, value_name = "FILE", help_heading = REPORTS)]
+    pub github_summary: Option<PathBuf>,
     /// Time bound for the whole run; cases undecided when it passes are blocked.
     #[arg(long, value_name = "SECS", help_heading = LIMITS)]
     pub deadline: Option<f64>,

@@ -1,7 +1,7 @@
 //! Arguments + environment -> resolved configuration, once (the ripgrep `Args -> Config`
 //! pattern). Every bad value is a usage error (exit 2) before any request is sent.
 
-use super::args::{ColorArg, DialectArg, ProfileArg, RunArgs, TargetArgs};
+use super::args::{DialectArg, ProfileArg, RunArgs, TargetArgs};
 use crate::config::{Claims, EmbeddedClaims, Output, RunConfig, Target, Token};
 use crate::plan::filter::FilterTerm;
 use crate::protocol::agui;
@@ -21,17 +21,6 @@ pub type Env<'a> = &'a dyn Fn(&str) -> Option<String>;
 
 pub fn process_env(name: &str) -> Option<String> {
     std::env::var(name).ok()
-}
-
-/// Applies `--color` and NO_COLOR/CLICOLOR through `colored`, and answers whether stdout
-/// output should be coloured.
-pub fn resolve_color(choice: ColorArg) -> bool {
-    match choice {
-        ColorArg::Always => colored::control::set_override(true),
-        ColorArg::Never => colored::control::set_override(false),
-        ColorArg::Auto => {}
-    }
-    colored::control::SHOULD_COLORIZE.should_colorize()
 }
 
 pub fn parse_modalities(list: &[String], allowed: &[&str]) -> Result<Vec<String>, String> {
@@ -140,10 +129,25 @@ pub fn resolve_target(args: &TargetArgs, offline: bool, env: Env) -> Result<Targ
         )
         .map(TargetChoice::Embedded);
     }
-    if args.reference.reference_upstream.is_some() {
-        return Err(
-            "--reference-upstream configures the embedded host: add --target reference".into(),
-        );
+    // The embedded host's options mean nothing to a real target: silently ignoring one
+    // would run against a host the user did not describe.
+    let reference = &args.reference;
+    for (flag, given) in [
+        (
+            "--reference-upstream",
+            reference.reference_upstream.is_some(),
+        ),
+        ("--reference-fault", reference.reference_fault.is_some()),
+        (
+            "--reference-accepts",
+            !reference.reference_accepts.is_empty(),
+        ),
+    ] {
+        if given {
+            return Err(format!(
+                "{flag} configures the embedded host: add --target reference"
+            ));
+        }
     }
     let url =
         url::Url::parse(raw.trim()).map_err(|e| format!("--target `{raw}` is not a URL: {e}"))?;
@@ -164,7 +168,7 @@ pub fn resolve_target(args: &TargetArgs, offline: bool, env: Env) -> Result<Targ
 
 /// `--token-env` takes a variable's name. A value that is not a name is most likely the
 /// token itself, typed where the name belongs: refuse it without echoing it.
-fn check_token_env_name(name: &str) -> Result<(), String> {
+pub(super) fn check_token_env_name(name: &str) -> Result<(), String> {
     let mut chars = name.chars();
     let valid = chars
         .next()
@@ -464,6 +468,8 @@ pub fn resolve_run(args: &RunArgs, color: bool, env: Env) -> Result<Resolved, St
         // the two would interleave and leave stale bar lines behind.
         progress: std::io::stderr().is_terminal() && std::io::stdout().is_terminal(),
         verbose: args.verbose,
+        quiet: args.quiet,
+        summary: super::destination::github_summary(args.github_summary.as_ref(), env),
     };
     Ok(resolved)
 }

@@ -85,6 +85,7 @@ fn reporters(args: &WitnessArgs, color: bool) -> Vec<Box<dyn Reporter>> {
             color,
             verbose: args.verbose,
             progress: false,
+            quiet: false,
         },
         Box::new(std::io::stdout()),
     ))];

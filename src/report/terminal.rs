@@ -23,6 +23,9 @@ pub struct TerminalOptions {
     pub verbose: bool,
     /// Draw a live progress bar on stderr; true only when stderr is a TTY.
     pub progress: bool,
+    /// `--quiet`: only the cases that need attention (fail, error, blocked), run-level
+    /// warnings and the summary.
+    pub quiet: bool,
 }
 
 /// Width of the longest tag (`BLOCKED`), so ids line up.
@@ -45,6 +48,8 @@ pub struct TerminalReporter {
     /// counted, not listed (the JSON and JUnit reports list each one).
     unusable: Option<String>,
     blocked_by_target: usize,
+    /// Ids of the cases that failed, errored or were blocked, for the closing list.
+    attention: Vec<(Outcome, String)>,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -70,6 +75,7 @@ impl TerminalReporter {
             decided: 0,
             unusable: None,
             blocked_by_target: 0,
+            attention: Vec::new(),
         }
     }
 
@@ -120,12 +126,16 @@ impl TerminalReporter {
             printable(&run.profile),
             mode_label(run.strict, run.require),
         );
-        let mut text = line;
-        if let Some(declared) = &run.declared {
+        let mut text = if self.options.quiet {
+            String::new()
+        } else {
+            line
+        };
+        if let Some(declared) = run.declared.as_ref().filter(|_| !self.options.quiet) {
             // No discovery: the declaration is what this run was planned on.
             text.push_str(&format!("{}\n", printable(&declared.view.summary)));
         }
-        if let Some(witness) = &run.witness {
+        if let Some(witness) = run.witness.as_ref().filter(|_| !self.options.quiet) {
             text.push_str(&format!(
                 "witness: {} (model calls carrying each case's nonce are recorded, and expect.witness judged on them)\n",
                 printable(witness)
@@ -143,6 +153,9 @@ impl TerminalReporter {
             Some(code) => code.to_string(),
             None => "no response".to_string(),
         };
+        if self.options.quiet && snapshot.problem.is_none() {
+            return Ok(());
+        }
         let mut line = format!("discovery: {} -> {status}", printable(&snapshot.url));
         if let Some(problem) = &snapshot.problem {
             let problem = format!("problem: {}", printable(problem));
@@ -196,6 +209,15 @@ impl TerminalReporter {
             && case.reason == self.unusable
         {
             self.blocked_by_target += 1;
+            return Ok(());
+        }
+        let needs_attention = matches!(
+            case.outcome,
+            Outcome::Fail | Outcome::Error | Outcome::Blocked
+        );
+        if needs_attention {
+            self.attention.push((case.outcome, case.id.clone()));
+        } else if self.options.quiet {
             return Ok(());
         }
         let text = self.render_case(case);
@@ -306,6 +328,23 @@ impl TerminalReporter {
             })
             .collect();
         let mut text = format!("\nsummary: {}\n", counts.join(", "));
+        // The ids to look at, in plan order, one line per outcome: what a CI log reader
+        // searches for without scrolling back through every case.
+        for (outcome, word) in [
+            (Outcome::Fail, "failed"),
+            (Outcome::Error, "errored"),
+            (Outcome::Blocked, "blocked"),
+        ] {
+            let ids: Vec<String> = self
+                .attention
+                .iter()
+                .filter(|(o, _)| *o == outcome)
+                .map(|(_, id)| printable(id))
+                .collect();
+            if !ids.is_empty() {
+                text.push_str(&format!("{word} ({}): {}\n", ids.len(), ids.join(" ")));
+            }
+        }
         if self.blocked_by_target > 0 {
             let line = format!(
                 "blocked: {} case(s) by the unusable target, not listed above",

@@ -119,6 +119,41 @@ fn an_unknown_key_or_a_bad_value_is_exit_2_at_its_position() {
             "mmconform.toml:1:10",
             "expected a boolean",
         ),
+        (
+            "timeout = \"30s\"\n",
+            "mmconform.toml:1:11",
+            "expected a number of seconds (such as 30 or 2.5), not the text \"30s\"",
+        ),
+        (
+            "deadline = 0\n",
+            "mmconform.toml:1:12",
+            "expected a number of seconds between 0 and 86400",
+        ),
+        (
+            "concurrency = 2.5\n",
+            "mmconform.toml:1:15",
+            "a whole number between 1 and 256",
+        ),
+        (
+            "witness = \"localhost\"\n",
+            "mmconform.toml:1:11",
+            "expected an address and port such as \"127.0.0.1:0\"",
+        ),
+        (
+            "accepts = 3\n",
+            "mmconform.toml:1:11",
+            "expected a list of MIME types",
+        ),
+        (
+            "accepts = [\"image/\"]\nclaims = \"c.yaml\"\n",
+            "mmconform.toml:1:11",
+            "give `accepts` or `claims`, not both",
+        ),
+        (
+            "profile = \"opena\"\n",
+            "mmconform.toml:1:11",
+            "did you mean `openai`?",
+        ),
     ];
     for (text, at, says) in cases {
         let dir = tempfile::tempdir().unwrap();
@@ -142,21 +177,92 @@ fn other_commands_ignore_the_file() {
     assert_eq!(code, 0, "{stderr}");
 }
 
-/// The README's example project file is one mmconform reads without a complaint.
+/// The CI guide's example project file is one mmconform reads without a complaint (the
+/// docs tests also run `mmconform run` on it).
 #[test]
-fn the_readme_example_is_a_valid_project_file() {
-    let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
-    let start = readme
+fn the_guide_example_is_a_valid_project_file() {
+    let page =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/guide/ci.md")).unwrap();
+    let start = page
         .find("```toml\n# mmconform.toml\n")
-        .expect("the README's example");
-    let body = &readme[start + "```toml\n".len()..];
+        .expect("the guide's example");
+    let body = &page[start + "```toml\n".len()..];
     let example = &body[..body.find("```").unwrap()];
-    assert!(example.contains("baseline =") && example.contains("junit ="));
+    assert!(example.contains("deadline =") && example.contains("junit ="));
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("mmconform.toml"), example).unwrap();
     // `list` reads and checks every key; the command line points it at the embedded host.
     let (code, stderr) = run_in(dir.path(), &["list", "--target", "reference"]);
     assert_eq!(code, 0, "{stderr}");
     assert!(stderr.contains("options from mmconform.toml"), "{stderr}");
+}
+
+#[test]
+fn a_token_typed_where_its_variable_belongs_is_refused_without_echoing_it() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("mmconform.toml"),
+        "token_env = \"sk-secret-0123456789\"\n",
+    )
+    .unwrap();
+    let (code, stderr) = run_in(dir.path(), &["run"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("mmconform.toml:1:13"), "{stderr}");
+    assert!(stderr.contains("not the token itself"), "{stderr}");
+    assert!(!stderr.contains("sk-secret"), "{stderr}");
+}
+
+/// The keys every profile needs: the witness, the deadline and the token variable plan
+/// an openwop run; an AG-UI declaration plans `list`; the command line still wins.
+#[test]
+fn the_profile_keys_plan_the_run() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("mmconform.toml"),
+        "target = \"reference\"\nwitness = \"127.0.0.1:0\"\ndeadline = 120\n\
+         token_env = \"HOST_TOKEN\"\nreport = \"r.json\"\n",
+    )
+    .unwrap();
+    let out = bin()
+        .current_dir(dir.path())
+        .arg("run")
+        .env("HOST_TOKEN", "t0ken-from-the-file's-variable")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let report = read_json(&dir.path().join("r.json")).unwrap();
+    let witness = report["run"]["witness"].as_str().unwrap_or_default();
+    assert!(
+        witness.starts_with("http://127.0.0.1:"),
+        "{}",
+        report["run"]
+    );
+    let auth = report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["id"] == "openwop.auth.seam-requires-token")
+        .unwrap();
+    assert_eq!(auth["outcome"], "pass", "the token from token_env: {auth}");
+
+    std::fs::write(
+        dir.path().join("mmconform.toml"),
+        "target = \"http://127.0.0.1:8000/agent\"\nprofile = \"agui\"\n\
+         accepts = [\"image/\", \"application/pdf\"]\n",
+    )
+    .unwrap();
+    let list = |extra: &[&str]| {
+        let out = bin()
+            .current_dir(dir.path())
+            .args(["list", "--format", "json"])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()["note"].to_string()
+    };
+    let declared = list(&[]);
+    assert!(declared.contains("image/, application/pdf"), "{declared}");
+    let declared = list(&["--accepts", "audio/wav"]);
+    assert!(declared.contains("accepts audio/wav;"), "{declared}");
 }
