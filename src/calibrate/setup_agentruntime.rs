@@ -23,6 +23,22 @@ pub const SHAPES: [(&str, &str, &[&str]); 2] = [
     ),
 ];
 
+/// The faults run in `agentruntime-narrow`: there only to show the cases the default
+/// declaration skips (delivery of audio/mpeg and video, undeclared images, WAV, PDF)
+/// able to fail, one fault per way such a case can fail is enough; every fault runs in
+/// `agentruntime-witness` (one bridge process per case makes each run cost seconds).
+const NARROW_FAULTS: [RuntimeFault; 4] = [
+    RuntimeFault::DropsBase64Only,
+    RuntimeFault::IgnoresFilePath,
+    RuntimeFault::SwallowsPrompt,
+    RuntimeFault::ErrorsOnUndeclared,
+];
+
+/// Whether `fault` runs in the shape named `setup`.
+pub fn runs_in(fault: RuntimeFault, setup: &str) -> bool {
+    setup != SHAPES[1].0 || NARROW_FAULTS.contains(&fault)
+}
+
 /// The run against the reference runtime, broken by `fault` when given.
 pub fn run_config(fault: Option<RuntimeFault>, accepts: &[&str]) -> Result<RunConfig, String> {
     let exe = std::env::current_exe()

@@ -123,7 +123,10 @@ impl Variant {
                 setup.profile() == crate::protocol::openai::PROFILE
                     && (setup.witness || !f.needs_upstream())
             }
-            Variant::Runtime(_) => setup.profile() == crate::protocol::agentruntime::PROFILE,
+            Variant::Runtime(f) => {
+                setup.profile() == crate::protocol::agentruntime::PROFILE
+                    && super::setup_agentruntime::runs_in(*f, setup.name)
+            }
             Variant::Schema(_) => SCHEMA_MUTANT_SETUPS.contains(&setup.name),
         }
     }

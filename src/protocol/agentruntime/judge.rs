@@ -256,3 +256,7 @@ fn clip(text: &str) -> String {
     }
     out
 }
+
+#[cfg(test)]
+#[path = "judge_tests.rs"]
+mod tests;
