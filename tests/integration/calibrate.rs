@@ -8,9 +8,9 @@ fn calibrate(args: &[&str]) -> (i32, String, String) {
     let out = bin()
         .arg("calibrate")
         .args(args)
-        // About 2 min alone in a debug build (four protocols, 16 setups; the agentruntime
+        // Minutes alone in a debug build (four protocols, 22 setups; the agentruntime
         // shapes start a bridge process per case); several times that beside the rest of
-        // the suite on two cores.
+        // the suite on two cores (601 s seen once on a loaded machine), hence the margin.
         .timeout(std::time::Duration::from_secs(900))
         .output()
         .unwrap();
