@@ -104,13 +104,21 @@ pub fn check(
                 Err(UrlProblem::Malformed(why)) => {
                     invalid(format!("{path}.url must be an absolute http(s) URL: {why}"))
                 }
-                Err(UrlProblem::Blocked(why)) => {
-                    invalid(format!("{path}.url refused by the SSRF guard: {why}"))
-                }
+                Err(UrlProblem::Blocked(why)) => Err(Rejection::new(
+                    ErrorCode::InvalidRequest,
+                    format!("{path}.url refused by the SSRF guard: {why}"),
+                )
+                .at(path)
+                // What the v2 registry's `egress_denied` carries (host-services.md
+                // §httpClient); at major 2 `v2_errors.rs` answers with that code.
+                .with_detail("reason", SSRF_BLOCKED)),
             }
         }
     }
 }
+
+/// `details.reason` of a url part the SSRF guard refused.
+pub const SSRF_BLOCKED: &str = "ssrf-blocked";
 
 /// Applies `maxBytesPerPart` (when configured) to a part of `bytes` bytes.
 fn check_size(config: &ReferenceConfig, bytes: u64, path: &str) -> Result<(), Rejection> {
