@@ -125,6 +125,10 @@ fault_catalogue! {
             "The parts of each message reach the upstream model in reverse order.";
         ForwardThenRefuses => "forward-then-refuses",
             "A call with an unadvertised part is forwarded to the upstream model, that part included, and only then refused with unsupported_modality.";
+        AcceptsMappedHex => "accepts-mapped-hex",
+            "The SSRF guard recognises IPv4-mapped addresses only in dotted form, so `[::ffff:7f00:1]` (loopback) is accepted (RFC 0196 §B.5).";
+        AcceptsNat64Loopback => "accepts-nat64-loopback",
+            "The SSRF guard does not judge NAT64, 6to4 and IPv4-compatible addresses by the IPv4 they embed, so `[64:ff9b::7f00:1]` is accepted (RFC 0196 §B.6).";
         V2RequestGetsV1Document => "v2-request-gets-v1-document",
             "Discovery answers `OpenWOP-Version: 2` with the v1 document instead of the closed v2 root.";
         V1DocumentWithoutVersions => "v1-document-without-versions",
@@ -186,7 +190,7 @@ mod tests {
             assert!(!fault.description().is_empty());
             assert!(fault.description().ends_with('.'));
         }
-        assert_eq!(Fault::all().len(), 70);
+        assert_eq!(Fault::all().len(), 72);
         let forwarding = Fault::all().iter().filter(|f| f.needs_upstream());
         assert!(forwarding.clone().all(|f| f.name().starts_with("forward-")));
         assert_eq!(forwarding.count(), 8);

@@ -368,6 +368,22 @@ fn signature(fault: Fault) -> Signature {
             FAITHFUL_ENVELOPES,
             "envelopes=\"clarification.request,schema.request,schema.response,error\" (a string)",
         ),
+        AcceptsMappedHex => sig(
+            call(user(json!([
+                text("a"),
+                image("url", "http://[::ffff:7f00:1]:9/x")
+            ]))),
+            "400 invalid_request",
+            "200 text,image x2",
+        ),
+        AcceptsNat64Loopback => sig(
+            call(user(json!([
+                text("a"),
+                image("url", "http://[64:ff9b::7f00:1]:9/x")
+            ]))),
+            "400 invalid_request",
+            "200 text,image x2",
+        ),
         V2RequestGetsV1Document => sig(
             negotiate(Some("2"), false),
             "200 etag root=v2 versions=1.0,2.0",
@@ -548,6 +564,8 @@ fault_tests! {
     forward_truncates_bytes => ForwardTruncatesBytes,
     forward_reorders_parts => ForwardReordersParts,
     forward_then_refuses => ForwardThenRefuses,
+    accepts_mapped_hex => AcceptsMappedHex,
+    accepts_nat64_loopback => AcceptsNat64Loopback,
     v2_request_gets_v1_document => V2RequestGetsV1Document,
     v1_document_without_versions => V1DocumentWithoutVersions,
     v2_record_keeps_supported => V2RecordKeepsSupported,

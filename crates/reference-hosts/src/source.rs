@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 
 use super::error_body::{ErrorCode, Rejection};
 use super::media_ref::{KNOWN_BLOB_BYTES, known_media_ref};
-use super::ssrf::{UrlProblem, check_url};
+use super::ssrf::{Guard, UrlProblem, check_url_with};
 use super::{Fault, ReferenceConfig};
 
 /// The source keys, in the order they are reported. `dataBase64` is the official
@@ -95,8 +95,16 @@ pub fn check(
             if config.faulted(Fault::RejectsUrlSource) {
                 return invalid(format!("{path}.url is not supported"));
             }
-            let guard = !config.faulted(Fault::AcceptsLoopbackUrl);
-            match check_url(value, guard) {
+            let guard = if config.faulted(Fault::AcceptsLoopbackUrl) {
+                Guard::Off
+            } else if config.faulted(Fault::AcceptsMappedHex) {
+                Guard::DottedMappedOnly
+            } else if config.faulted(Fault::AcceptsNat64Loopback) {
+                Guard::NoEmbeddedPrefixes
+            } else {
+                Guard::Full
+            };
+            match check_url_with(value, guard) {
                 // Accepted WITHOUT fetching: the reference host never makes outbound
                 // requests (it must be safe to run anywhere, offline, in CI), and a
                 // fetch would make its verdict depend on somebody else's server.

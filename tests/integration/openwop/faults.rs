@@ -56,6 +56,8 @@ pub(super) const ROWS: &[Row] = &[
     ("validates-user-messages-only", &[], "openwop.rfc0091.unadvertised-in-assistant-message-rejected", MUST),
     ("nested-error-body", &[], "openwop.rfc0091.error-body-flat", MUST),
     ("accepts-loopback-url", &[], "openwop.rfc0091.ssrf.loopback-url-rejected", MUST),
+    ("accepts-mapped-hex", &[], "openwop.rfc0196.mapped-ipv4-rejected[::ffff:7f00:1]", MUST),
+    ("accepts-nat64-loopback", &[], "openwop.rfc0196.embedded-ipv4-rejected[64:ff9b::7f00:1]", SHOULD),
     ("accepts-png-only", &[], "openwop.rfc0091.advertised-mime-accepted[image,image/jpeg]", SHOULD),
     ("accepts-missing-source", &[], "openwop.rfc0091.shape.no-source[image]", SHOULD),
     ("accepts-two-sources", &[], "openwop.rfc0091.shape.two-sources-data-mediaref[image]", SHOULD),
