@@ -85,7 +85,19 @@ pub async fn fetch(client: &HttpClient, config: &RunConfig) -> DiscoveryResult {
     } else {
         None
     };
-    let context = context(usable, config);
+    let mut context = context(usable, config);
+    // The version the host says answered (versioning.md §1.4), as the run records it.
+    let answered = exchange
+        .response
+        .as_ref()
+        .and_then(|r| {
+            r.headers
+                .iter()
+                .find(|(k, _)| k.eq_ignore_ascii_case("openwop-version"))
+        })
+        .map(|(_, v)| json!(v))
+        .unwrap_or(Value::Null);
+    context["openwop"]["answeredVersion"] = answered;
     let snapshot = DiscoverySnapshot {
         url,
         status,

@@ -6,8 +6,10 @@
 use serde_json::{Map, Value, json};
 
 /// Names available under `openwop.` (checked by `lint`).
-pub const FACT_NAMES: [&str; 16] = [
+pub const FACT_NAMES: [&str; 17] = [
     "major",
+    // The `OpenWOP-Version` header of the discovery answer (set by `discovery::fetch`).
+    "answeredVersion",
     "protocolVersions",
     "preferredVersion",
     "listsV2",
@@ -119,6 +121,8 @@ pub fn derive(document: Option<&Value>, major: u8, max_probe_bytes: u64) -> Valu
 
     let mut facts = Map::new();
     facts.insert("major".into(), json!(major));
+    // Known only from the answer's headers: `discovery::fetch` fills it in.
+    facts.insert("answeredVersion".into(), Value::Null);
     facts.insert(
         "listsV2".into(),
         json!(versions.iter().any(|v| is_major(v, 2))),

@@ -9,6 +9,7 @@ pub mod discovery;
 pub mod evidence;
 pub mod facts;
 pub mod lint;
+pub mod major;
 pub mod negotiation;
 pub mod part;
 pub mod provider;

@@ -125,6 +125,10 @@ impl ProtocolRun for OpenwopRun {
         true
     }
 
+    fn excludes(&self, case: &SuiteCase, context: &Value) -> Option<String> {
+        super::major::excludes(&case.spec, self.config.openwop_major, context)
+    }
+
     fn on_hand(&self, case: &SuiteCase) -> bool {
         case.spec.endpoint() == Some("discovery")
     }
