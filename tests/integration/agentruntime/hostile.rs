@@ -112,7 +112,7 @@ fn lines_after_done_and_a_bridge_that_lingers_fail_the_contract() {
         "echo \"{}\"; echo {{}}; exec sleep 600",
         DONE.replace('"', "\\\"")
     );
-    let (r, wall) = hostile(&script, "20");
+    let (r, wall) = hostile(&script, "3");
     judged(&r);
     assert_eq!(
         r.outcome("agentruntime.contract"),
