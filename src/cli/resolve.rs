@@ -201,13 +201,19 @@ fn resolve_token(args: &TargetArgs, env: Env) -> Result<Option<Token>, String> {
             origin: format!("file {}", path.display()),
         }));
     }
-    Ok(env(variable)
+    let value = env(variable)
         .map(|v| v.trim().to_string())
-        .filter(|v| !v.is_empty())
-        .map(|value| Token {
-            value,
-            origin: format!("${variable}"),
-        }))
+        .filter(|v| !v.is_empty());
+    if value.is_none() && args.token_env.is_some() {
+        // Named on purpose: running without the token would only earn 401s.
+        return Err(format!(
+            "--token-env {variable}: the variable is not set (or empty)"
+        ));
+    }
+    Ok(value.map(|value| Token {
+        value,
+        origin: format!("${variable}"),
+    }))
 }
 
 fn parse_header(raw: &str) -> Result<(String, String), String> {
@@ -380,6 +386,7 @@ pub fn resolve_common_with(
     };
     (config.protocol, config.claims) = (Some(protocol), claims);
     config.token = resolve_token(args, env)?;
+    config.token_env = token_env(args).to_string();
     config.headers = headers;
     config.timeout = Duration::from_secs_f64(args.timeout);
     config.filters = filters;
@@ -425,6 +432,11 @@ pub fn resolve_run(args: &RunArgs, color: bool, env: Env) -> Result<Resolved, St
     }
     opted.dedup();
     config.opted_out_profiles = opted;
+    config.waived = args
+        .waive
+        .iter()
+        .map(|w| FilterTerm::parse(w).map_err(|e| format!("--waive: {e}")))
+        .collect::<Result<_, _>>()?;
     config.max_response_bytes = args.max_response_bytes.max(1024);
     config.retries = args.retries;
     config.min_interval = args.rate.as_deref().map(parse_rate).transpose()?;

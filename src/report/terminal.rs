@@ -7,6 +7,7 @@ use super::evidence::{self, TERMINAL_BODY_LIMIT};
 use super::{ReportError, Reporter, mode_label};
 use crate::event::{DiscoverySnapshot, Event, RunInfo, RunSummary};
 use crate::outcome::{CaseResult, Outcome};
+use crate::stop::NEVER_RAN;
 use colored::Colorize;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::BTreeMap;
@@ -45,6 +46,8 @@ pub struct TerminalReporter {
     /// counted, not listed (the JSON and JUnit reports list each one).
     unusable: Option<String>,
     blocked_by_target: usize,
+    /// Cases Ctrl-C left undecided: blocked in the reports, counted here once.
+    never_ran: usize,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -70,6 +73,7 @@ impl TerminalReporter {
             decided: 0,
             unusable: None,
             blocked_by_target: 0,
+            never_ran: 0,
         }
     }
 
@@ -189,6 +193,10 @@ impl TerminalReporter {
 
     fn print_case(&mut self, case: &CaseResult) -> Result<(), ReportError> {
         if case.outcome == Outcome::Excluded {
+            return Ok(());
+        }
+        if case.outcome == Outcome::Blocked && case.reason.as_deref() == Some(NEVER_RAN) {
+            self.never_ran += 1;
             return Ok(());
         }
         if case.outcome == Outcome::Blocked
@@ -320,16 +328,26 @@ impl TerminalReporter {
             );
             text.push_str(&format!("{}\n", self.paint(&line, Paint::Yellow)));
         }
+        for advice in &summary.advice {
+            text.push_str(&format!(
+                "{}\n",
+                self.paint(&printable(advice), Paint::Yellow)
+            ));
+        }
         if summary.deadline_reached {
             let line = "deadline reached (--deadline): cases undecided then are blocked";
             text.push_str(&format!("{}\n", self.paint(line, Paint::Yellow)));
         }
         if summary.incomplete {
+            let ran = self.decided - self.never_ran;
             let decided = match self.planned {
-                Some(planned) => format!("{} of {planned} planned cases", self.decided),
-                None => format!("{} cases", self.decided),
+                Some(planned) => format!("{ran} of {planned} planned cases"),
+                None => format!("{ran} cases"),
             };
-            let line = format!("incomplete: the run stopped after {decided} were decided");
+            let line = format!(
+                "incomplete: the run stopped after {decided} were decided; {} are blocked as never run (in the reports, not listed above)",
+                self.never_ran
+            );
             text.push_str(&format!("{}\n", self.paint(&line, Paint::Yellow)));
         }
         let verdict = format!(

@@ -35,6 +35,9 @@ pub type LintCase = fn(&str, &super::model::CaseSpec, &Value, &str) -> Vec<Findi
 /// (pointer, point at the key rather than the value, message)
 pub type Finding = (String, bool, String);
 
+/// One expansion row: each variable and its value.
+type Row = Vec<(String, String)>;
+
 /// Fields whose strings are templates; everything else is literal (requirement texts quote
 /// code with braces, schemas hold regexes).
 fn templated_subtrees(case: &Value) -> Vec<(String, &Value)> {
@@ -112,15 +115,43 @@ fn check_placeholder(
 
 fn is_loopback_host(host: &url::Host<&str>) -> bool {
     match host {
-        url::Host::Domain(d) => d.eq_ignore_ascii_case("localhost"),
+        // A scheme the url crate does not know (gopher) keeps an IP host as a name.
+        url::Host::Domain(d) => {
+            d.eq_ignore_ascii_case("localhost")
+                || d.parse::<std::net::IpAddr>()
+                    .is_ok_and(|ip| ip.is_loopback())
+        }
         url::Host::Ipv4(ip) => ip.is_loopback(),
         url::Host::Ipv6(ip) => ip.is_loopback(),
     }
 }
 
+/// `raw` as each expansion row makes it, when it is an expansion variable and nothing
+/// else (`{url}` bound to literal URLs); otherwise `raw` itself.
+fn expanded(raw: &str, rows: &[Row]) -> Vec<String> {
+    let whole = raw
+        .strip_prefix('{')
+        .and_then(|r| r.strip_suffix('}'))
+        .filter(|name| !name.contains(['{', '}']));
+    let values: Vec<String> = rows
+        .iter()
+        .filter_map(|row| {
+            let name = whole?;
+            row.iter().find(|(k, _)| k == name).map(|(_, v)| v.clone())
+        })
+        .collect();
+    if values.is_empty() {
+        vec![raw.to_string()]
+    } else {
+        values
+    }
+}
+
 fn check_probe_url(raw: &str, options: &CheckOptions) -> Option<String> {
-    // A data: URL carries its bytes; nothing is fetched, so nothing leaves loopback.
-    if options.allow_external_probe_urls || raw.trim_start().starts_with("data:") {
+    // A data: URL carries its bytes; nothing is fetched, so nothing leaves loopback. A
+    // file: URL without a host names the host's own files: nothing leaves its machine.
+    let local_file = raw.starts_with("file:///");
+    if options.allow_external_probe_urls || raw.trim_start().starts_with("data:") || local_file {
         return None;
     }
     // Placeholders cannot be resolved before discovery; a URL whose host is templated is
@@ -204,7 +235,8 @@ fn check_case(
     if !check_expansion(case, raw, base, &bound, out) {
         return;
     }
-    check_templates(raw, base, &bound, options, out);
+    let rows = case.expand.as_ref().map(|e| e.rows()).unwrap_or_default();
+    check_templates(raw, base, (&bound, &rows), options, out);
     check_expectations(case, raw, base, out);
 }
 
@@ -281,7 +313,7 @@ fn check_expansion(
 fn check_templates(
     raw: &Value,
     base: &str,
-    bound: &BTreeSet<String>,
+    (bound, rows): (&BTreeSet<String>, &[Row]),
     options: &CheckOptions,
     out: &mut Vec<Finding>,
 ) {
@@ -307,7 +339,9 @@ fn check_templates(
                 out.push((p.clone(), false, format!("no fixture `fixtures/{s}`")));
             }
             if p.ends_with("/$media/url")
-                && let Some(problem) = check_probe_url(s, options)
+                && let Some(problem) = expanded(s, rows)
+                    .iter()
+                    .find_map(|url| check_probe_url(url, options))
             {
                 out.push((p.clone(), false, problem));
             }
@@ -398,6 +432,16 @@ mod probe_url_tests {
     #[test]
     fn loopback_and_data_urls_pass_and_others_are_refused() {
         assert_eq!(check_probe_url("http://127.0.0.1:9/a.png", &strict()), None);
+        assert_eq!(check_probe_url("file:///etc/passwd", &strict()), None);
+        assert!(check_probe_url("file://example.com/etc/passwd", &strict()).is_some());
+        let rows = vec![
+            vec![("url".to_string(), "gopher://127.0.0.1:9/_x".to_string())],
+            vec![("url".to_string(), "ftp://example.com/x".to_string())],
+        ];
+        let urls = expanded("{url}", &rows);
+        assert_eq!(urls.len(), 2);
+        assert!(check_probe_url(&urls[1], &strict()).is_some());
+        assert_eq!(expanded("http://{host}/x", &rows), ["http://{host}/x"]);
         assert_eq!(
             check_probe_url("data:image/png;base64,iVBORw0KGgo=", &strict()),
             None

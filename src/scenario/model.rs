@@ -465,6 +465,10 @@ pub struct MediaSpec {
     /// OpenAI: `image_url` given as a bare string instead of `{url}`.
     #[serde(default)]
     pub bare: bool,
+    /// The generated file's base64 with a character outside the alphabet inserted
+    /// between groups (`request::base64_noise`): a strict decoder refuses it.
+    #[serde(default)]
+    pub base64_noise: bool,
 }
 
 #[derive(Debug, Clone, Deserialize)]

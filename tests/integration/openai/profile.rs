@@ -277,10 +277,33 @@ fn a_declaration_plans_a_run_against_a_served_endpoint() {
     assert!(!text.contains(token), "the token leaked into the report");
     assert!(!r.junit.as_ref().unwrap().contains(token));
     assert!(!r.stdout.contains(token));
-    // Without the token every call is refused 401: the probe's answer is not a 404, so
-    // the cases run and fail on what they see, never exit 4.
+    // Without the token every call is refused 401: an authentication answer is no
+    // verdict on the host, so the cases are blocked (exit 3), a refusal never passes on
+    // it, and one line says what to set.
     let r = run(&args);
-    assert_eq!(r.code, 1, "{}", r.context());
+    assert_eq!(r.code, 3, "{}", r.context());
+    assert!(r.ids_with("pass").is_empty(), "{}", r.context());
+    assert!(r.ids_with("fail").is_empty(), "{}", r.context());
+    assert_eq!(r.outcome("openai.refuse.undeclared[audio]"), "blocked");
+    assert!(
+        r.stdout.contains("which are blocked: set OPENAI_API_KEY"),
+        "{}",
+        r.stdout
+    );
+    // A --token-env naming an unset variable is a usage error before anything is sent.
+    let mut named = args.to_vec();
+    named.extend(["--token-env", "MMCONFORM_UNSET_TOKEN_VAR"]);
+    let r = run(&named);
+    assert_eq!(r.code, 2, "{}", r.context());
+    assert!(
+        r.stderr.contains("MMCONFORM_UNSET_TOKEN_VAR"),
+        "{}",
+        r.stderr
+    );
+    // Without --model, the model list behind the same door asks for the token.
+    let r = run(&["--profile", "openai", "--target", &server.url]);
+    assert_eq!(r.code, 2, "{}", r.context());
+    assert!(r.stderr.contains("wants a token"), "{}", r.stderr);
 }
 
 #[test]
