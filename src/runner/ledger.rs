@@ -29,6 +29,8 @@ pub struct Tally {
     pub flaky: usize,
     /// Cases blocked by an authentication answer (see `runner::auth`).
     pub auth_refused: usize,
+    /// Passes that expected their parts to reach the model, run without a witness.
+    pub reach_unseen: usize,
     /// The run's advice lines (`RunSummary::advice`).
     pub advice: Vec<String>,
 }
@@ -99,6 +101,14 @@ impl<'a> Ledger<'a> {
         *self.tally.counts.entry(result.outcome).or_default() += 1;
         if super::auth::is_refused(&result) {
             self.tally.auth_refused += 1;
+        }
+        if result.outcome == Outcome::Pass
+            && result
+                .notes
+                .iter()
+                .any(|n| n == super::witnessed::REACH_UNSEEN)
+        {
+            self.tally.reach_unseen += 1;
         }
         // Flaky: a retry was needed and an answer came in the end. Retries that never
         // got one (a refused connection) are an unreachable host, not a flaky one.
@@ -222,6 +232,13 @@ impl<'a> Ledger<'a> {
             &config.token_env,
             config.token.is_some(),
         ));
+        // Once per run, not a note on every line: the cure is the same for all of them.
+        if tally.reach_unseen > 0 {
+            tally.advice.push(format!(
+                "{} pass(es) could not see whether the media reached the model: run with --witness to see what the host's model receives",
+                tally.reach_unseen
+            ));
+        }
         (tally, facts)
     }
 }

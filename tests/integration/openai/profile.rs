@@ -67,6 +67,11 @@ fn the_multimodal_model_passes_every_case_that_applies() {
         "{}",
         r.stdout
     );
+    // Without a witness, the passes that could not see the far end are counted once.
+    let caveat = "could not see whether the media reached the model: run with --witness";
+    assert_eq!(r.stdout.matches(caveat).count(), 1, "{}", r.stdout);
+    let advice = &r.report.as_ref().unwrap()["summary"]["advice"];
+    assert!(advice.to_string().contains(caveat), "{advice}");
 }
 
 #[test]
@@ -187,6 +192,7 @@ fn a_404_refusal_fails_by_that_name() {
 fn an_openai_run_with_a_witness_passes() {
     let r = reference(&["--witness", "127.0.0.1:0"]);
     clean(&r);
+    assert!(!r.stdout.contains("could not see whether"), "{}", r.stdout);
 }
 
 /// `serve-reference --profile openai --port 0`, and the API base it prints.
