@@ -141,8 +141,26 @@ pub fn resolve_target(args: &TargetArgs, offline: bool, env: Env) -> Result<Targ
             "--reference-upstream configures the embedded host: add --target reference".into(),
         );
     }
-    let url =
-        url::Url::parse(raw.trim()).map_err(|e| format!("--target `{raw}` is not a URL: {e}"))?;
+    let no_scheme = || {
+        format!(
+            "--target `{raw}` has no scheme: did you mean http://{}?",
+            raw.trim()
+        )
+    };
+    let url = url::Url::parse(raw.trim()).map_err(|e| {
+        if raw.contains("://") {
+            format!("--target `{raw}` is not a URL: {e}")
+        } else {
+            no_scheme()
+        }
+    })?;
+    // `localhost:8080` parses, as the scheme `localhost`.
+    if !raw.contains("://") {
+        return Err(no_scheme());
+    }
+    if let Some(fix) = appended_path(&url, args.profile) {
+        return Err(format!("--target `{raw}` {fix}"));
+    }
     if !matches!(url.scheme(), "http" | "https") || url.host().is_none() {
         return Err(format!(
             "--target `{raw}` must be an http(s) URL with a host"
@@ -156,6 +174,24 @@ pub fn resolve_target(args: &TargetArgs, offline: bool, env: Env) -> Result<Targ
         ));
     }
     Ok(TargetChoice::Given(Target::Url(url)))
+}
+
+/// The path mmconform appends to a target itself, when `url` already ends with it, and
+/// the base URL to give instead.
+fn appended_path(url: &url::Url, profile: ProfileArg) -> Option<String> {
+    let own = match profile {
+        ProfileArg::Openwop => "/.well-known/openwop",
+        ProfileArg::Openai => "/chat/completions",
+        ProfileArg::Agui => return None,
+    };
+    let path = url.path().trim_end_matches('/');
+    let base = path.strip_suffix(own)?;
+    let mut fixed = url.clone();
+    fixed.set_path(base);
+    Some(format!(
+        "ends with {own}, which mmconform appends itself: pass {}",
+        fixed.as_str().trim_end_matches('/')
+    ))
 }
 
 /// `--token-env` takes a variable's name. A value that is not a name is most likely the
@@ -487,6 +523,18 @@ mod tests {
         for bad in ["0", "-1/s", "5/h", "fast", "nan", "1e9"] {
             assert!(parse_rate(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn a_target_with_the_appended_path_names_the_base() {
+        let url = url::Url::parse("http://h:8080/.well-known/openwop").unwrap();
+        let fix = appended_path(&url, ProfileArg::Openwop).unwrap();
+        assert!(fix.ends_with("pass http://h:8080"), "{fix}");
+        let url = url::Url::parse("http://h/v1/chat/completions/").unwrap();
+        let fix = appended_path(&url, ProfileArg::Openai).unwrap();
+        assert!(fix.ends_with("pass http://h/v1"), "{fix}");
+        let base = url::Url::parse("http://h/v1").unwrap();
+        assert_eq!(appended_path(&base, ProfileArg::Openai), None);
     }
 
     #[test]

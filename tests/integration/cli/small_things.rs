@@ -89,3 +89,36 @@ fn list_columns_align_on_long_requirement_sources() {
         .collect();
     assert_eq!(columns.len(), 1, "ids start at {columns:?}:\n{stdout}");
 }
+
+/// A target without a scheme, or with the path mmconform appends itself, is a usage
+/// error that names the fix, before anything is sent.
+#[test]
+fn a_target_that_needs_fixing_says_how() {
+    for (args, fix) in [
+        (
+            vec!["run", "--target", "localhost:8080"],
+            "did you mean http://localhost:8080?",
+        ),
+        (
+            vec!["run", "--target", "http://127.0.0.1:9/.well-known/openwop"],
+            "which mmconform appends itself: pass http://127.0.0.1:9",
+        ),
+        (
+            vec![
+                "run",
+                "--profile",
+                "openai",
+                "--model",
+                "m",
+                "--target",
+                "http://127.0.0.1:9/v1/chat/completions",
+            ],
+            "pass http://127.0.0.1:9/v1",
+        ),
+    ] {
+        let out = crate::common::bin().args(&args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains(fix), "{stderr}");
+    }
+}
