@@ -309,6 +309,14 @@ async fn send_case(
     }
     let sent_credentials = spec.request.as_ref().is_none_or(|r| r.auth);
     auth::block_if_refused(&mut result, sent_credentials);
+    if result.outcome == crate::outcome::Outcome::Fail
+        && let Some(hint) = &spec.hint
+    {
+        let resolve = planned.resolver(&shared.context, &planned.nonce, &spec.id);
+        if let Ok(text) = crate::scenario::template::render_text(hint, &resolve) {
+            result.notes.push(format!("hint: {text}"));
+        }
+    }
     result
 }
 

@@ -48,6 +48,7 @@ fn templated_subtrees(case: &Value) -> Vec<(String, &Value)> {
         }
     };
     push("/title");
+    push("/hint");
     push("/applies");
     push("/request/body");
     push("/validate/document");

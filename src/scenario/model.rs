@@ -27,6 +27,10 @@ pub struct CaseSpec {
     pub id: String,
     pub title: String,
     pub requirement: Requirement,
+    /// Shown with a failure (templated): what else may explain it, when the declaration
+    /// rather than the host may be wrong ("if the model takes images, pass --accepts image/").
+    #[serde(default)]
+    pub hint: Option<String>,
     /// One case per row: either a map of variable -> values (cartesian product)
     /// or an explicit list of rows.
     #[serde(default)]

@@ -279,6 +279,13 @@ fn a_declaration_plans_a_run_against_a_served_endpoint() {
     assert_eq!(r.outcome("openai.accept.stream[image]"), "skip");
     assert_eq!(r.outcome("openai.refuse.undeclared[image]"), "skip");
     assert_eq!(r.outcome("openai.refuse.undeclared[audio]"), "fail");
+    // The failure says the declaration, not the server, may be what is wrong.
+    assert!(
+        r.stdout
+            .contains("hint: if the model takes audio parts, the declaration is what is wrong: pass --accepts audio/"),
+        "{}",
+        r.stdout
+    );
     let text = std::fs::read_to_string(r.dir.path().join("report.json")).unwrap();
     assert!(!text.contains(token), "the token leaked into the report");
     assert!(!r.junit.as_ref().unwrap().contains(token));
