@@ -101,12 +101,6 @@ pub fn parse_with(url: &str, lax: bool) -> Result<Inline, InlineError> {
     Ok(Inline { mime, bytes })
 }
 
-/// Standard base64 with padding, nothing else (no whitespace, no URL alphabet).
-#[cfg(test)]
-pub fn decode(b64: &str) -> Result<Vec<u8>, InlineError> {
-    decode_with(b64, false)
-}
-
 /// Standard padded base64 (no whitespace, no URL alphabet), or with `lax` as Python's
 /// default decoder does it: every character outside the
 /// alphabet is skipped first (RFC 4648 §3.3 says to reject them).
