@@ -147,6 +147,9 @@ pub struct RunConfig {
     /// ...). Off for a host started in this process on loopback: a proxy can only break it.
     pub env_proxy: bool,
     pub token: Option<Token>,
+    /// The environment variable the token is read from (`--token-env`, or the profile's
+    /// own), named when a host asks for credentials.
+    pub token_env: String,
     /// Extra headers sent with every request.
     pub headers: Vec<(String, String)>,
     pub timeout: Duration,
@@ -156,6 +159,8 @@ pub struct RunConfig {
     pub strict: bool,
     pub require: bool,
     pub opted_out_profiles: Vec<String>,
+    /// `--waive`: cases `--require` does not fail for what only the user can give.
+    pub waived: Vec<FilterTerm>,
     pub dialect: Dialect,
     pub openwop_major: u8,
     pub media_base_url: Option<String>,
@@ -231,6 +236,7 @@ impl RunConfig {
             target_label: None,
             env_proxy: true,
             token: None,
+            token_env: "OPENWOP_API_KEY".into(),
             headers: Vec::new(),
             timeout: Duration::from_secs(30),
             concurrency: 8,
@@ -239,6 +245,7 @@ impl RunConfig {
             strict: false,
             require: false,
             opted_out_profiles: Vec::new(),
+            waived: Vec::new(),
             dialect: Dialect::Spec,
             openwop_major: 1,
             media_base_url: None,

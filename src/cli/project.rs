@@ -32,6 +32,8 @@ struct ProjectFile {
     report: Option<PathBuf>,
     strict: Option<bool>,
     require: Option<bool>,
+    /// As `--waive`, repeated.
+    waive: Option<Vec<Spanned<String>>>,
     timeout: Option<Spanned<toml::Value>>,
     concurrency: Option<Spanned<toml::Value>>,
     accepts: Option<Spanned<toml::Value>>,
@@ -112,6 +114,11 @@ fn load(explicit: Option<&Path>) -> Result<Option<Project>, CliError> {
     }))
 }
 
+/// Whether the environment names the target for `profile` (a blank value does not).
+fn target_env_set(profile: ProfileArg) -> bool {
+    std::env::var(super::resolve::target_env(profile)).is_ok_and(|v| !v.trim().is_empty())
+}
+
 /// Whether `id` was given on the command line or by its environment variable.
 fn given(matches: &ArgMatches, id: &str) -> bool {
     matches!(
@@ -162,6 +169,14 @@ pub fn apply_run(args: &mut RunArgs, matches: &ArgMatches) -> Result<(), CliErro
         && !given(matches, "witness")
     {
         args.witness = Some(addr);
+    }
+    if let Some(waive) = &file.waive
+        && !given(matches, "waive")
+    {
+        for case in waive {
+            FilterTerm::parse(case.get_ref()).map_err(|e| project.problem(case.span(), e))?;
+        }
+        args.waive = waive.iter().map(|w| w.get_ref().clone()).collect();
     }
     Ok(())
 }
@@ -259,17 +274,6 @@ fn apply_target(
     matches: &ArgMatches,
 ) -> Result<(), CliError> {
     let file = &project.file;
-    if let Some(target) = &file.target
-        && !given(matches, "target")
-    {
-        let value = target.get_ref().trim();
-        let url = url::Url::parse(value);
-        if value != "reference" && !url.is_ok_and(|u| matches!(u.scheme(), "http" | "https")) {
-            let message = format!("target `{value}` is neither `reference` nor an http(s) URL");
-            return Err(project.problem(target.span(), message));
-        }
-        args.target = Some(value.to_string());
-    }
     if let Some(profile) = &file.profile
         && !given(matches, "profile")
     {
@@ -286,6 +290,21 @@ fn apply_target(
     }
     if let Some(section) = &file.agentruntime {
         apply_agentruntime(project, section, args, matches)?;
+    }
+    if let Some(target) = &file.target
+        && !given(matches, "target")
+    {
+        let value = target.get_ref().trim();
+        let url = url::Url::parse(value);
+        if value != "reference" && !url.is_ok_and(|u| matches!(u.scheme(), "http" | "https")) {
+            let message = format!("target `{value}` is neither `reference` nor an http(s) URL");
+            return Err(project.problem(target.span(), message));
+        }
+        // The profile's target variable (OPENWOP_BASE_URL, ...) beats the file, as
+        // every other environment variable does: resolution reads it when this is unset.
+        if !target_env_set(args.profile) {
+            args.target = Some(value.to_string());
+        }
     }
     if let Some(filters) = &file.filters
         && !given(matches, "filters")

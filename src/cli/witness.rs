@@ -217,6 +217,7 @@ fn summary(
         baseline_drift: Vec::new(),
         flaky: 0,
         deadline_reached: false,
+        advice: Vec::new(),
     }
 }
 

@@ -7,6 +7,7 @@ use super::evidence::{self, TERMINAL_BODY_LIMIT};
 use super::{ReportError, Reporter, mode_label};
 use crate::event::{DiscoverySnapshot, Event, RunInfo, RunSummary};
 use crate::outcome::{CaseResult, Outcome};
+use crate::stop::NEVER_RAN;
 use colored::Colorize;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::BTreeMap;
@@ -50,6 +51,8 @@ pub struct TerminalReporter {
     blocked_by_target: usize,
     /// Ids of the cases that failed, errored or were blocked, for the closing list.
     attention: Vec<(Outcome, String)>,
+    /// Cases Ctrl-C left undecided: blocked in the reports, counted here once.
+    never_ran: usize,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -76,6 +79,7 @@ impl TerminalReporter {
             unusable: None,
             blocked_by_target: 0,
             attention: Vec::new(),
+            never_ran: 0,
         }
     }
 
@@ -202,6 +206,10 @@ impl TerminalReporter {
 
     fn print_case(&mut self, case: &CaseResult) -> Result<(), ReportError> {
         if case.outcome == Outcome::Excluded {
+            return Ok(());
+        }
+        if case.outcome == Outcome::Blocked && case.reason.as_deref() == Some(NEVER_RAN) {
+            self.never_ran += 1;
             return Ok(());
         }
         if case.outcome == Outcome::Blocked
@@ -359,16 +367,26 @@ impl TerminalReporter {
             );
             text.push_str(&format!("{}\n", self.paint(&line, Paint::Yellow)));
         }
+        for advice in &summary.advice {
+            text.push_str(&format!(
+                "{}\n",
+                self.paint(&printable(advice), Paint::Yellow)
+            ));
+        }
         if summary.deadline_reached {
             let line = "deadline reached (--deadline): cases undecided then are blocked";
             text.push_str(&format!("{}\n", self.paint(line, Paint::Yellow)));
         }
         if summary.incomplete {
+            let ran = self.decided - self.never_ran;
             let decided = match self.planned {
-                Some(planned) => format!("{} of {planned} planned cases", self.decided),
-                None => format!("{} cases", self.decided),
+                Some(planned) => format!("{ran} of {planned} planned cases"),
+                None => format!("{ran} cases"),
             };
-            let line = format!("incomplete: the run stopped after {decided} were decided");
+            let line = format!(
+                "incomplete: the run stopped after {decided} were decided; {} are blocked as never run (in the reports, not listed above)",
+                self.never_ran
+            );
             text.push_str(&format!("{}\n", self.paint(&line, Paint::Yellow)));
         }
         let verdict = format!(

@@ -35,6 +35,9 @@ pub type LintCase = fn(&str, &super::model::CaseSpec, &Value, &str) -> Vec<Findi
 /// (pointer, point at the key rather than the value, message)
 pub type Finding = (String, bool, String);
 
+/// One expansion row: each variable and its value.
+type Row = Vec<(String, String)>;
+
 /// Fields whose strings are templates; everything else is literal (requirement texts quote
 /// code with braces, schemas hold regexes).
 fn templated_subtrees(case: &Value) -> Vec<(String, &Value)> {
@@ -45,6 +48,7 @@ fn templated_subtrees(case: &Value) -> Vec<(String, &Value)> {
         }
     };
     push("/title");
+    push("/hint");
     push("/applies");
     push("/request/body");
     push("/validate/document");
@@ -115,7 +119,12 @@ fn check_placeholder(
 /// `0x7f000001`, `127.1`) are already 127.0.0.1 once parsed.
 fn is_loopback_host(host: &url::Host<&str>) -> bool {
     match host {
-        url::Host::Domain(d) => d.eq_ignore_ascii_case("localhost"),
+        // A scheme the url crate does not know (gopher) keeps an IP host as a name.
+        url::Host::Domain(d) => {
+            d.eq_ignore_ascii_case("localhost")
+                || d.parse::<std::net::IpAddr>()
+                    .is_ok_and(|ip| ip.is_loopback())
+        }
         url::Host::Ipv4(ip) => ip.is_loopback(),
         url::Host::Ipv6(ip) => crate::embedded_ipv4::is_loopback_v6(*ip),
     }
@@ -123,12 +132,8 @@ fn is_loopback_host(host: &url::Host<&str>) -> bool {
 
 /// A probe URL whose host comes from an expansion variable is checked once per row,
 /// with the row's literal values bound (an expanded value is known before discovery).
-fn check_expanded_probe_url(
-    raw: &str,
-    rows: &[Vec<(String, String)>],
-    options: &CheckOptions,
-) -> Option<String> {
-    let binds = |row: &Vec<(String, String)>| {
+fn check_expanded_probe_url(raw: &str, rows: &[Row], options: &CheckOptions) -> Option<String> {
+    let binds = |row: &Row| {
         row.iter()
             .any(|(name, _)| raw.contains(&format!("{{{name}}}")))
     };
@@ -144,8 +149,10 @@ fn check_expanded_probe_url(
 }
 
 fn check_probe_url(raw: &str, options: &CheckOptions) -> Option<String> {
-    // A data: URL carries its bytes; nothing is fetched, so nothing leaves loopback.
-    if options.allow_external_probe_urls || raw.trim_start().starts_with("data:") {
+    // A data: URL carries its bytes; nothing is fetched, so nothing leaves loopback. A
+    // file: URL without a host names the host's own files: nothing leaves its machine.
+    let local_file = raw.starts_with("file:///");
+    if options.allow_external_probe_urls || raw.trim_start().starts_with("data:") || local_file {
         return None;
     }
     // Placeholders cannot be resolved before discovery; a URL whose host is templated is
@@ -229,7 +236,13 @@ fn check_case(
     if !check_expansion(case, raw, base, &bound, out) {
         return;
     }
-    let rows = case.expand.as_ref().map(|e| e.rows()).unwrap_or_default();
+    // Only a bounded expansion is built (an exploding one is reported on its own).
+    let rows = case
+        .expand
+        .as_ref()
+        .filter(|e| e.case_count() <= MAX_EXPANDED_CASES)
+        .map(|e| e.rows())
+        .unwrap_or_default();
     check_templates(raw, base, (&bound, &rows), options, out);
     check_expectations(case, raw, base, out);
 }
@@ -307,7 +320,7 @@ fn check_expansion(
 fn check_templates(
     raw: &Value,
     base: &str,
-    (bound, rows): (&BTreeSet<String>, &[Vec<(String, String)>]),
+    (bound, rows): (&BTreeSet<String>, &[Row]),
     options: &CheckOptions,
     out: &mut Vec<Finding>,
 ) {
@@ -424,6 +437,18 @@ mod probe_url_tests {
     #[test]
     fn loopback_and_data_urls_pass_and_others_are_refused() {
         assert_eq!(check_probe_url("http://127.0.0.1:9/a.png", &strict()), None);
+        assert_eq!(check_probe_url("file:///etc/passwd", &strict()), None);
+        assert!(check_probe_url("file://example.com/etc/passwd", &strict()).is_some());
+        let rows = vec![
+            vec![("url".to_string(), "gopher://127.0.0.1:9/_x".to_string())],
+            vec![("url".to_string(), "ftp://example.com/x".to_string())],
+        ];
+        // Each row is checked with its own value: the second points away from loopback.
+        assert!(check_expanded_probe_url("{url}", &rows, &strict()).is_some());
+        assert_eq!(
+            check_expanded_probe_url("{url}", &rows[..1], &strict()),
+            None
+        );
         assert_eq!(
             check_probe_url("data:image/png;base64,iVBORw0KGgo=", &strict()),
             None

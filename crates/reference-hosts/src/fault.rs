@@ -51,6 +51,8 @@ fault_catalogue! {
             "A non-text part without the required `mimeType` is accepted.";
         AcceptsInvalidBase64 => "accepts-invalid-base64",
             "Inline `data` that is not valid base64 is accepted.";
+        LaxBase64 => "lax-base64",
+            "Inline `data` is decoded as Python's default decoder does: characters outside the alphabet are skipped, so base64 with `*` inserted is accepted.";
         AcceptsNumericContent => "accepts-numeric-content",
             "Message content that is neither a string nor an array (a number, an object) is accepted.";
         AcceptsEmptyMessages => "accepts-empty-messages",
@@ -61,6 +63,8 @@ fault_catalogue! {
             "The advertised maxBytesPerPart is not enforced.";
         AcceptsLoopbackUrl => "accepts-loopback-url",
             "The SSRF guard is off: loopback, private, link-local and metadata URLs are accepted.";
+        AcceptsNonHttpUrl => "accepts-non-http-url",
+            "A url source of any scheme (file://, ftp://, gopher://) is accepted (never opened).";
         AcceptsUnknownMediaRef => "accepts-unknown-media-ref",
             "A `mediaRef` the host never issued is accepted.";
         IgnoresAuth => "ignores-auth",
@@ -190,7 +194,7 @@ mod tests {
             assert!(!fault.description().is_empty());
             assert!(fault.description().ends_with('.'));
         }
-        assert_eq!(Fault::all().len(), 72);
+        assert_eq!(Fault::all().len(), 74);
         let forwarding = Fault::all().iter().filter(|f| f.needs_upstream());
         assert!(forwarding.clone().all(|f| f.name().starts_with("forward-")));
         assert_eq!(forwarding.count(), 8);

@@ -234,6 +234,17 @@ fn signature(fault: Fault) -> Signature {
             ),
         ),
         SeamMissing => sig(call(user(json!("hi"))), "200 text x1", "404 not_found"),
+        // "hello!" with a `*` inside: only a decoder that skips it reads bytes.
+        LaxBase64 => sig(
+            call(user(json!([image("data", "aGVs*bG8h")]))),
+            "400 invalid_request",
+            "200 image x1",
+        ),
+        AcceptsNonHttpUrl => sig(
+            call(user(json!([image("url", "file:///etc/passwd")]))),
+            "400 invalid_request",
+            "200 image x1",
+        ),
         EnvelopeAcceptsMissingMeta => sig(
             without_meta(),
             "200 invalid details=1",
@@ -534,6 +545,8 @@ fault_tests! {
     accepts_loopback_url => AcceptsLoopbackUrl,
     accepts_unknown_media_ref => AcceptsUnknownMediaRef,
     ignores_auth => IgnoresAuth,
+    lax_base64 => LaxBase64,
+    accepts_non_http_url => AcceptsNonHttpUrl,
     seam_missing => SeamMissing,
     envelope_accepts_missing_meta => EnvelopeAcceptsMissingMeta,
     envelope_invalid_without_details => EnvelopeInvalidWithoutDetails,

@@ -61,6 +61,18 @@ pub fn collect<'a>(
     Ok(sources)
 }
 
+/// `value`, or under the lax-base64 fault what Python's default decoder reads of it:
+/// every character outside the alphabet skipped (RFC 4648 §3.3 says to reject them).
+fn lax_base64(config: &ReferenceConfig, value: &str) -> String {
+    if !config.faulted(Fault::LaxBase64) {
+        return value.to_string();
+    }
+    value
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '/' | '='))
+        .collect()
+}
+
 /// Checks one source of a part whose modality is `modality` (canonical name).
 pub fn check(
     config: &ReferenceConfig,
@@ -71,7 +83,7 @@ pub fn check(
     let invalid =
         |message: String| Err(Rejection::new(ErrorCode::InvalidRequest, message).at(path));
     match key {
-        "data" | "dataBase64" => match STANDARD.decode(value) {
+        "data" | "dataBase64" => match STANDARD.decode(lax_base64(config, value)) {
             Ok(bytes) => check_size(config, bytes.len() as u64, path),
             // Under the fault the size is unknowable, so the cap is not applied either.
             Err(_) if config.faulted(Fault::AcceptsInvalidBase64) => Ok(()),
@@ -94,6 +106,12 @@ pub fn check(
         _ => {
             if config.faulted(Fault::RejectsUrlSource) {
                 return invalid(format!("{path}.url is not supported"));
+            }
+            // The fault takes any absolute URL, whatever its scheme (still never opened).
+            let other_scheme =
+                url::Url::parse(value).is_ok_and(|u| !matches!(u.scheme(), "http" | "https"));
+            if config.faulted(Fault::AcceptsNonHttpUrl) && other_scheme {
+                return Ok(());
             }
             let guard = if config.faulted(Fault::AcceptsLoopbackUrl) {
                 Guard::Off

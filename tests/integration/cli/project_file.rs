@@ -266,3 +266,101 @@ fn the_profile_keys_plan_the_run() {
     let declared = list(&["--accepts", "audio/wav"]);
     assert!(declared.contains("accepts audio/wav;"), "{declared}");
 }
+
+/// The documented precedence: command line, then environment, then the file. The
+/// profile's target variable beats the file's `target` (here: a closed port, so a run
+/// that used it would exit 4 instead of 0).
+#[test]
+fn the_target_variable_beats_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let closed = {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        listener.local_addr().unwrap().port()
+    };
+    let project = PROJECT.replace(
+        "target = \"reference\"",
+        &format!("target = \"http://127.0.0.1:{closed}\""),
+    );
+    std::fs::write(dir.path().join("mmconform.toml"), project).unwrap();
+    let out = bin()
+        .current_dir(dir.path())
+        .args(["run"])
+        .env("OPENWOP_BASE_URL", "reference")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let report = read_json(&dir.path().join("out/report.json")).expect("a report");
+    assert!(
+        report["run"]["target"]
+            .as_str()
+            .is_some_and(|t| t.starts_with("reference")),
+        "{}",
+        report["run"]
+    );
+}
+
+/// The CI project file the user guide shows, against its stand-in host (`reference`):
+/// `require = true` judges requirements, so the skipped siblings of an exercised one do
+/// not fail, and the two cases only the user can enable (a media URL the host can fetch,
+/// a token) are waived by name. Without the waiver they fail, each naming what to pass.
+const CI_PROJECT: &str = r#"# mmconform.toml
+target = "reference"
+profile = "openwop"
+filters = ["openwop.*"]
+junit = "junit.xml"
+report = "evidence.json"
+strict = false
+require = true
+# cases that need what only you can give: a --media-base-url the host can fetch, a token
+waive = ["openwop.rfc0091.advertised-url-accepted", "openwop.auth.seam-requires-token"]
+timeout = 30
+concurrency = 8
+"#;
+
+#[test]
+fn the_ci_project_file_passes_under_require_against_its_stand_in() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("mmconform.toml"), CI_PROJECT).unwrap();
+    let (code, stderr) = run_in(dir.path(), &["run"]);
+    let report = read_json(&dir.path().join("evidence.json")).expect("a report");
+    assert_eq!(code, 0, "{stderr}\n{}", report["summary"]);
+    assert_eq!(report["run"]["require"], true);
+    assert!(
+        !ids(&report, "skip").is_empty(),
+        "skipped siblings stay skips"
+    );
+    assert_junit_valid(&dir.path().join("junit.xml"));
+
+    // Without the waiver, the cases only the user can enable fail, saying what to pass.
+    let unwaived = CI_PROJECT
+        .lines()
+        .filter(|l| !l.starts_with("waive"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    std::fs::write(dir.path().join("mmconform.toml"), unwaived).unwrap();
+    let (code, stderr) = run_in(dir.path(), &["run"]);
+    assert_eq!(code, 1, "{stderr}");
+    let report = read_json(&dir.path().join("evidence.json")).unwrap();
+    let failed = ids(&report, "fail");
+    assert!(
+        failed.iter().all(
+            |id| id.starts_with("openwop.rfc0091.advertised-url-accepted")
+                || id == "openwop.auth.seam-requires-token"
+        ),
+        "{failed:?}"
+    );
+    let reasons: Vec<&str> = report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["outcome"] == "fail")
+        .filter_map(|c| c["reason"].as_str())
+        .collect();
+    assert!(
+        reasons
+            .iter()
+            .any(|r| r.contains("not exercised") && r.contains("--media-base-url")),
+        "{reasons:?}"
+    );
+}

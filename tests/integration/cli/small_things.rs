@@ -221,3 +221,35 @@ fn quiet_runs_end_with_the_ids_to_look_at_and_write_the_step_summary() {
     );
     assert_eq!(std::fs::read_to_string(&summary).unwrap(), page);
 }
+/// A target without a scheme, or with the path mmconform appends itself, is a usage
+/// error that names the fix, before anything is sent.
+#[test]
+fn a_target_that_needs_fixing_says_how() {
+    for (args, fix) in [
+        (
+            vec!["run", "--target", "localhost:8080"],
+            "did you mean http://localhost:8080?",
+        ),
+        (
+            vec!["run", "--target", "http://127.0.0.1:9/.well-known/openwop"],
+            "which mmconform appends itself: pass http://127.0.0.1:9",
+        ),
+        (
+            vec![
+                "run",
+                "--profile",
+                "openai",
+                "--model",
+                "m",
+                "--target",
+                "http://127.0.0.1:9/v1/chat/completions",
+            ],
+            "pass http://127.0.0.1:9/v1",
+        ),
+    ] {
+        let out = crate::common::bin().args(&args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(stderr.contains(fix), "{stderr}");
+    }
+}

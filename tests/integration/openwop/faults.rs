@@ -64,6 +64,8 @@ pub(super) const ROWS: &[Row] = &[
     ("accepts-two-sources", MEDIA_BASE_URL, "openwop.rfc0091.shape.two-sources-data-url[image]", SHOULD),
     ("accepts-missing-mime-type", &[], "openwop.rfc0091.shape.no-mime-type[image]", SHOULD),
     ("accepts-invalid-base64", &[], "openwop.rfc0091.shape.invalid-base64[image]", SHOULD),
+    ("lax-base64", &[], "openwop.rfc0091.shape.base64-noise[image]", SHOULD),
+    ("accepts-non-http-url", &[], "openwop.rfc0091.ssrf.non-http-url-rejected[file]", MUST),
     ("accepts-numeric-content", &[], "openwop.rfc0091.shape.content-not-string-or-array", SHOULD),
     ("accepts-empty-messages", &[], "openwop.rfc0091.shape.empty-messages", SHOULD),
     ("off-by-one-limit", &[], "openwop.rfc0091.limit.at-max-accepted", SHOULD),
