@@ -90,16 +90,7 @@ pub fn render(run: Option<&RunInfo>, attention: &[CaseResult], summary: &RunSumm
         ));
     }
     text.push_str(&format!("{}\n\n", cell(&summary.explanation)));
-    let outcomes = [
-        Outcome::Pass,
-        Outcome::Fail,
-        Outcome::Xfail,
-        Outcome::Warn,
-        Outcome::Skip,
-        Outcome::Blocked,
-        Outcome::Error,
-        Outcome::Excluded,
-    ];
+    let outcomes = super::terminal::SUMMARY_ORDER;
     let heads: Vec<&str> = outcomes.iter().map(|o| o.as_str()).collect();
     let counts: Vec<String> = outcomes
         .iter()

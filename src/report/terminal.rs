@@ -433,7 +433,7 @@ impl Reporter for TerminalReporter {
 
 /// The order the summary lists outcomes in: what passed, what is wrong, what was not
 /// observed, what was not asked for.
-const SUMMARY_ORDER: [Outcome; 8] = [
+pub(super) const SUMMARY_ORDER: [Outcome; 8] = [
     Outcome::Pass,
     Outcome::Fail,
     Outcome::Xfail,

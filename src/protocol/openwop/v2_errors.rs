@@ -1,7 +1,8 @@
 //! Error answers at major 2 (openwop `spec/v2/core/errors.md`): a host "MUST return a
 //! registered code, or a vendor code" with "the registered status", in the closed
-//! envelope `{error, message, details?}`. Judged on every error answer of a v2 run, beside
-//! the case's own expectations.
+//! envelope `{error, message, details?}`. Judged on every error answer of a v2 run to a
+//! case that judges errors (an `error_code` or `error_shape` expectation), beside the
+//! case's own expectations.
 //!
 //! The one place the texts disagree (the v2 notes, §7): RFC 0091 and the official suite
 //! name `unsupported_modality` for an unadvertised modality; v2 core names
@@ -149,7 +150,10 @@ pub fn apply(
     reading: &ErrorReading,
     judgement: &mut Judgement,
 ) {
-    if status < 400 {
+    // Only a case about an error answer takes these checks: one envelope fault should fail
+    // the cases that judge errors, not every case that happens to meet an error (a
+    // steward's case that asks for nothing of the error stays what it is: vacuous).
+    if status < 400 || (expect.error_code.is_none() && expect.error_shape.is_none()) {
         return;
     }
     if expects_rfc0091_code(expect)
