@@ -81,9 +81,10 @@ fn embedded_ipv4(ip: Ipv6Addr) -> Option<Ipv4Addr> {
         |hi: u16, lo: u16| Ipv4Addr::new((hi >> 8) as u8, hi as u8, (lo >> 8) as u8, lo as u8);
     if let Some(v4) = ip.to_ipv4_mapped() {
         Some(v4)
-    } else if s[..6] == [0; 6] && !ip.is_unspecified() && !ip.is_loopback() {
-        Some(octets(s[6], s[7]))
-    } else if s[..6] == [0x64, 0xff9b, 0, 0, 0, 0] {
+    } else if (s[..6] == [0; 6] && !ip.is_unspecified() && !ip.is_loopback())
+        || s[..6] == [0x64, 0xff9b, 0, 0, 0, 0]
+    {
+        // IPv4-compatible and NAT64: the last 32 bits.
         Some(octets(s[6], s[7]))
     } else if s[0] == 0x2002 {
         Some(octets(s[1], s[2]))

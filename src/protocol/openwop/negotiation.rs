@@ -57,7 +57,7 @@ fn request_for(
     endpoint: &str,
     env: &CaseEnv,
     run_discovery: Option<&DiscoveryResult>,
-) -> Result<HttpRequest, CaseResult> {
+) -> Result<HttpRequest, Box<CaseResult>> {
     if let Some((_, header)) = REFETCH.iter().find(|(e, _)| *e == endpoint) {
         let headers = header
             .iter()
@@ -67,12 +67,12 @@ fn request_for(
     }
     let Some(discovery) = run_discovery.filter(|d| d.status().is_some()) else {
         let reason = "the run's discovery request got no answer, so there is no ETag to revalidate";
-        return Err(result_without_exchange(
+        return Err(Box::new(result_without_exchange(
             planned,
             case,
             Outcome::Blocked,
             Some(reason.into()),
-        ));
+        )));
     };
     let Some(tag) = discovery.header("etag") else {
         // Observed: the answer arrived and carries no ETag (capabilities.md §1.1 MUST).
@@ -85,7 +85,7 @@ fn request_for(
         ));
         crate::judge::verdict::decide(&mut result, env.strict);
         result.exchanges.push(discovery.cited());
-        return Err(result);
+        return Err(Box::new(result));
     };
     let mut headers: Vec<(String, String)> = super::discovery_header(env.major)
         .iter()
@@ -106,7 +106,7 @@ pub async fn run_case(
     let endpoint = case.spec.endpoint().unwrap_or_default();
     let request = match request_for(planned, case, endpoint, env, run_discovery) {
         Ok(request) => request,
-        Err(result) => return result,
+        Err(result) => return *result,
     };
     let (exchange, response) = env.client.send(&request).await;
     match response {
