@@ -129,7 +129,10 @@ impl Variant {
                 setup.profile() == crate::protocol::openai::PROFILE
                     && (setup.witness || !f.needs_upstream())
             }
-            Variant::Runtime(_) => setup.profile() == crate::protocol::agentruntime::PROFILE,
+            Variant::Runtime(f) => {
+                setup.profile() == crate::protocol::agentruntime::PROFILE
+                    && super::setup_agentruntime::runs_in(*f, setup.name)
+            }
             Variant::Acp(_) => setup.profile() == crate::protocol::acp::PROFILE,
             Variant::Schema(_) => SCHEMA_MUTANT_SETUPS.contains(&setup.name),
         }
