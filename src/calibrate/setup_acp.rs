@@ -29,10 +29,8 @@ const CALIBRATION_TIMEOUT: Duration = Duration::from_secs(3);
 
 /// The run against the reference agent, broken by `fault` when given.
 pub fn run_config(fault: Option<AcpFault>, accepts: &[&str]) -> Result<RunConfig, String> {
-    let exe = std::env::current_exe()
-        .map_err(|e| format!("cannot find this program to start the reference agent: {e}"))?;
     let mut argv = vec![
-        exe.to_string_lossy().into_owned(),
+        crate::process::command::this_program()?,
         "serve-reference".into(),
         "--profile".into(),
         "acp".into(),

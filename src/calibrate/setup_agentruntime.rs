@@ -54,10 +54,8 @@ pub fn reference_runtime(
     fault: Option<RuntimeFault>,
     accepts: &[String],
 ) -> Result<Command, String> {
-    let exe = std::env::current_exe()
-        .map_err(|e| format!("cannot find this program to start the reference runtime: {e}"))?;
     let mut argv = vec![
-        exe.to_string_lossy().into_owned(),
+        crate::process::command::this_program()?,
         "serve-reference".into(),
         "--profile".into(),
         "agentruntime".into(),

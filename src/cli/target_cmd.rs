@@ -82,10 +82,8 @@ fn acp_reference_command(args: &TargetArgs) -> Result<Command, String> {
         &names,
         ACP_FAULT_LISTING,
     )?;
-    let exe = std::env::current_exe()
-        .map_err(|e| format!("cannot find this program to start the reference agent: {e}"))?;
     let mut argv = vec![
-        exe.to_string_lossy().into_owned(),
+        crate::process::command::this_program()?,
         "serve-reference".into(),
         "--profile".into(),
         "acp".into(),

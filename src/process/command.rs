@@ -34,6 +34,23 @@ impl Command {
     }
 }
 
+/// This program, to start again as a reference host (`serve-reference`). Linux names
+/// an executable replaced since the process started (a rebuild during a long
+/// calibration) `PATH (deleted)`, where no program is: `/proc/self/exe` still reaches
+/// the running image then, and a child started from it is this same build.
+pub fn this_program() -> Result<String, String> {
+    let exe = std::env::current_exe()
+        .map_err(|e| format!("cannot find this program to start a reference host: {e}"))?;
+    let shown = exe.to_string_lossy().into_owned();
+    let replaced = shown.ends_with(" (deleted)") && !exe.exists();
+    let running_image = std::path::Path::new("/proc/self/exe");
+    Ok(if replaced && running_image.exists() {
+        running_image.to_string_lossy().into_owned()
+    } else {
+        shown
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -60,6 +77,12 @@ mod tests {
             c.shown(),
             "node bridge.mjs --runtime './my runtime.mjs' '$HOME' 'a b'"
         );
+    }
+
+    #[test]
+    fn this_program_is_a_file_that_exists() {
+        let program = this_program().unwrap();
+        assert!(std::path::Path::new(&program).exists(), "{program}");
     }
 
     #[test]

@@ -184,6 +184,11 @@ pub trait ProtocolRun: Send + Sync {
     /// Sends one case's request and judges the answer.
     fn run_case<'a>(&'a self, input: CaseInput<'a>) -> BoxFuture<'a, CaseResult>;
 
+    /// After the witness judged a case (`run --witness`): the protocol may name, in
+    /// its own terms, what the model calls showed (ACP: a block it does not advertise,
+    /// "used anyway"). Most protocols add nothing.
+    fn after_witness(&self, _result: &mut CaseResult) {}
+
     /// After the last case: end what the run keeps running (ACP's one agent process:
     /// SIGTERM, then SIGKILL after a grace). Most protocols hold nothing.
     fn finish(&self) -> BoxFuture<'_, ()> {

@@ -304,8 +304,10 @@ async fn send_case(
                 strict: shared.strict,
             };
             witnessed::record(&case, &mut result).await;
+            shared.protocol.after_witness(&mut result);
         }
-        (None, Some(expect)) if !result.exchanges.is_empty() => {
+        // A process run (acp, agentruntime) has no HTTP exchange: its evidence says it ran.
+        (None, Some(expect)) if !result.exchanges.is_empty() || result.stream.is_some() => {
             result.notes.push(witnessed::not_evaluated(expect));
         }
         (None, _) => {}

@@ -1,7 +1,8 @@
 //! The run's one agent process: how it is started (the command, `MMCONFORM_WITNESS_URL`
 //! with `--witness`, `--target-env`/`--target-unset`), the handshake (`initialize` with
 //! protocol version 1 and no client capabilities, then `authenticate` when
-//! `--acp-auth` names a method), and its end (SIGTERM, then SIGKILL after a grace).
+//! `--acp-auth` names a method: a gateway method gets the witness as its model's base
+//! URL, `gateway.rs`), and its end (SIGTERM, then SIGKILL after a grace).
 
 use super::connection::{Connection, Exchange};
 use crate::config::AgentSettings;
@@ -69,17 +70,18 @@ impl Agent {
             .request("initialize", initialize_params(), self.timeout, stop, None)
             .await;
         let authenticate = match (&self.settings.acp_auth, initialize.result()) {
-            (Some(method), Some(_)) => Some(
-                connection
-                    .request(
-                        "authenticate",
-                        json!({"methodId": method}),
-                        self.timeout,
-                        stop,
-                        None,
-                    )
-                    .await,
-            ),
+            (Some(method), Some(listing)) => {
+                let params = super::gateway::authenticate_params(
+                    method,
+                    listing,
+                    self.witness_url.as_deref(),
+                );
+                Some(
+                    connection
+                        .request("authenticate", params, self.timeout, stop, None)
+                        .await,
+                )
+            }
             _ => None,
         };
         Ok(Live {

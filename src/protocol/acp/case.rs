@@ -12,6 +12,7 @@ use crate::outcome::{CaseResult, Outcome};
 use crate::plan::result::result_without_exchange;
 use crate::protocol::CaseInput;
 use crate::request::body::render_body;
+use crate::scenario::model::WitnessExpectation;
 use serde_json::{Value, json};
 use std::cell::Cell;
 use std::time::Duration;
@@ -32,7 +33,14 @@ pub async fn run_case(run: &AcpRun, input: CaseInput<'_>) -> CaseResult {
     let Some(request) = &spec.request else {
         return decided(Outcome::Error, "not a request case".into());
     };
-    if spec.expect.witness.is_some() && run.agent.witness_url.is_none() {
+    // A case that needs a model call to pass cannot be judged without the witness; one
+    // that expects none (`withheld`) is judged on the agent's answer alone, and noted.
+    if spec
+        .expect
+        .witness
+        .is_some_and(WitnessExpectation::expects_a_call)
+        && run.agent.witness_url.is_none()
+    {
         return decided(Outcome::Blocked, NEEDS_WITNESS.into());
     }
     let resolve = planned.resolver(input.context, input.nonce, &spec.id);
@@ -122,11 +130,9 @@ pub async fn run_case(run: &AcpRun, input: CaseInput<'_>) -> CaseResult {
     let stderr = live.connection.peer.stderr().shown();
     let mut result = result_without_exchange(planned, case, Outcome::Blocked, None);
     result.duration_ms = (session.elapsed + prompted.elapsed).as_millis() as u64;
-    result.stream = Some(super::evidence::of_exchange(
-        &run.shown(),
-        &[&session, &prompted],
-        &stderr,
-    ));
+    let mut evidence = super::evidence::of_exchange(&run.shown(), &[&session, &prompted], &stderr);
+    evidence.record["unadvertised"] = json!(run.declared.unadvertised_in(&prompt));
+    result.stream = Some(evidence);
     retire_if_broken(run, &mut guard, &prompted).await;
     if let Some(Unanswered::Stopped(why)) = &prompted.unanswered {
         result.reason = Some(format!("the run stopped during the turn ({why})"));

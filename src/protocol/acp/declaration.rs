@@ -68,6 +68,24 @@ impl Declared {
         })
     }
 
+    /// The capabilities `prompt`'s blocks need that this declaration does not
+    /// advertise (`image`, `audio`, `embeddedContext`), in block order, once each.
+    pub fn unadvertised_in(&self, prompt: &Value) -> Vec<&'static str> {
+        let mut out = Vec::new();
+        for block in prompt.as_array().into_iter().flatten() {
+            let needs = match block.get("type").and_then(Value::as_str) {
+                Some("image") if !self.image => "image",
+                Some("audio") if !self.audio => "audio",
+                Some("resource") if !self.embedded_context => "embeddedContext",
+                _ => continue,
+            };
+            if !out.contains(&needs) {
+                out.push(needs);
+            }
+        }
+        out
+    }
+
     pub fn summary(&self) -> String {
         if !self.initialized {
             return "not initialized".into();
@@ -148,5 +166,13 @@ mod tests {
         assert!(found.iter().any(|p| p.contains("image is \"yes\"")));
         assert!(!Declared::of(Some(&bad)).image);
         assert!(!Declared::of(None).initialized);
+        let prompt = json!([{"type": "text", "text": "hi"}, {"type": "audio", "data": "AAAA"},
+            {"type": "image", "data": "AAAA"}, {"type": "resource_link", "uri": "file:///a"},
+            {"type": "audio", "data": "BBBB"}]);
+        assert_eq!(declared.unadvertised_in(&prompt), ["audio"]);
+        assert_eq!(
+            Declared::default().unadvertised_in(&prompt),
+            ["audio", "image"]
+        );
     }
 }

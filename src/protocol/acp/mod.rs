@@ -13,10 +13,12 @@ pub mod case;
 pub mod connection;
 pub mod declaration;
 pub mod evidence;
+pub mod gateway;
 pub mod judge;
 pub mod lint;
 pub mod part;
 pub mod run;
+pub mod unadvertised;
 
 use crate::config::{RunConfig, Target};
 use crate::process::LineLimits;

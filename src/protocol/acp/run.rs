@@ -176,6 +176,12 @@ impl ProtocolRun for AcpRun {
             },
             problems.is_empty(),
         )];
+        if let (Some(method), Some(listing)) = (&self.agent.settings.acp_auth, initialize.result())
+            && let Some(note) =
+                super::gateway::note(method, listing, self.agent.witness_url.as_deref())
+        {
+            result.notes.push(note);
+        }
         if !self.declared.auth_methods.is_empty() {
             result.notes.push(format!(
                 "authentication methods listed: {} (--acp-auth METHOD selects one)",
@@ -188,6 +194,10 @@ impl ProtocolRun for AcpRun {
 
     fn run_case<'a>(&'a self, input: CaseInput<'a>) -> BoxFuture<'a, CaseResult> {
         super::case::run_case(self, input).boxed()
+    }
+
+    fn after_witness(&self, result: &mut CaseResult) {
+        super::unadvertised::name(result);
     }
 
     fn finish(&self) -> BoxFuture<'_, ()> {

@@ -74,3 +74,40 @@ fn a_target_env_value_never_appears_in_the_output() {
     assert!(!everything.contains(secret), "{}", r.context());
     assert!(everything.contains("MY_AGENT_KEY"), "{}", r.context());
 }
+
+#[test]
+fn the_gateway_method_points_the_agents_model_at_the_witness() {
+    // The agent's own model URL is a closed port; only the gateway's baseUrl (the
+    // witness, sent in authenticate's _meta) can make delivery pass.
+    let agent = format!(
+        "{} serve-reference --profile acp --upstream http://127.0.0.1:9",
+        env!("CARGO_BIN_EXE_mmconform")
+    );
+    let r = run(&[
+        "--profile",
+        "acp",
+        "--target-cmd",
+        &agent,
+        "--acp-auth",
+        "gateway",
+        "--witness",
+        "127.0.0.1:0",
+        "--filter",
+        "acp.initialize",
+        "--filter",
+        "acp.delivery*",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.context());
+    assert_eq!(
+        r.outcome("acp.delivery[image/png]"),
+        "pass",
+        "{}",
+        r.context()
+    );
+    let init = r
+        .cases()
+        .into_iter()
+        .find(|c| c["id"] == "acp.initialize")
+        .unwrap();
+    assert!(init.to_string().contains("_meta.gateway.baseUrl"), "{init}");
+}

@@ -3,7 +3,8 @@
 //! (`serve-reference --profile acp`). It advertises `promptCapabilities` (all three by
 //! default, fewer with `--accepts`), opens sessions, and turns each `session/prompt`
 //! into one model call to an OpenAI-compatible upstream (the witness, from
-//! `MMCONFORM_WITNESS_URL`) with the text and the media in one user turn. It reads the
+//! `MMCONFORM_WITNESS_URL`, or the base URL its "gateway" authentication method was
+//! given) with the text and the media in one user turn. It reads the
 //! blocks with the protocol's own types; each [`AcpFault`] breaks one rule. The process
 //! side (stdin lines in, stdout lines out, exit) is the caller's.
 
@@ -22,6 +23,10 @@ use tokio::sync::{Notify, mpsc};
 /// How long a turn "thinks" after its first update before calling its model: the
 /// window in which `session/cancel` finds it under way.
 pub const THINK: Duration = Duration::from_millis(200);
+
+/// The authentication method whose `_meta.gateway.baseUrl` names the model's base URL
+/// (as Gemini CLI's "gateway" does); the agent needs no authentication otherwise.
+pub const GATEWAY_METHOD: &str = "gateway";
 
 /// One reference agent.
 #[derive(Debug, Clone)]
@@ -48,6 +53,24 @@ impl AcpConfig {
         }
     }
 
+    /// `authenticate`: the gateway method takes the model's base URL from
+    /// `_meta.gateway.baseUrl` (kept for the turns after it); any other is unknown.
+    fn authenticate(&mut self, params: &Value) -> Result<Value, (i32, String)> {
+        let method = params.get("methodId").and_then(Value::as_str);
+        if method != Some(GATEWAY_METHOD) {
+            return Err((-32602, format!("unknown authentication method {method:?}")));
+        }
+        if let Some(raw) = params
+            .pointer("/_meta/gateway/baseUrl")
+            .and_then(Value::as_str)
+        {
+            let url = url::Url::parse(raw)
+                .map_err(|e| (-32602, format!("_meta.gateway.baseUrl `{raw}`: {e}")))?;
+            self.model = Some(url);
+        }
+        Ok(json!({}))
+    }
+
     fn faulted(&self, fault: AcpFault) -> bool {
         self.fault == Some(fault)
     }
@@ -63,7 +86,12 @@ impl AcpConfig {
                 "loadSession": false,
                 "promptCapabilities": {"image": self.image, "audio": self.audio, "embeddedContext": self.embedded_context}
             },
-            "authMethods": [],
+            "authMethods": [{
+                "id": GATEWAY_METHOD,
+                "name": "AI API Gateway",
+                "description": "The model's OpenAI-compatible base URL, given in _meta.gateway.baseUrl",
+                "_meta": {"gateway": {"protocol": "openai", "restartRequired": "false"}}
+            }],
             "agentInfo": {"name": "mmconform-reference-acp", "version": env!("CARGO_PKG_VERSION")}
         })
     }
@@ -73,7 +101,7 @@ impl AcpConfig {
 pub type Print = Arc<dyn Fn(String) + Send + Sync>;
 
 /// Serves requests arriving as `lines` until stdin closes; returns the exit code.
-pub async fn serve(config: AcpConfig, mut lines: mpsc::Receiver<String>, print: Print) -> i32 {
+pub async fn serve(mut config: AcpConfig, mut lines: mpsc::Receiver<String>, print: Print) -> i32 {
     let cancels: Arc<Mutex<HashMap<String, Arc<Notify>>>> = Arc::default();
     let (crash_tx, mut crash_rx) = mpsc::channel::<String>(1);
     let mut sessions = 0u64;
@@ -104,7 +132,7 @@ pub async fn serve(config: AcpConfig, mut lines: mpsc::Receiver<String>, print: 
         };
         match method {
             "initialize" => reply(Ok(config.initialize())),
-            "authenticate" => reply(Err((-32602, "this agent needs no authentication".into()))),
+            "authenticate" => reply(config.authenticate(&params)),
             "session/new" => {
                 sessions += 1;
                 reply(Ok(json!({"sessionId": format!("ref-{sessions}")})));

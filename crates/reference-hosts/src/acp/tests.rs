@@ -80,3 +80,25 @@ async fn a_fault_breaks_its_rule() {
     .await;
     assert_eq!(response(&lines, 1)["result"]["stopReason"], "end_turn");
 }
+
+#[tokio::test]
+async fn the_gateway_method_takes_a_base_url_and_other_methods_are_unknown() {
+    let mut config = AcpConfig::new(None, None, &[]);
+    let listed = &config.initialize()["authMethods"][0];
+    assert_eq!(listed["id"], GATEWAY_METHOD);
+    assert!(listed["_meta"]["gateway"].is_object());
+    let given =
+        json!({"methodId": "gateway", "_meta": {"gateway": {"baseUrl": "http://127.0.0.1:9/"}}});
+    assert_eq!(config.authenticate(&given), Ok(json!({})));
+    assert_eq!(
+        config.model.as_ref().map(|u| u.as_str()),
+        Some("http://127.0.0.1:9/")
+    );
+    assert!(
+        config
+            .authenticate(&json!({"methodId": "api-key"}))
+            .is_err()
+    );
+    let bad = json!({"methodId": "gateway", "_meta": {"gateway": {"baseUrl": "not a url"}}});
+    assert!(config.authenticate(&bad).is_err());
+}
