@@ -35,14 +35,20 @@ pub struct Live {
 }
 
 /// The `initialize` params: protocol version 1, a client that reads no files and
-/// runs no terminals.
-pub fn initialize_params() -> Value {
+/// runs no terminals. With a witness it can also give a model gateway
+/// (`auth._meta.gateway`, what agents such as claude-agent-acp wait for before listing
+/// their "gateway" method; see `gateway.rs`).
+pub fn initialize_params(witness: bool) -> Value {
+    let mut capabilities = json!({
+        "fs": {"readTextFile": false, "writeTextFile": false},
+        "terminal": false
+    });
+    if witness {
+        capabilities["auth"] = json!({"_meta": {"gateway": true}});
+    }
     json!({
         "protocolVersion": 1,
-        "clientCapabilities": {
-            "fs": {"readTextFile": false, "writeTextFile": false},
-            "terminal": false
-        },
+        "clientCapabilities": capabilities,
         "clientInfo": {"name": "mmconform", "version": env!("CARGO_PKG_VERSION")}
     })
 }
@@ -67,7 +73,13 @@ impl Agent {
         })?;
         let mut connection = Connection::new(peer);
         let initialize = connection
-            .request("initialize", initialize_params(), self.timeout, stop, None)
+            .request(
+                "initialize",
+                initialize_params(self.witness_url.is_some()),
+                self.timeout,
+                stop,
+                None,
+            )
             .await;
         let authenticate = match (&self.settings.acp_auth, initialize.result()) {
             (Some(method), Some(listing)) => {

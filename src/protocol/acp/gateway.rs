@@ -1,5 +1,7 @@
 //! The `authenticate` request, and the "gateway" authentication method some agents
-//! list (Gemini CLI: `{"id": "gateway", "_meta": {"gateway": {"protocol": "google"}}}`):
+//! list (Gemini CLI: `{"id": "gateway", "_meta": {"gateway": {"protocol": "google"}}}`;
+//! claude-agent-acp only to a client whose `clientCapabilities.auth._meta.gateway` is
+//! true, which mmconform says with `--witness`):
 //! an agent that lists one takes its model's base URL in `authenticate`'s
 //! `_meta.gateway.baseUrl`. When the user selects such a method (`--acp-auth`) in a
 //! run with `--witness`, the base URL is the witness's, so the agent's model is the
@@ -32,13 +34,30 @@ pub fn gateway_method(initialize: &Value, id: &str) -> Option<GatewayMethod> {
     })
 }
 
+/// The witness's base URL as a gateway of `protocol` is given it: OpenAI clients take
+/// the URL with its `/v1` (`http://127.0.0.1:PORT/v1`), Anthropic and Google SDKs append
+/// their own version (`/v1/messages`, `/v1beta/models/...`) to the bare origin.
+pub fn base_url_for(protocol: Option<&str>, witness: &str) -> String {
+    match protocol {
+        Some("openai") => witness.to_string(),
+        _ => witness
+            .trim_end_matches('/')
+            .trim_end_matches("/v1")
+            .to_string(),
+    }
+}
+
 /// The `authenticate` params for `method`: with a witness and a gateway method, the
-/// witness's base URL in `_meta.gateway.baseUrl`.
+/// witness's base URL in `_meta.gateway.baseUrl` (and no extra headers: the witness
+/// takes any key).
 pub fn authenticate_params(method: &str, initialize: &Value, witness: Option<&str>) -> Value {
     match (gateway_method(initialize, method), witness) {
-        (Some(_), Some(url)) => json!({
+        (Some(gateway), Some(url)) => json!({
             "methodId": method,
-            "_meta": {"gateway": {"baseUrl": url, "headers": {}}}
+            "_meta": {"gateway": {
+                "baseUrl": base_url_for(gateway.protocol.as_deref(), url),
+                "headers": {}
+            }}
         }),
         _ => json!({"methodId": method}),
     }
@@ -49,10 +68,12 @@ pub fn note(method: &str, initialize: &Value, witness: Option<&str>) -> Option<S
     let gateway = gateway_method(initialize, method)?;
     let wire = gateway
         .protocol
+        .as_deref()
         .map_or(String::new(), |p| format!(" (protocol {p})"));
     Some(match witness {
         Some(url) => format!(
-            "authenticated with the gateway method `{method}`{wire}: the agent's model base URL is the witness ({url}), sent in _meta.gateway.baseUrl"
+            "authenticated with the gateway method `{method}`{wire}: the agent's model base URL is the witness ({}), sent in _meta.gateway.baseUrl",
+            base_url_for(gateway.protocol.as_deref(), url)
         ),
         None => format!(
             "`{method}` is a gateway method{wire}: with --witness its _meta.gateway.baseUrl would point the agent's model at the witness; without, no base URL was sent"
@@ -73,11 +94,29 @@ mod tests {
 
     #[test]
     fn a_gateway_method_gets_the_witness_as_its_base_url() {
-        let params = authenticate_params("gateway", &listing(), Some("http://127.0.0.1:9"));
+        let params = authenticate_params("gateway", &listing(), Some("http://127.0.0.1:9/v1"));
         assert_eq!(params["methodId"], "gateway");
         assert_eq!(params["_meta"]["gateway"]["baseUrl"], "http://127.0.0.1:9");
-        let note = note("gateway", &listing(), Some("http://127.0.0.1:9")).unwrap();
+        assert_eq!(params["_meta"]["gateway"]["headers"], json!({}));
+        assert_eq!(
+            base_url_for(Some("openai"), "http://127.0.0.1:9/v1"),
+            "http://127.0.0.1:9/v1"
+        );
+        assert_eq!(
+            base_url_for(Some("anthropic"), "http://127.0.0.1:9/v1"),
+            "http://127.0.0.1:9"
+        );
+        let note = note("gateway", &listing(), Some("http://127.0.0.1:9/v1")).unwrap();
         assert!(note.contains("protocol google"), "{note}");
+    }
+
+    #[test]
+    fn a_client_with_a_witness_says_it_can_give_a_gateway() {
+        let with = crate::protocol::acp::agent::initialize_params(true);
+        assert_eq!(with["clientCapabilities"]["auth"]["_meta"]["gateway"], true);
+        assert_eq!(with["clientCapabilities"]["terminal"], false);
+        let without = crate::protocol::acp::agent::initialize_params(false);
+        assert!(without["clientCapabilities"].get("auth").is_none());
     }
 
     #[test]

@@ -1,14 +1,15 @@
 //! With `--witness`, what a turn did with a block the agent does not advertise
-//! (`acp.unadvertised`): the witness's `withheld` judgement says whether the model saw
-//! it, the turn's answer whether the agent said so. A turn that ended normally while its
-//! model call carried the block is named "not advertised, used anyway"; one whose model
-//! never saw it, "accepted and ignored silently". Both fail the refusal the case asks
-//! for; the names say which of the two the agent did.
+//! (`acp.unadvertised`). The prompt's text carries the case's nonce, so any turn the
+//! agent accepts fails `witness: withheld`; what the model calls carried says which
+//! way: a media part among them is "not advertised, used anyway", the text alone is
+//! "accepted and ignored silently". Both fail the refusal the case asks for; the name
+//! says which of the two the agent did.
 
 use crate::outcome::CaseResult;
 use serde_json::Value;
 
-/// Names the failure of `result`, when it sent unadvertised blocks and the witness judged it.
+/// Names the failure of `result`, when it sent unadvertised blocks and the witness
+/// judged it.
 pub fn name(result: &mut CaseResult) {
     let Some(record) = result.stream.as_ref().map(|s| &s.record) else {
         return;
@@ -18,28 +19,43 @@ pub fn name(result: &mut CaseResult) {
         .and_then(Value::as_array)
         .map(|a| a.iter().filter_map(Value::as_str).collect())
         .unwrap_or_default();
-    let ended = matches!(
-        record.get("classification").and_then(Value::as_str),
-        Some("completed" | "stopped")
-    );
-    if caps.is_empty() || !ended {
+    if caps.is_empty() {
         return;
     }
     let caps = caps.join(", ");
+    let used = result
+        .model_calls
+        .iter()
+        .flatten()
+        .any(|call| carries_media(&call.record));
     let Some(withheld) = result
         .assertions
         .iter_mut()
-        .find(|a| a.check == "witness.withheld")
+        .find(|a| a.check == "witness.withheld" && !a.passed)
     else {
         return;
     };
-    if withheld.passed {
-        result.notes.push(format!(
-            "not advertised ({caps}), accepted and ignored silently: the turn ended normally and the model never saw it"
-        ));
+    let named = if used {
+        format!("not advertised ({caps}), used anyway")
     } else {
-        withheld.actual = format!("not advertised ({caps}), used anyway: {}", withheld.actual);
-    }
+        format!(
+            "not advertised ({caps}), accepted and ignored silently (only the text reached the model)"
+        )
+    };
+    withheld.actual = format!("{named}: {}", withheld.actual);
+}
+
+/// Whether a recorded model call holds a part that is not text (what the witness
+/// decoded as image, audio, document or file), outside the system prompt.
+fn carries_media(call: &Value) -> bool {
+    call.get("parts")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .any(|part| {
+            part.get("role").and_then(Value::as_str) != Some("system")
+                && part.get("kind").and_then(Value::as_str) != Some("text")
+        })
 }
 
 #[cfg(test)]
@@ -49,7 +65,15 @@ mod tests {
     use crate::outcome::{AssertionResult, EvidenceView, Level, Outcome, ProtocolEvidence};
     use serde_json::json;
 
-    fn turn(classification: &str, withheld: bool) -> CaseResult {
+    fn evidence(record: Value) -> ProtocolEvidence {
+        ProtocolEvidence {
+            record,
+            view: EvidenceView::default(),
+        }
+    }
+
+    /// A turn the agent accepted, its model call holding the parts of `kinds`.
+    fn accepted(kinds: &[&str]) -> CaseResult {
         let requirement = fixtures::requirement("ACP", Level::Should, "refuse it");
         let mut result = fixtures::case(
             "acp.unadvertised",
@@ -57,36 +81,49 @@ mod tests {
             requirement,
             Outcome::Fail,
         );
-        result.stream = Some(ProtocolEvidence {
-            record: json!({"classification": classification, "unadvertised": ["audio"]}),
-            view: EvidenceView::default(),
-        });
+        result.stream = Some(evidence(
+            json!({"classification": "completed", "unadvertised": ["audio"]}),
+        ));
+        let parts: Vec<Value> = kinds
+            .iter()
+            .map(|k| json!({"role": "user", "kind": k}))
+            .collect();
+        result.model_calls = Some(vec![evidence(json!({"parts": parts}))]);
         result.assertions.push(AssertionResult::new(
             "witness.withheld",
             "no model call carries the case's input".into(),
-            "the model received: audio".into(),
-            withheld,
+            "answered with success and forwarded to the model".into(),
+            false,
         ));
         result
     }
 
     #[test]
     fn a_turn_that_used_the_block_and_one_that_ignored_it_are_named_apart() {
-        let mut used = turn("completed", false);
+        let mut used = accepted(&["text", "audio"]);
         name(&mut used);
         assert!(
             used.assertions[0]
                 .actual
-                .starts_with("not advertised (audio), used anyway"),
+                .starts_with("not advertised (audio), used anyway:"),
             "{:?}",
             used.assertions
         );
-        let mut ignored = turn("completed", true);
+        let mut ignored = accepted(&["text"]);
         name(&mut ignored);
-        assert!(ignored.notes.iter().any(|n| n.contains("ignored silently")));
-        let mut refused = turn("rejected", true);
+        assert!(
+            ignored.assertions[0]
+                .actual
+                .contains("accepted and ignored silently"),
+            "{:?}",
+            ignored.assertions
+        );
+        let mut refused = accepted(&[]);
+        refused.assertions[0].passed = true;
         name(&mut refused);
-        assert!(refused.notes.is_empty());
-        assert_eq!(refused.assertions[0].actual, "the model received: audio");
+        assert_eq!(
+            refused.assertions[0].actual,
+            "answered with success and forwarded to the model"
+        );
     }
 }
