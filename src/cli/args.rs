@@ -153,8 +153,9 @@ pub struct TargetArgs {
     /// [env: OPENWOP_BASE_URL (openwop), AGUI_TARGET_URL (agui), OPENAI_BASE_URL (openai)]
     #[arg(long, value_name = "URL|reference", help_heading = TARGET)]
     pub target: Option<String>,
-    /// agentruntime: the bridge to start once per request, split as a shell would
-    /// (`'node bridge.mjs ./runtime.mjs'`) and run without one.
+    /// agentruntime: the bridge to start once per request; acp: the agent, started once
+    /// per run (`'gemini --acp'`). Split as a shell would (`'node bridge.mjs ./runtime.mjs'`)
+    /// and run without one.
     #[arg(long, value_name = "'CMD ARGS'", conflicts_with = "target", help_heading = TARGET)]
     pub target_cmd: Option<String>,
     /// agentruntime: the bridge's working directory (default: a fresh temporary one per run).
@@ -168,7 +169,8 @@ pub struct TargetArgs {
     #[arg(long = "target-unset", value_name = "NAME", help_heading = TARGET)]
     pub target_unset: Vec<String>,
     /// acp: the authentication method (one of initialize's authMethods) to call
-    /// `authenticate` with before the first session.
+    /// `authenticate` with before the first session; with --witness, a "gateway" method
+    /// (`_meta.gateway`) is given the witness as its model's base URL.
     #[arg(long, value_name = "METHOD", help_heading = TARGET)]
     pub acp_auth: Option<String>,
     /// Wire protocol to test; a run plans only the scenario cases of this profile.
