@@ -40,6 +40,7 @@ const ROWS: &[Row] = &[
     ("ignores-resources", W, "acp.delivery[application/pdf]", MUST),
     ("drops-prompt-text", W, "acp.text-reaches-model", MUST),
     ("accepts-unadvertised", TEXT_ONLY, "acp.unadvertised[audio]", SHOULD),
+    ("accepts-missing-mime-type", W, "acp.malformed-no-mime-type", MUST),
     ("ignores-unknown-blocks", W, "acp.malformed-unknown-type", MUST),
     ("crashes-on-bad-base64", W, "acp.malformed-bad-base64", MUST),
     ("never-answers-prompt", TEXT, "acp.text", MUST),

@@ -18,6 +18,8 @@ fault_catalogue! {
             "The prompt's text blocks never reach the model.";
         AcceptsUnadvertised => "accepts-unadvertised",
             "Blocks of a kind it does not advertise are accepted and passed to the model silently.";
+        AcceptsMissingMimeType => "accepts-missing-mime-type",
+            "Image and audio blocks without mimeType are accepted (as image/png, audio/wav) and passed on.";
         IgnoresUnknownBlocks => "ignores-unknown-blocks",
             "Blocks of an unknown type are skipped instead of refused.";
         CrashesOnBadBase64 => "crashes-on-bad-base64",

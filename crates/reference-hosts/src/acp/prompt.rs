@@ -25,6 +25,7 @@ pub fn read(config: &AcpConfig, blocks: &Value) -> Read {
     };
     let mut parts = Vec::new();
     for (i, raw) in list.iter().enumerate() {
+        let raw = &with_assumed_mime_type(config, raw);
         let block = match serde_json::from_value::<ContentBlock>(raw.clone()) {
             Ok(block) => block,
             Err(_) if config.faulted(AcpFault::IgnoresUnknownBlocks) && unknown_type(raw) => {
@@ -40,6 +41,24 @@ pub fn read(config: &AcpConfig, blocks: &Value) -> Read {
         }
     }
     Read::Parts(parts)
+}
+
+/// The block as read: under `accepts-missing-mime-type`, an image or audio block
+/// without `mimeType` gets one assumed instead of being refused.
+fn with_assumed_mime_type(config: &AcpConfig, raw: &Value) -> Value {
+    let mut block = raw.clone();
+    if config.faulted(AcpFault::AcceptsMissingMimeType)
+        && let Some(map) = block.as_object_mut()
+        && !map.contains_key("mimeType")
+    {
+        let assumed = match map.get("type").and_then(Value::as_str) {
+            Some("image") => "image/png",
+            Some("audio") => "audio/wav",
+            _ => return block,
+        };
+        map.insert("mimeType".into(), Value::from(assumed));
+    }
+    block
 }
 
 fn unknown_type(raw: &Value) -> bool {
