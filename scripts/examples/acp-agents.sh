@@ -14,6 +14,7 @@
 # `ip link set lo up`), the witness inside too: the agents can reach nothing but it.
 #
 #   cargo build --release && sudo scripts/examples/acp-agents.sh [gemini] [claude] [codex]
+#   sudo ACP_ARGS='--filter acp.text*' scripts/examples/acp-agents.sh gemini   # more run options
 #
 # Installs the three packages, pinned below, into target/examples/acp-agents (npm, about
 # a minute), with HOME (and CODEX_HOME) under the output folder, so no configuration of
@@ -22,6 +23,7 @@
 # is a finding about that agent, reported as what it is (an agent that gives up on the
 # witness's plain answers is not a media defect); exit 2 when a setup failed.
 # shellcheck source=scripts/examples/lib.sh
+# shellcheck disable=SC2086 # ACP_ARGS is split into options on purpose
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 GEMINI_CLI_VERSION=0.61.0
@@ -58,7 +60,7 @@ acp_run() {
             --witness "127.0.0.1:$PORT" --timeout 90 --witness-wait 5 \
             --target-env "HOME=$OUT/home" \
             --report "$OUT/report.json" --junit "$OUT/junit.xml" "$@"
-    ' sh "${@//WITNESS_PORT/$port}" >"$out/run.log" 2>&1 || code=$?
+    ' sh "${@//WITNESS_PORT/$port}" ${ACP_ARGS:-} >"$out/run.log" 2>&1 || code=$?
     grep -E '^(PASS|FAIL|WARN|BLOCKED|SKIP|ERROR|summary|verdict)|^ +(reason|hint|note):' "$out/run.log" || true
     echo "($agent: mmconform exited $code; log $out/run.log, report $out/report.json)"
     case $code in 0 | 1 | 3) ;; *) die "$agent: the setup is broken (exit $code), not the agent" ;; esac
