@@ -19,4 +19,4 @@ pub mod terminate;
 
 pub use command::Command;
 pub use lines::{Line, LineLimits, ReadEnd};
-pub use run::{Abort, EndedBy, Ending, Finished, RunOptions, run_once};
+pub use run::{Abort, EndedBy, Ending, Finished, RunOptions, WorkDir, run_once};

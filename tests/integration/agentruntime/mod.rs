@@ -3,6 +3,7 @@
 //! fault fails its case), hostile bridges (a verdict or blocked, within bounds), and
 //! the Node bridge of `examples/agentruntime/` against its fake runtime.
 
+mod cli_runtimes;
 mod faults;
 mod hostile;
 mod node_bridge;
