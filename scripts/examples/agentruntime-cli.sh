@@ -7,7 +7,10 @@
 # inside a network namespace that has only loopback (`unshare -n`, then
 # `ip link set lo up`): the closed-source CLIs can reach nothing but the witness.
 #
-#   sudo scripts/examples/agentruntime-cli.sh [claude-code|gemini-cli|codex ...]
+#   sudo scripts/examples/agentruntime-cli.sh [RUNTIME[:EXPORT] ...]
+#
+# RUNTIME is claude-code, gemini-cli or codex (default: all three, and gemini-cli's
+# inWorkspace export, which writes the media inside Gemini CLI's workspace).
 #
 # Installs @anthropic-ai/claude-code, @google/gemini-cli and @openai/codex, pinned
 # below, into target/examples/agentruntime-cli (npm), with HOME and CODEX_HOME under the
@@ -27,7 +30,7 @@ require_mmconform
 command -v unshare >/dev/null && command -v ip >/dev/null || die "unshare and ip are needed"
 command -v npm >/dev/null && command -v node >/dev/null || die "node and npm are needed"
 RUNTIMES=("$@")
-[ ${#RUNTIMES[@]} -gt 0 ] || RUNTIMES=(claude-code gemini-cli codex)
+[ ${#RUNTIMES[@]} -gt 0 ] || RUNTIMES=(claude-code gemini-cli gemini-cli:inWorkspace codex)
 AGENTS=$WORK/agentruntime-cli
 OUT=$AGENTS/out
 mkdir -p "$AGENTS"
@@ -42,20 +45,28 @@ if [ "$(cat "$AGENTS/installed.txt" 2>/dev/null)" != "$wanted" ]; then
 fi
 mkdir -p "$OUT"
 
-for runtime in "${RUNTIMES[@]}"; do
-    [ -f "$REPO/examples/agentruntime/runtimes/$runtime.mjs" ] || die "no runtime $runtime"
-    step "inside unshare -n: mmconform run --profile agentruntime, $runtime, its model the witness"
+for spec in "${RUNTIMES[@]}"; do
+    module=${spec%%:*}
+    export_name=${spec#"$module"}
+    export_name=${export_name#:}
+    runtime=$module${export_name:+-$export_name}
+    [ -f "$REPO/examples/agentruntime/runtimes/$module.mjs" ] || die "no runtime $module"
+    step "inside unshare -n: mmconform run --profile agentruntime, $spec, its model the witness"
     home=$OUT/home-$runtime
     rm -rf "$home" && mkdir -p "$home/.gemini" "$home/.codex"
     # Gemini CLI asks for an auth method before anything else: the API key (a dummy).
     printf '{"security": {"auth": {"selectedType": "gemini-api-key"}}}\n' >"$home/.gemini/settings.json"
     rc=0
+    # GEMINI_MODEL: Gemini CLI's default model `auto` first asks a router model to pick
+    # one, and against a plain answer retries that for minutes; a named model skips it.
     unshare -n env MMCONFORM="$MMCONFORM" REPO="$REPO" OUT="$OUT" RUNTIME="$runtime" \
+        MODULE="$module" EXPORT="$export_name" \
         HOME="$home" CODEX_HOME="$home/.codex" GEMINI_CLI_TRUST_WORKSPACE=true \
+        GEMINI_MODEL=gemini-2.5-flash \
         PATH="$AGENTS/node_modules/.bin:$PATH" sh -c '
         ip link set lo up
         "$MMCONFORM" run --profile agentruntime --witness 127.0.0.1:0 \
-            --target-cmd "node $REPO/examples/agentruntime/bridge.mjs $REPO/examples/agentruntime/runtimes/$RUNTIME.mjs" \
+            --target-cmd "node $REPO/examples/agentruntime/bridge.mjs $REPO/examples/agentruntime/runtimes/$MODULE.mjs $EXPORT" \
             --timeout 120 --witness-wait 10 -j 2 --color never \
             --report "$OUT/$RUNTIME.json" --junit "$OUT/$RUNTIME.xml"
     ' >"$OUT/$runtime.log" 2>&1 || rc=$?

@@ -43,10 +43,10 @@ const EXTENSIONS = {
   "video/mp4": ".mp4", "video/webm": ".webm", "application/pdf": ".pdf",
 };
 
-/** Writes each attachment to a fresh directory (a CLI that reads files needs a path
- *  even for base64-only media); returns the paths and the directory. */
-export async function mediaFiles(list) {
-  const dir = await mkdtemp(join(tmpdir(), "agentruntime-media-"));
+/** Writes each attachment to a fresh directory under `parent` (a CLI that reads files
+ *  needs a path even for base64-only media); returns the paths and the directory. */
+export async function mediaFiles(list, parent = tmpdir()) {
+  const dir = await mkdtemp(join(parent, "agentruntime-media-"));
   const paths = [];
   for (const [i, media] of list.entries()) {
     const path = join(dir, `media-${i}${EXTENSIONS[media.mimeType.split(";")[0].trim()] ?? ""}`);

@@ -9,17 +9,23 @@
 // and GEMINI_API_KEY a dummy. Gemini CLI also needs its auth method chosen in
 // ~/.gemini/settings.json (`{"security":{"auth":{"selectedType":"gemini-api-key"}}}`).
 //
-//   node ../bridge.mjs gemini-cli.mjs
+// Gemini CLI reads `@path` only inside its workspace (the working directory and any
+// --include-directories): the temporary directory RemoteClaw uses is outside it. The
+// export `inWorkspace` writes the files into a fresh directory inside the working
+// directory instead.
+//
+//   node ../bridge.mjs gemini-cli.mjs               # files in the temporary directory
+//   node ../bridge.mjs gemini-cli.mjs inWorkspace   # files inside the workspace
 import { accepts, cliRuntime, isObject, mediaFiles, witness } from "./cli-runtime.mjs";
 
 const ACCEPTS = ["image/", "audio/", "video/", "application/pdf"];
 
-async function prepare(params) {
+const prepareIn = (parent) => async (params) => {
   const media = (params.media ?? []).filter((m) => accepts(ACCEPTS, m.mimeType));
   let prompt = params.prompt;
   let cleanup;
   if (media.length > 0) {
-    const files = await mediaFiles(media);
+    const files = await mediaFiles(media, parent?.(params));
     cleanup = files.cleanup;
     prompt = `${files.paths.map((p) => `@${p}`).join(" ")} ${prompt}`;
   }
@@ -30,7 +36,7 @@ async function prepare(params) {
     ? { GOOGLE_GEMINI_BASE_URL: model.origin, GEMINI_API_KEY: process.env.GEMINI_API_KEY || "mmconform-dummy-key" }
     : {};
   return { args, env, cleanup };
-}
+};
 
 function extract(line, state) {
   switch (line.type) {
@@ -54,7 +60,11 @@ function extract(line, state) {
   }
 }
 
-export default cliRuntime(
-  { command: "gemini", prepare, extract },
-  { acceptsInbound: ACCEPTS, emitsOutbound: false },
+const capabilities = { acceptsInbound: ACCEPTS, emitsOutbound: false };
+
+export default cliRuntime({ command: "gemini", prepare: prepareIn(undefined), extract }, capabilities);
+
+export const inWorkspace = cliRuntime(
+  { command: "gemini", prepare: prepareIn((params) => params.workingDirectory ?? process.cwd()), extract },
+  capabilities,
 );

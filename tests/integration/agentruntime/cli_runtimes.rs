@@ -55,8 +55,10 @@ impl Ran {
     }
 }
 
-/// Runs `node bridge.mjs runtimes/<runtime>.mjs` with a fake `cli` first on PATH.
+/// Runs `node bridge.mjs runtimes/<module>.mjs [EXPORT]` (`runtime` is `module` or
+/// `module EXPORT`) with a fake `cli` first on PATH.
 fn bridge(runtime: &str, cli: &str, request: Value, fail: bool) -> Ran {
+    let (module, export) = runtime.split_once(' ').unwrap_or((runtime, ""));
     let dir = tempfile::tempdir().unwrap();
     let bin = dir.path().join("bin");
     std::fs::create_dir(&bin).unwrap();
@@ -78,7 +80,8 @@ fn bridge(runtime: &str, cli: &str, request: Value, fail: bool) -> Ran {
     let mut command = Command::new("node");
     command
         .arg(examples.join("bridge.mjs"))
-        .arg(examples.join("runtimes").join(format!("{runtime}.mjs")))
+        .arg(examples.join("runtimes").join(format!("{module}.mjs")))
+        .args((!export.is_empty()).then_some(export))
         .current_dir(dir.path())
         .env("PATH", path)
         .env("FAKE_CLI_RECORD", &record)
@@ -243,6 +246,28 @@ fn gemini_cli_gets_at_paths_in_the_prompt_and_the_witness_as_its_gemini_base_url
     assert_eq!(ran.done()["text"], "fake gemini reply");
     // The runtime's temporary copies are gone once the run is over.
     assert!(!Path::new(&refs[0][1..]).exists());
+    assert!(refs[0].starts_with(&format!("@{}", std::env::temp_dir().display())));
+}
+
+#[test]
+fn gemini_cli_in_workspace_writes_the_media_inside_the_working_directory() {
+    if skip_without_node() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (png, png_bytes) = media("image/png", "w-png", "base64", dir.path());
+    let request = json!({"op": "execute", "params": {"prompt": "look", "media": [png], "workingDirectory": dir.path()}});
+    let ran = bridge("gemini-cli inWorkspace", "gemini", request, false);
+    let argv = ran.argv();
+    let prompt = argv[argv.iter().position(|a| *a == "--prompt").unwrap() + 1];
+    let path = prompt.split(' ').next().unwrap().trim_start_matches('@');
+    assert!(
+        Path::new(path).starts_with(dir.path().canonicalize().unwrap())
+            || Path::new(path).starts_with(dir.path()),
+        "{path} is not inside {}",
+        dir.path().display()
+    );
+    assert_eq!(ran.file(path), png_bytes);
 }
 
 #[test]
