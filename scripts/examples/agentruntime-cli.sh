@@ -53,21 +53,24 @@ for spec in "${RUNTIMES[@]}"; do
     [ -f "$REPO/examples/agentruntime/runtimes/$module.mjs" ] || die "no runtime $module"
     step "inside unshare -n: mmconform run --profile agentruntime, $spec, its model the witness"
     home=$OUT/home-$runtime
-    rm -rf "$home" && mkdir -p "$home/.gemini" "$home/.codex"
+    # One workspace per runtime, as a runtime's workingDirectory: Gemini CLI keeps its
+    # sessions per project directory, so a resume from a fresh directory finds none.
+    work=$OUT/work-$runtime
+    rm -rf "$home" "$work" && mkdir -p "$home/.gemini" "$home/.codex" "$work"
     # Gemini CLI asks for an auth method before anything else: the API key (a dummy).
     printf '{"security": {"auth": {"selectedType": "gemini-api-key"}}}\n' >"$home/.gemini/settings.json"
     rc=0
     # GEMINI_MODEL: Gemini CLI's default model `auto` first asks a router model to pick
     # one, and against a plain answer retries that for minutes; a named model skips it.
     unshare -n env MMCONFORM="$MMCONFORM" REPO="$REPO" OUT="$OUT" RUNTIME="$runtime" \
-        MODULE="$module" EXPORT="$export_name" \
+        MODULE="$module" EXPORT="$export_name" WORKSPACE="$work" \
         HOME="$home" CODEX_HOME="$home/.codex" GEMINI_CLI_TRUST_WORKSPACE=true \
         GEMINI_MODEL=gemini-2.5-flash \
         PATH="$AGENTS/node_modules/.bin:$PATH" sh -c '
         ip link set lo up
         "$MMCONFORM" run --profile agentruntime --witness 127.0.0.1:0 \
             --target-cmd "node $REPO/examples/agentruntime/bridge.mjs $REPO/examples/agentruntime/runtimes/$MODULE.mjs $EXPORT" \
-            --timeout 120 --witness-wait 10 -j 2 --color never \
+            --target-cwd "$WORKSPACE" --timeout 120 --witness-wait 10 -j 2 --color never \
             --report "$OUT/$RUNTIME.json" --junit "$OUT/$RUNTIME.xml"
     ' >"$OUT/$runtime.log" 2>&1 || rc=$?
     grep -E '^(PASS|FAIL|WARN|BLOCKED|SKIP|ERROR) |^summary|^verdict' "$OUT/$runtime.log" || true

@@ -6,7 +6,10 @@
 //
 // Its model: with mmconform's witness (MMCONFORM_WITNESS_URL), a model provider whose
 // `base_url` is the witness's `/v1` and `wire_api = "responses"` (OpenAI Responses),
-// given with `-c` so no configuration file is read or written.
+// given with `-c` so no configuration file is read or written. The model is one Codex
+// knows (`$MMCONFORM_CODEX_MODEL`, else gpt-5.5): for a name it does not know, Codex
+// prints a warning as a top-level `error` line of its --json stream, and a runtime that
+// maps every `error` line to an error event (as RemoteClaw's does) fails the run on it.
 //
 //   node ../bridge.mjs codex.mjs
 import { accepts, cliRuntime, isObject, mediaFiles, witness } from "./cli-runtime.mjs";
@@ -22,7 +25,7 @@ async function prepare(params) {
   const model = witness();
   if (model) {
     const provider = `{name="mmconform-witness", base_url="${model.v1}", wire_api="responses", env_key="MMCONFORM_CODEX_KEY"}`;
-    args.push("-c", "model_provider=mmconform", "-c", `model_providers.mmconform=${provider}`, "-c", "model=mmconform-witness");
+    args.push("-c", "model_provider=mmconform", "-c", `model_providers.mmconform=${provider}`, "-c", `model=${process.env.MMCONFORM_CODEX_MODEL || "gpt-5.5"}`);
   }
   args.push(params.prompt);
   let cleanup;
