@@ -73,7 +73,10 @@ async fn observe(
             options.case_concurrency,
         )
         .await?;
-    config.filters = options.filters.clone();
+    config.filters = match setup.only_cases() {
+        Some(id) if options.filters.is_empty() => vec![FilterTerm::parse(id)?],
+        _ => options.filters.clone(),
+    };
     let mut session = Session::open(Arc::new(config), &suite)?;
     session.witness = witness;
     session.transports = Some(transports);

@@ -57,9 +57,8 @@ pub enum Shape {
     Agui(&'static [&'static str]),
     /// The OpenAI-compatible reference server serving one model, declared one way.
     Openai(OpenaiShape),
-    /// The reference AgentRuntime, a bridge process per case, declaring these types
-    /// (none: its default).
-    Agentruntime(&'static [&'static str]),
+    /// The reference AgentRuntime, a bridge process per case, started this way.
+    Agentruntime(super::setup_agentruntime::RuntimeShape),
     /// The reference ACP agent, one process per run, advertising these capabilities
     /// (none: all).
     Acp(&'static [&'static str]),
@@ -270,10 +269,10 @@ pub fn setups() -> Vec<Setup> {
     .chain(
         super::setup_agentruntime::SHAPES
             .into_iter()
-            .map(|(name, summary, accepts)| Setup {
-                name,
-                summary,
-                shape: Shape::Agentruntime(accepts),
+            .map(|shape| Setup {
+                name: shape.name,
+                summary: shape.summary,
+                shape: Shape::Agentruntime(shape),
                 witness: true,
                 upstream_wire: UpstreamWire::Chat,
             }),
@@ -293,6 +292,14 @@ pub fn setups() -> Vec<Setup> {
 }
 
 impl Setup {
+    /// The cases this shape is limited to when calibrate runs every case (an id filter).
+    pub fn only_cases(&self) -> Option<&'static str> {
+        match &self.shape {
+            Shape::Agentruntime(shape) => shape.only_cases,
+            _ => None,
+        }
+    }
+
     /// The protocol whose cases this shape runs.
     pub fn profile(&self) -> &'static str {
         match self.shape {
@@ -332,12 +339,12 @@ impl Setup {
             Shape::Openai(shape) => {
                 embedded(shape.start(variant, upstream, self.upstream_wire).await?)
             }
-            Shape::Agentruntime(accepts) => {
+            Shape::Agentruntime(shape) => {
                 let fault = match variant {
                     Some(Variant::Runtime(fault)) => Some(*fault),
                     _ => None,
                 };
-                (None, super::setup_agentruntime::run_config(fault, accepts)?)
+                (None, super::setup_agentruntime::run_config(fault, shape)?)
             }
             Shape::Acp(accepts) => {
                 let fault = match variant {

@@ -284,6 +284,10 @@ pub struct ReferenceArgs {
     /// Default: image/,audio/wav,application/pdf.
     #[arg(long, value_name = "LIST", value_delimiter = ',')]
     pub reference_accepts: Vec<String>,
+    /// agentruntime: the reference runtime declares `emitsOutbound: true` and sends
+    /// media back with every run.
+    #[arg(long)]
+    pub reference_emits_outbound: bool,
     /// An OpenAI-compatible base URL (`http://127.0.0.1:4010/v1`) the reference host
     /// forwards to: openwop calls naming `provider: compat`, every AG-UI run. Loopback
     /// only, unless --allow-external-probe-urls.
@@ -444,6 +448,10 @@ pub struct ServeArgs {
     /// agui: MIME prefixes the agent accepts. Default: image/,audio/wav,application/pdf.
     #[arg(long, value_name = "LIST", value_delimiter = ',')]
     pub accepts: Vec<String>,
+    /// agentruntime: declare `emitsOutbound: true` and send media back with every run
+    /// (a PNG as a file, a JPEG inline).
+    #[arg(long)]
+    pub emits_outbound: bool,
     /// openai: the models to serve. Default: reference-text,reference-multimodal.
     #[arg(long, value_name = "LIST", value_delimiter = ',')]
     pub models: Vec<String>,

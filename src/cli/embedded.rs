@@ -41,6 +41,12 @@ impl Embedded {
             .as_deref()
             .map(|raw| upstream_url(raw, allow_external, "--reference-upstream"))
             .transpose()?;
+        if args.reference_emits_outbound && profile != ProfileArg::Agentruntime {
+            return Err(
+                "--reference-emits-outbound shapes the reference AgentRuntime: add --profile agentruntime"
+                    .into(),
+            );
+        }
         match profile {
             ProfileArg::Agui => {
                 agent_config(args).map(|agent| Embedded::Agent(agent.with_upstream(upstream)))

@@ -144,6 +144,10 @@ pub fn resolve_target(args: &TargetArgs, offline: bool, env: Env) -> Result<Targ
             "--reference-accepts",
             !reference.reference_accepts.is_empty(),
         ),
+        (
+            "--reference-emits-outbound",
+            reference.reference_emits_outbound,
+        ),
     ] {
         if given {
             return Err(format!(

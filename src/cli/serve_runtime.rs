@@ -42,6 +42,7 @@ pub fn serve(args: &ServeArgs) -> Result<Ending, CliError> {
         None => None,
     };
     let mut config = RuntimeConfig::new(fault, model);
+    config.emits_outbound = args.emits_outbound;
     if !args.accepts.is_empty() {
         config.accepts = args.accepts.clone();
     } else {

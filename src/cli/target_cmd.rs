@@ -45,6 +45,12 @@ pub fn resolve(args: &TargetArgs, offline: bool, env: Env) -> Result<Target, Str
             acp_reference_command(args)?
         }
         (Some("reference"), _, _) => reference_command(args)?,
+        _ if args.reference.reference_emits_outbound => {
+            return Err(
+                "--reference-emits-outbound shapes the reference runtime: add --target reference"
+                    .into(),
+            );
+        }
         (Some(other), _, _) => {
             return Err(format!(
                 "--target `{other}`: an AgentRuntime is reached through its bridge, a command: \
@@ -108,5 +114,12 @@ fn reference_command(args: &TargetArgs) -> Result<Command, String> {
         &names,
         RUNTIME_FAULT_LISTING,
     )?;
-    crate::calibrate::setup_agentruntime::reference_runtime(fault, &reference.reference_accepts)
+    let mut command = crate::calibrate::setup_agentruntime::reference_runtime(
+        fault,
+        &reference.reference_accepts,
+    )?;
+    if reference.reference_emits_outbound {
+        command.argv.push("--emits-outbound".into());
+    }
+    Ok(command)
 }

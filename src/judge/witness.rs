@@ -51,6 +51,10 @@ pub fn judge(
         WitnessExpectation::Withheld => vec![withheld(calls, answered)],
         WitnessExpectation::Delivered => {
             let mut out = reached(sent, calls, nonce, answered);
+            // The prompt and the media are separate params (`prompt`, `media[]`): the
+            // contract sets no order between them, so a runtime that puts its images
+            // before the prompt (as Claude Code's content blocks do) breaks nothing.
+            out.retain(|a| a.check != "witness.order");
             out.push(prompt_with_media(sent, calls, nonce));
             out
         }

@@ -21,4 +21,4 @@ pub mod terminate;
 pub use command::Command;
 pub use lines::{Line, LineLimits, ReadEnd};
 pub use peer::{Peer, PeerOptions};
-pub use run::{Abort, EndedBy, Ending, Finished, RunOptions, run_once};
+pub use run::{Abort, EndedBy, Ending, Finished, RunOptions, WorkDir, run_once};

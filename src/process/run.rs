@@ -9,6 +9,7 @@ use super::stderr::{self, Captured};
 use super::terminate::{self, Terminated};
 use crate::stop::{Stop, StopReason};
 use std::os::unix::process::ExitStatusExt as _;
+use std::path::PathBuf;
 use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -74,6 +75,31 @@ pub struct Abort {
     pub exited_within_grace: bool,
 }
 
+/// Where a run ran. A fresh directory is kept (not deleted) for as long as any clone of
+/// this lives: what the process left there (an outbound media file it names) is evidence
+/// that is read after the process has ended.
+#[derive(Debug, Clone)]
+pub struct WorkDir {
+    pub path: PathBuf,
+    _fresh: Option<Arc<tempfile::TempDir>>,
+}
+
+impl WorkDir {
+    /// A directory the caller owns (`--target-cwd`, or one made for a test).
+    pub fn given(path: PathBuf) -> WorkDir {
+        WorkDir { path, _fresh: None }
+    }
+
+    fn fresh() -> Result<WorkDir, String> {
+        let dir =
+            tempfile::tempdir().map_err(|e| format!("cannot make a working directory: {e}"))?;
+        Ok(WorkDir {
+            path: dir.path().to_path_buf(),
+            _fresh: Some(Arc::new(dir)),
+        })
+    }
+}
+
 /// A finished run.
 #[derive(Debug, Clone)]
 pub struct Finished {
@@ -85,24 +111,22 @@ pub struct Finished {
     pub abort: Option<Abort>,
     pub stderr: Captured,
     pub elapsed: Duration,
+    /// Where it ran (a relative path it printed is relative to this).
+    pub workdir: WorkDir,
 }
 
 /// Starts `options.command` and runs it to its end. `Err`: it could not be started.
 pub async fn run_once(options: RunOptions<'_>) -> Result<Finished, String> {
     let started = Instant::now();
-    let fresh;
-    let dir = match &options.command.cwd {
-        Some(dir) => dir.clone(),
-        None => {
-            fresh =
-                tempfile::tempdir().map_err(|e| format!("cannot make a working directory: {e}"))?;
-            fresh.path().to_path_buf()
-        }
+    let workdir = match &options.command.cwd {
+        Some(dir) => WorkDir::given(dir.clone()),
+        None => WorkDir::fresh()?,
     };
+    let dir = &workdir.path;
     let program = &options.command.argv[0];
     let mut child = tokio::process::Command::new(program)
         .args(&options.command.argv[1..])
-        .current_dir(&dir)
+        .current_dir(dir)
         .envs(options.env.iter().map(|(k, v)| (k, v)))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -151,6 +175,7 @@ pub async fn run_once(options: RunOptions<'_>) -> Result<Finished, String> {
         abort: read.abort,
         stderr,
         elapsed: started.elapsed(),
+        workdir,
     })
 }
 

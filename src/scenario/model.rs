@@ -341,7 +341,8 @@ pub enum WitnessExpectation {
     /// the host never hands it to its model.
     Withheld,
     /// `reached`, and the prompt (the text carrying the nonce) arrives in the same
-    /// model call as the media, as a MUST (agentruntime: a runtime hands its CLI both).
+    /// model call as the media, as a MUST (agentruntime: a runtime hands its CLI both);
+    /// the order of prompt and media is not judged (the contract sets none).
     Delivered,
     /// The prompt reaches the model; media arriving too is noted, not required
     /// (agentruntime: media of an undeclared type).

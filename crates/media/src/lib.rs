@@ -32,7 +32,7 @@ mod stamps;
 mod wav;
 mod webp;
 
-pub use sniff::{canonical_mime, sniff_mime};
+pub use sniff::{canonical_mime, has_signature, sniff_mime};
 pub use stamps::{MAX_STAMPS, MAX_TOKEN, StampScanner};
 
 #[cfg(test)]

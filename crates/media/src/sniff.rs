@@ -32,6 +32,26 @@ pub fn sniff_mime(bytes: &[u8]) -> Option<&'static str> {
     })
 }
 
+/// Every type [`sniff_mime`] can name: bytes declared as one of these and not sniffed
+/// as it are not what they claim to be.
+const SIGNED: [&str; 10] = [
+    "image/png",
+    "image/jpeg",
+    "image/gif",
+    "image/webp",
+    "audio/wav",
+    "audio/mpeg",
+    "audio/ogg",
+    "audio/flac",
+    "application/pdf",
+    "video/mp4",
+];
+
+/// Whether `mime` (any alias) is a format [`sniff_mime`] recognises by its signature.
+pub fn has_signature(mime: &str) -> bool {
+    SIGNED.contains(&canonical_mime(mime).as_str())
+}
+
 /// An MPEG audio frame header: 11 sync bits, and a layer (bits 1-2 of the second byte)
 /// that is not `00` (that is AAC's ADTS, not MP3).
 fn is_mpeg_audio_frame(bytes: &[u8]) -> bool {
@@ -63,6 +83,16 @@ mod tests {
             assert_eq!(sniff_mime(&generate(mime, "n")), Some(*mime), "{mime}");
         }
         assert_eq!(sniff_mime(&generate("application/x-made-up", "n")), None);
+    }
+
+    #[test]
+    fn the_signed_types_are_the_sniffed_ones() {
+        for mime in supported_mimes() {
+            assert!(has_signature(mime), "{mime}");
+        }
+        assert!(has_signature("image/JPG"));
+        assert!(!has_signature("text/plain"));
+        assert!(!has_signature("application/octet-stream"));
     }
 
     #[test]

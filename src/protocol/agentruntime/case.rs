@@ -125,10 +125,17 @@ fn judged(run: &AgentruntimeRun, input: &CaseInput<'_>, finished: Finished) -> C
         result.reason = Some("the run ended before SIGTERM could interrupt it (its first line was its done, or it printed none): abort not tested".into());
         return result;
     }
-    if let Some(expect) = &case.spec.expect.run {
+    let expect = case.spec.expect.run.as_ref();
+    if let Some(expect) = expect {
         result.assertions = super::judge::judge(expect, &observed, &run.caps);
     }
     crate::judge::verdict::decide(&mut result, input.strict);
+    if result.assertions.is_empty()
+        && expect.is_some_and(|e| e.outbound)
+        && run.caps.emits_outbound == Some(true)
+    {
+        result.reason = Some(super::outbound::NOTHING_SENT.into());
+    }
     result
 }
 

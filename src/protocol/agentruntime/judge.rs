@@ -6,8 +6,7 @@ use super::declaration::Capabilities;
 use crate::outcome::{AssertionResult, Level};
 use crate::process::EndedBy;
 use crate::scenario::model::RunExpectation;
-use base64::Engine as _;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 pub fn judge(expect: &RunExpectation, run: &Observed, caps: &Capabilities) -> Vec<AssertionResult> {
     let mut out = Vec::new();
@@ -18,7 +17,7 @@ pub fn judge(expect: &RunExpectation, run: &Observed, caps: &Capabilities) -> Ve
         out.push(no_error(run));
     }
     if expect.outbound {
-        out.push(outbound(run, caps));
+        out.extend(super::outbound::judge(run, caps));
     }
     if expect.aborted {
         out.extend(aborted(run));
@@ -146,68 +145,6 @@ fn no_error(run: &Observed) -> AssertionResult {
         format!("{} error event(s){first}", errors.len()),
         errors.is_empty(),
     )
-}
-
-/// Media out agree with the declaration: none when `emitsOutbound` is not true; when
-/// it is, each names a `mimeType` and bytes that can be read and are of that type.
-fn outbound(run: &Observed, caps: &Capabilities) -> AssertionResult {
-    let mut media: Vec<&Map<String, Value>> = run
-        .media()
-        .into_iter()
-        .filter_map(|e| e.get("media").and_then(Value::as_object))
-        .collect();
-    let in_result: Vec<&Map<String, Value>> = run
-        .result()
-        .and_then(|r| r.get("media"))
-        .and_then(Value::as_array)
-        .map(|list| list.iter().filter_map(Value::as_object).collect())
-        .unwrap_or_default();
-    let count = run.media().len() + in_result.len();
-    media.extend(in_result);
-    if caps.emits_outbound != Some(true) {
-        return AssertionResult::new(
-            "run.outbound",
-            "no media event and no result.media (emitsOutbound is not true)".into(),
-            format!("{count} media item(s)"),
-            count == 0,
-        );
-    }
-    let bad: Vec<String> = media.iter().filter_map(|m| readable(m).err()).collect();
-    AssertionResult::new(
-        "run.outbound",
-        "every media item has a mimeType and readable bytes of that type".into(),
-        if bad.is_empty() {
-            format!("{count} media item(s), all readable")
-        } else {
-            bad.join("; ")
-        },
-        bad.is_empty(),
-    )
-}
-
-fn readable(media: &Map<String, Value>) -> Result<(), String> {
-    let mime = media
-        .get("mimeType")
-        .and_then(Value::as_str)
-        .ok_or("a media item without mimeType")?;
-    let bytes = if let Some(b64) = media.get("base64").and_then(Value::as_str) {
-        base64::engine::general_purpose::STANDARD
-            .decode(b64)
-            .map_err(|e| format!("{mime}: base64 that does not decode ({e})"))?
-    } else if let Some(path) = media.get("filePath").and_then(Value::as_str) {
-        std::fs::read(path).map_err(|e| format!("{mime}: filePath {path} unreadable ({e})"))?
-    } else {
-        return Err(format!("{mime}: neither base64 nor filePath"));
-    };
-    match mmconform_media::sniff_mime(&bytes) {
-        Some(sniffed)
-            if mmconform_media::canonical_mime(sniffed)
-                != mmconform_media::canonical_mime(mime) =>
-        {
-            Err(format!("{mime}: the bytes are {sniffed}"))
-        }
-        _ => Ok(()),
-    }
 }
 
 fn aborted(run: &Observed) -> Vec<AssertionResult> {

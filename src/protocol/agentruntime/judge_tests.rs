@@ -2,12 +2,17 @@
 //! judged against both declarations.
 
 use super::*;
-use crate::process::{Ending, Finished, Line, ReadEnd};
+use crate::process::{Ending, Finished, Line, ReadEnd, WorkDir};
 use crate::scenario::model::RunExpectation;
+use base64::Engine as _;
 use serde_json::json;
 use std::time::Duration;
 
 fn finished(lines: &[&str], ending: Ending) -> Finished {
+    finished_in(lines, ending, std::env::temp_dir())
+}
+
+fn finished_in(lines: &[&str], ending: Ending, dir: std::path::PathBuf) -> Finished {
     Finished {
         lines: lines
             .iter()
@@ -23,6 +28,7 @@ fn finished(lines: &[&str], ending: Ending) -> Finished {
         abort: None,
         stderr: Default::default(),
         elapsed: Duration::from_millis(5),
+        workdir: WorkDir::given(dir),
     }
 }
 
@@ -98,4 +104,79 @@ fn outbound_media_are_judged_against_the_declaration() {
     let missing = json!({"type": "media", "media": {"mimeType": "image/png", "filePath": "/nonexistent/x.png"}}).to_string();
     let f = finished(&[&missing, DONE], Ending::Exited(0));
     assert_eq!(failed(OUTBOUND, &f, &caps(Some(true))), ["run.outbound"]);
+}
+
+fn media_line(media: serde_json::Value) -> String {
+    json!({"type": "media", "media": media}).to_string()
+}
+
+fn done_with_media(media: serde_json::Value) -> String {
+    json!({"type": "done", "result": {"text": "", "sessionId": "s", "durationMs": 1, "aborted": false, "media": media}}).to_string()
+}
+
+#[test]
+fn outbound_files_are_read_where_the_bridge_ran_and_bounded() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("out.png"),
+        mmconform_media::generate("image/png", "n"),
+    )
+    .unwrap();
+    let judged = |item: serde_json::Value| {
+        let line = media_line(item);
+        let f = finished_in(&[&line, DONE], Ending::Exited(0), dir.path().to_path_buf());
+        failed(OUTBOUND, &f, &caps(Some(true)))
+    };
+    // A relative path is relative to the bridge's working directory.
+    assert!(judged(json!({"mimeType": "image/png", "filePath": "out.png"})).is_empty());
+    // Not a regular file: refused without reading (a device would never end).
+    assert_eq!(
+        judged(json!({"mimeType": "image/png", "filePath": "/dev/zero"})),
+        ["run.outbound"]
+    );
+    // Bytes without the declared format's signature.
+    let text = base64::engine::general_purpose::STANDARD.encode("hello");
+    assert_eq!(
+        judged(json!({"mimeType": "image/png", "base64": text})),
+        ["run.outbound"]
+    );
+    // A type without a signature is not sniffed.
+    assert!(judged(json!({"mimeType": "text/plain", "base64": text})).is_empty());
+    assert_eq!(
+        judged(json!({"mimeType": "", "base64": text})),
+        ["run.outbound"]
+    );
+}
+
+#[test]
+fn result_media_must_be_a_list_of_attachments() {
+    let png = base64::engine::general_purpose::STANDARD
+        .encode(mmconform_media::generate("image/png", "n"));
+    let item = json!({"mimeType": "image/png", "base64": png});
+    let judged = |media: serde_json::Value| {
+        let done = done_with_media(media);
+        let f = finished(&[&done], Ending::Exited(0));
+        failed(OUTBOUND, &f, &caps(Some(true)))
+    };
+    assert!(judged(json!([item])).is_empty());
+    assert_eq!(judged(item.clone()), ["run.outbound"]);
+    assert_eq!(judged(json!([item, "out.png"])), ["run.outbound"]);
+    // Declared false, a result.media of any shape is media sent back.
+    let done = done_with_media(json!({"mimeType": "image/png"}));
+    let f = finished(&[&done], Ending::Exited(0));
+    assert_eq!(failed(OUTBOUND, &f, &caps(Some(false))), ["run.outbound"]);
+}
+
+#[test]
+fn declared_media_that_never_come_decide_nothing() {
+    let only = RunExpectation {
+        contract: false,
+        ..OUTBOUND
+    };
+    let f = finished(&[DONE], Ending::Exited(0));
+    assert!(judge(&only, &Observed::new(&f), &caps(Some(true))).is_empty());
+    assert_eq!(
+        judge(&only, &Observed::new(&f), &caps(Some(false))).len(),
+        1
+    );
 }

@@ -15,6 +15,7 @@ pub mod describe;
 pub mod evidence;
 pub mod judge;
 pub mod lint;
+pub mod outbound;
 pub mod part;
 pub mod run;
 

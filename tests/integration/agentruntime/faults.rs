@@ -23,6 +23,14 @@ const NARROW: &[&str] = &[
     "audio/mpeg,video/",
 ];
 
+const OUT: &[&str] = &[
+    "--witness",
+    "127.0.0.1:0",
+    "--witness-wait",
+    "2",
+    "--reference-emits-outbound",
+];
+
 #[rustfmt::skip]
 const ROWS: &[Row] = &[
     ("drops-base64-only", W, "agentruntime.delivery[image/png,base64]", MUST),
@@ -36,6 +44,11 @@ const ROWS: &[Row] = &[
     ("skips-model", W, "agentruntime.delivery[image/gif,base64]", MUST),
     ("truncates-media", W, "agentruntime.delivery[image/png,filePath]", MUST),
     ("emits-undeclared-media", W, "agentruntime.outbound", MUST),
+    ("outbound-without-mime", OUT, "agentruntime.outbound", MUST),
+    ("outbound-file-missing", OUT, "agentruntime.outbound", MUST),
+    ("outbound-bad-base64", OUT, "agentruntime.outbound", MUST),
+    ("outbound-mislabelled", OUT, "agentruntime.outbound", MUST),
+    ("result-media-not-list", OUT, "agentruntime.outbound", MUST),
     ("no-done", W, "agentruntime.contract", MUST),
     ("two-dones", W, "agentruntime.contract", MUST),
     ("non-json-line", W, "agentruntime.contract", MUST),

@@ -1,13 +1,14 @@
 //! One `execute`: a first event (the run is under way), a moment of thought, one model
 //! call with the prompt and the accepted attachments in one user turn, the reply as a
-//! `text` event, and exactly one `done`. SIGTERM meanwhile ends the run with an
-//! `ABORTED` error and `done {aborted: true}`.
+//! `text` event, the media it sends back (when it declares them), and exactly one
+//! `done`. SIGTERM meanwhile ends the run with an `ABORTED` error and
+//! `done {aborted: true}`.
 
 use super::attach::{self, Attached};
+use super::outbound;
 use super::{RuntimeConfig, RuntimeFault};
 use crate::openai_wire::{Distortion, WireContent, WireMessage, WirePart};
 use crate::upstream::Upstream;
-use base64::Engine as _;
 use serde_json::{Value, json};
 use std::future::Future;
 use std::time::Instant;
@@ -81,12 +82,9 @@ fn finish(
     started: Instant,
     print: Print<'_>,
 ) -> i32 {
-    if config.faulted(RuntimeFault::EmitsUndeclaredMedia) {
-        let png = mmconform_media::generate("image/png", "reference-runtime");
-        let b64 = base64::engine::general_purpose::STANDARD.encode(png);
-        print(
-            json!({"type": "media", "media": {"mimeType": "image/png", "base64": b64}}).to_string(),
-        );
+    let media = outbound::items(config, session);
+    for item in &media {
+        print(json!({"type": "media", "media": item}).to_string());
     }
     if config.faulted(RuntimeFault::ErrorWithoutMessage) {
         print(json!({"type": "error", "code": "CLI_STDERR"}).to_string());
@@ -94,7 +92,11 @@ fn finish(
     if config.faulted(RuntimeFault::NoDone) {
         return 0;
     }
-    let done = done(config, text, session, started, false).to_string();
+    let mut done = done(config, text, session, started, false);
+    if let Some(list) = outbound::in_result(config, &media) {
+        done["result"]["media"] = list;
+    }
+    let done = done.to_string();
     print(done.clone());
     if config.faulted(RuntimeFault::TwoDones) {
         print(done);

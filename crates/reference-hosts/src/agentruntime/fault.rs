@@ -23,6 +23,16 @@ fault_catalogue! {
             "Attachments reach the model one byte short.";
         EmitsUndeclaredMedia => "emits-undeclared-media",
             "Every run emits a media event although mediaCapabilities.emitsOutbound is false.";
+        OutboundWithoutMime => "outbound-without-mime",
+            "Declaring emitsOutbound, a media event (and its result.media item) carries no mimeType.";
+        OutboundFileMissing => "outbound-file-missing",
+            "Declaring emitsOutbound, a media event names a filePath that was never written.";
+        OutboundBadBase64 => "outbound-bad-base64",
+            "Declaring emitsOutbound, a media event's base64 does not decode.";
+        OutboundMislabelled => "outbound-mislabelled",
+            "Declaring emitsOutbound, a JPEG is sent back labelled image/png.";
+        ResultMediaNotList => "result-media-not-list",
+            "Declaring emitsOutbound, done's result.media is one MediaAttachment object instead of a list.";
         NoDone => "no-done",
             "Runs end without a done event.";
         TwoDones => "two-dones",

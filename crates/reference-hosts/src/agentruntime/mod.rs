@@ -12,6 +12,7 @@
 mod attach;
 mod execute;
 mod fault;
+mod outbound;
 
 pub use fault::{RuntimeFault, UnknownRuntimeFault};
 
@@ -37,6 +38,8 @@ pub struct RuntimeConfig {
     pub think: Duration,
     /// The model's OpenAI-compatible base URL; `None`: no model, runs reply without one.
     pub model: Option<url::Url>,
+    /// Where outbound media files are written; `None`: the working directory.
+    pub outbound_dir: Option<std::path::PathBuf>,
 }
 
 impl RuntimeConfig {
@@ -47,6 +50,7 @@ impl RuntimeConfig {
             fault,
             think: DEFAULT_THINK,
             model,
+            outbound_dir: None,
         }
     }
 

@@ -99,3 +99,69 @@ fn accepts_reads_prefixes_and_full_types() {
     assert!(config.accepts_mime("application/pdf"));
     assert!(!config.accepts_mime("video/mp4"));
 }
+
+fn outbound(fault: Option<RuntimeFault>, dir: &std::path::Path) -> RuntimeConfig {
+    RuntimeConfig {
+        emits_outbound: true,
+        outbound_dir: Some(dir.to_path_buf()),
+        ..quick(fault)
+    }
+}
+
+fn media_events(lines: &[Value]) -> Vec<Value> {
+    lines
+        .iter()
+        .filter(|l| l["type"] == "media")
+        .map(|l| l["media"].clone())
+        .collect()
+}
+
+#[tokio::test]
+async fn declared_outbound_media_are_a_file_and_inline_bytes_listed_in_the_result() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = outbound(None, dir.path());
+    assert_eq!(
+        config.describe()["mediaCapabilities"]["emitsOutbound"],
+        true
+    );
+    let (lines, _, code) = run_lines(&config, execute("draw")).await;
+    assert_eq!(code, 0);
+    let media = media_events(&lines);
+    assert_eq!(media.len(), 2);
+    let file = std::fs::read(media[0]["filePath"].as_str().unwrap()).unwrap();
+    assert_eq!(mmconform_media::sniff_mime(&file), Some("image/png"));
+    let inline = base64::Engine::decode(
+        &base64::engine::general_purpose::STANDARD,
+        media[1]["base64"].as_str().unwrap(),
+    )
+    .unwrap();
+    assert_eq!(mmconform_media::sniff_mime(&inline), Some("image/jpeg"));
+    assert_eq!(media[1]["mimeType"], "image/jpeg");
+    assert_eq!(lines.last().unwrap()["result"]["media"], json!(media));
+}
+
+#[tokio::test]
+async fn each_outbound_fault_spoils_one_thing() {
+    let spoiled = |fault| async move {
+        let dir = tempfile::tempdir().unwrap();
+        let (lines, _, _) = run_lines(&outbound(Some(fault), dir.path()), execute("x")).await;
+        let media = media_events(&lines);
+        let file_exists = std::path::Path::new(media[0]["filePath"].as_str().unwrap()).exists();
+        (
+            media,
+            lines.last().unwrap()["result"]["media"].clone(),
+            file_exists,
+        )
+    };
+    let (media, _, _) = spoiled(RuntimeFault::OutboundWithoutMime).await;
+    assert!(media[0].get("mimeType").is_none());
+    let (_, _, exists) = spoiled(RuntimeFault::OutboundFileMissing).await;
+    assert!(!exists);
+    let (media, _, _) = spoiled(RuntimeFault::OutboundBadBase64).await;
+    assert_eq!(media[1]["base64"], "this is not base64: %%%");
+    let (media, _, exists) = spoiled(RuntimeFault::OutboundMislabelled).await;
+    assert_eq!(media[1]["mimeType"], "image/png");
+    assert!(exists);
+    let (media, result, _) = spoiled(RuntimeFault::ResultMediaNotList).await;
+    assert_eq!(result, media[0]);
+}
