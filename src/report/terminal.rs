@@ -55,6 +55,10 @@ pub struct TerminalReporter {
     never_ran: usize,
 }
 
+/// How the summary names the self-checks: what they are and why they stand apart.
+const SELF_CHECKS: &str =
+    "self-checks (mmconform's own schema files, offline; not counted for the host)";
+
 #[derive(Debug, Clone, Copy)]
 enum Paint {
     Green,
@@ -208,6 +212,11 @@ impl TerminalReporter {
         if case.outcome == Outcome::Excluded {
             return Ok(());
         }
+        // A passing self-check says nothing about the host: the summary counts it on
+        // its own line, and only -v lists it.
+        if case.self_check && case.outcome == Outcome::Pass && !self.options.verbose {
+            return Ok(());
+        }
         if case.outcome == Outcome::Blocked && case.reason.as_deref() == Some(NEVER_RAN) {
             self.never_ran += 1;
             return Ok(());
@@ -336,6 +345,17 @@ impl TerminalReporter {
             })
             .collect();
         let mut text = format!("\nsummary: {}\n", counts.join(", "));
+        // Only the self-checks that were selected: an excluded one said nothing.
+        let self_checks: Vec<String> = SUMMARY_ORDER
+            .iter()
+            .filter(|o| **o != Outcome::Excluded)
+            .filter_map(|o| Some((o, *summary.self_checks.get(o).filter(|n| **n > 0)?)))
+            .map(|(o, n)| format!("{n} {o}"))
+            .collect();
+        if !self_checks.is_empty() {
+            let counts = self_checks;
+            text.push_str(&format!("{SELF_CHECKS}: {}\n", counts.join(", ")));
+        }
         // The ids to look at, in plan order, one line per outcome: what a CI log reader
         // searches for without scrolling back through every case.
         for (outcome, word) in [
