@@ -53,6 +53,9 @@ pub struct TerminalReporter {
     attention: Vec<(Outcome, String)>,
     /// Cases Ctrl-C left undecided: blocked in the reports, counted here once.
     never_ran: usize,
+    /// Passing self-checks, rendered but held back: listed at the end only when the run
+    /// selected no host case (`run --offline`), where they are the whole run.
+    self_check_passes: String,
 }
 
 /// How the summary names the self-checks: what they are and why they stand apart.
@@ -84,6 +87,7 @@ impl TerminalReporter {
             blocked_by_target: 0,
             attention: Vec::new(),
             never_ran: 0,
+            self_check_passes: String::new(),
         }
     }
 
@@ -213,8 +217,12 @@ impl TerminalReporter {
             return Ok(());
         }
         // A passing self-check says nothing about the host: the summary counts it on
-        // its own line, and only -v lists it.
+        // its own line, and only -v (or a run of self-checks alone) lists it.
         if case.self_check && case.outcome == Outcome::Pass && !self.options.verbose {
+            if !self.options.quiet {
+                let text = self.render_case(case);
+                self.self_check_passes.push_str(&text);
+            }
             return Ok(());
         }
         if case.outcome == Outcome::Blocked && case.reason.as_deref() == Some(NEVER_RAN) {
@@ -322,6 +330,11 @@ impl TerminalReporter {
         let rest: Vec<CaseResult> = std::mem::take(&mut self.pending).into_values().collect();
         for case in &rest {
             self.print_case(case)?;
+        }
+        let host_selected = (summary.counts.iter()).any(|(o, n)| *o != Outcome::Excluded && *n > 0);
+        if !host_selected {
+            let held = std::mem::take(&mut self.self_check_passes);
+            self.emit(&held)?;
         }
         self.bar.finish_and_clear();
         let text = self.render_summary(summary);
