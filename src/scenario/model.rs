@@ -287,6 +287,18 @@ pub struct Expectations {
     /// agentruntime: what the bridge's run must show.
     #[serde(default)]
     pub run: Option<RunExpectation>,
+    /// openai: what the answer's `usage` must show (`protocol::openai::usage`).
+    #[serde(default)]
+    pub usage: Option<UsageExpectation>,
+}
+
+/// `expect.usage` (openai): a check on `usage.prompt_tokens` that needs a second call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum UsageExpectation {
+    /// The same request without its media parts is sent too: the call with them must
+    /// count more prompt tokens, or the parts never reached the model.
+    MediaCounted,
 }
 
 /// `expect.run` (agentruntime): each true field is one group of assertions on the

@@ -57,28 +57,24 @@ fn schema_error(config: &AgentConfig, error: SchemaError) -> Response {
     detail(StatusCode::UNPROCESSABLE_ENTITY, &error.0)
 }
 
-/// The bearer check: Ok when no token is configured or the right one is presented;
-/// otherwise the 401 a FastAPI `HTTPBearer` dependency answers. The token is never echoed.
-fn authorized(config: &AgentConfig, headers: &HeaderMap) -> Result<(), Response> {
-    let Some(expected) = config.token.as_deref() else {
-        return Ok(());
-    };
-    if config.fault == Some(AguiFault::IgnoresAuth) {
-        return Ok(());
-    }
-    if presented_bearer(headers) == Some(expected) {
-        return Ok(());
+/// The bearer check: nothing when no token is configured or the right one is
+/// presented; otherwise the 401 a FastAPI `HTTPBearer` dependency answers. The token is
+/// never echoed.
+fn unauthorized(config: &AgentConfig, headers: &HeaderMap) -> Option<Response> {
+    let expected = config.token.as_deref()?;
+    if config.fault == Some(AguiFault::IgnoresAuth) || presented_bearer(headers) == Some(expected) {
+        return None;
     }
     let mut refused = detail(StatusCode::UNAUTHORIZED, "Not authenticated");
     refused
         .headers_mut()
         .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
-    Err(refused)
+    Some(refused)
 }
 
 async fn run(State(agent): State<Shared>, headers: HeaderMap, body: Body) -> Response {
     let config = &agent.config;
-    if let Err(refused) = authorized(config, &headers) {
+    if let Some(refused) = unauthorized(config, &headers) {
         return refused;
     }
     let bytes = match read_capped(body, DEFAULT_CAP).await {
