@@ -99,6 +99,10 @@ pub struct PassRule {
     pub level: Option<String>,
     #[serde(default = "one")]
     pub at_least: usize,
+    /// Count only the passes of witnessed runs whose parts the witness saw reach the
+    /// host's model (`model_calls`, every `witness.*` assertion held).
+    #[serde(default)]
+    pub reached: bool,
 }
 
 fn one() -> usize {
@@ -129,6 +133,9 @@ impl PassRule {
         }
         if let Some(l) = &self.level {
             parts.push(format!("level {l}"));
+        }
+        if self.reached {
+            parts.push("reached the model (witnessed)".into());
         }
         parts.join(", ")
     }
@@ -178,6 +185,7 @@ mod tests {
             source: Some("RFC 0091 §A".into()),
             level: Some("MUST".into()),
             at_least: 1,
+            reached: false,
         };
         let id = "openwop.rfc0091.unadvertised-rejected[audio]";
         assert!(rule.selects(
