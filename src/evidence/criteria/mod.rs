@@ -7,9 +7,11 @@
 //!   `summary.*`, the same predicate language as scenario files) and, over those
 //!   reports, `passes` every case group listed;
 //! - `reports`: at least N reports (of hosts outside `exclude_origins`) satisfying
-//!   `where`. This is how a criterion names a fact only future reports carry, such as
-//!   "at least one run used the witness" (`{path: run.witness.used, equals: true}`):
-//!   today it is simply never met, and the verdict says which fact was missing.
+//!   `where` ("at least one run used the witness": `{path: run.witness, exists: true}`);
+//!   a fact no report carries is simply never met, and the verdict names it.
+//!
+//! A case group with `reached: true` counts only the passes a witnessed run saw reach
+//! the host's model (`Cell::reached_model`).
 
 pub mod builtin;
 pub mod load;
