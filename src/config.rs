@@ -37,8 +37,9 @@ impl Dialect {
 }
 
 /// Names available under `run.` in predicates and placeholders (checked by `lint`).
-pub const RUN_FACT_NAMES: [&str; 5] = [
+pub const RUN_FACT_NAMES: [&str; 6] = [
     "tokenConfigured",
+    "witnessed",
     "mediaBaseUrl",
     "mediaRefs",
     "dialect",
@@ -223,6 +224,7 @@ impl RunConfig {
     pub fn run_facts(&self) -> serde_json::Value {
         serde_json::json!({
             "tokenConfigured": self.token.is_some(),
+            "witnessed": self.witness_url.is_some(),
             "mediaBaseUrl": self.media_base_url,
             "mediaRefs": self.media_refs,
             "dialect": self.dialect.as_str(),

@@ -78,7 +78,12 @@ pub struct DiscoverySnapshot {
 /// The end of a run: counts per outcome and the exit code decided in `exit.rs`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct RunSummary {
+    /// The host's cases per outcome (every case but the self-checks).
     pub counts: BTreeMap<Outcome, usize>,
+    /// The offline cases that check mmconform's own schema files, per outcome: not
+    /// evidence about the host, so never in `counts`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub self_checks: BTreeMap<Outcome, usize>,
     pub exit_code: i32,
     /// One word: `passed`, `failed`, `insufficient-evidence`, `unreachable`, `internal-error`, `interrupted`.
     pub verdict: String,

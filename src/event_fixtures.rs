@@ -138,6 +138,7 @@ pub fn case(id: &str, case_id: &str, requirement: Requirement, outcome: Outcome)
         expected_failure: None,
         stream: None,
         model_calls: None,
+        self_check: false,
     }
 }
 
@@ -291,6 +292,7 @@ pub fn summary(cases: &[CaseResult], incomplete: bool) -> RunSummary {
     }
     RunSummary {
         counts,
+        self_checks: BTreeMap::new(),
         exit_code: 1,
         verdict: "failed".into(),
         explanation: "1 MUST requirement was not met.".into(),

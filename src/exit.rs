@@ -155,6 +155,26 @@ fn d(code: i32, verdict: &'static str, explanation: String) -> Decision {
     }
 }
 
+/// The counts a run's exit code is decided on, from the host's cases and the
+/// self-checks (offline checks of mmconform's own schema files). A self-check that
+/// passed is no evidence about the host: it counts only when no host case was selected
+/// (an `--offline` run, or a filter that kept only self-checks). One that did not pass
+/// always counts: a broken schema file is a defect the run must not hide.
+pub fn deciding_counts(
+    host: &BTreeMap<Outcome, usize>,
+    self_checks: &BTreeMap<Outcome, usize>,
+) -> BTreeMap<Outcome, usize> {
+    let host_selected = host.iter().any(|(o, n)| *o != Outcome::Excluded && *n > 0);
+    let mut counts = host.clone();
+    for (&outcome, &count) in self_checks {
+        if host_selected && matches!(outcome, Outcome::Pass | Outcome::Excluded) {
+            continue;
+        }
+        *counts.entry(outcome).or_default() += count;
+    }
+    counts
+}
+
 /// The run's exit code, verdict and explanation, in the documented precedence:
 /// 130, 70, 4, 1, 5, 3, 0.
 pub fn decide(counts: &BTreeMap<Outcome, usize>, facts: &RunFacts) -> Decision {
@@ -260,6 +280,28 @@ mod tests {
 
     fn counts(list: &[(Outcome, usize)]) -> BTreeMap<Outcome, usize> {
         list.iter().copied().collect()
+    }
+
+    #[test]
+    fn self_check_passes_are_no_evidence_about_a_host() {
+        let ok = RunFacts::default();
+        let selfs = counts(&[(Outcome::Pass, 40)]);
+        // Every host case skipped: the 40 passing self-checks do not make it a pass.
+        let host = counts(&[(Outcome::Skip, 5)]);
+        assert_eq!(
+            decide(&deciding_counts(&host, &selfs), &ok).code,
+            INSUFFICIENT_EVIDENCE
+        );
+        // An --offline run: only self-checks were selected, and they decide.
+        let host = counts(&[(Outcome::Excluded, 5)]);
+        assert_eq!(decide(&deciding_counts(&host, &selfs), &ok).code, PASSED);
+        // A failing self-check is never hidden by a passing host.
+        let host = counts(&[(Outcome::Pass, 5)]);
+        let selfs = counts(&[(Outcome::Pass, 39), (Outcome::Fail, 1)]);
+        assert_eq!(
+            decide(&deciding_counts(&host, &selfs), &ok).code,
+            CONFORMANCE_FAILURE
+        );
     }
 
     #[test]

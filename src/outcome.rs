@@ -231,6 +231,11 @@ pub struct CaseResult {
     /// and empty: none arrived.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model_calls: Option<Vec<ProtocolEvidence>>,
+    /// True for an offline case that checks mmconform's own schema files (a document
+    /// validated against a schema, no target involved): its outcome says nothing about
+    /// the host, so summaries count it apart (`RunSummary::self_checks`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub self_check: bool,
 }
 
 /// Evidence only a protocol understands (how it read an answer; what a target was

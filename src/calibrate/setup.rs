@@ -53,8 +53,9 @@ pub struct Started {
 pub enum Shape {
     /// The openwop reference host.
     Openwop(OpenwopShape),
-    /// The AG-UI reference agent declaring these MIME prefixes.
-    Agui(&'static [&'static str]),
+    /// The AG-UI reference agent declaring these MIME prefixes, requiring the
+    /// calibration token when the bool says so (so the auth case runs).
+    Agui(&'static [&'static str], bool),
     /// The OpenAI-compatible reference server serving one model, declared one way.
     Openai(OpenaiShape),
     /// The reference AgentRuntime, a bridge process per case, started this way.
@@ -101,10 +102,18 @@ fn agui(name: &'static str, summary: &'static str, accepts: &'static [&'static s
     Setup {
         name,
         summary,
-        shape: Shape::Agui(accepts),
+        shape: Shape::Agui(accepts, false),
         witness: false,
         upstream_wire: UpstreamWire::Chat,
     }
+}
+
+/// An agui `setup` whose agent requires the calibration token, which the run sends.
+fn with_token(mut setup: Setup) -> Setup {
+    if let Shape::Agui(accepts, _) = setup.shape {
+        setup.shape = Shape::Agui(accepts, true);
+    }
+    setup
 }
 
 /// `setup` forwarding to a witness.
@@ -208,11 +217,11 @@ pub fn setups() -> Vec<Setup> {
                 })
             },
         ),
-        agui(
+        with_token(agui(
             "agui-default",
-            "AG-UI agent accepting image/, audio/wav, application/pdf (what `--profile agui` judges)",
+            "AG-UI agent accepting image/, audio/wav, application/pdf (what `--profile agui` judges), a bearer token",
             &agui::DEFAULT_ACCEPTS,
-        ),
+        )),
         witnessed(agui(
             "agui-witness",
             "agui-default, forwarding what reaches its model to a witness (run --witness)",
@@ -304,7 +313,7 @@ impl Setup {
     pub fn profile(&self) -> &'static str {
         match self.shape {
             Shape::Openwop(_) => crate::protocol::openwop::PROFILE,
-            Shape::Agui(_) => crate::protocol::agui::PROFILE,
+            Shape::Agui(..) => crate::protocol::agui::PROFILE,
             Shape::Openai(_) => crate::protocol::openai::PROFILE,
             Shape::Agentruntime(_) => crate::protocol::agentruntime::PROFILE,
             Shape::Acp(_) => crate::protocol::acp::PROFILE,
@@ -330,11 +339,18 @@ impl Setup {
             .transpose()?;
         let (reference, mut config) = match &self.shape {
             Shape::Openwop(shape) => embedded(shape.start(host_fault(variant), upstream).await?),
-            Shape::Agui(accepts) => {
+            Shape::Agui(accepts, token) => {
+                let token = token.then(|| Token {
+                    value: CALIBRATION_TOKEN.to_string(),
+                    origin: "calibration".to_string(),
+                });
                 let agent = agent_config(accepts, variant)?
                     .with_upstream(upstream)
-                    .with_upstream_wire(self.upstream_wire);
-                embedded(start_agent(agent).await?)
+                    .with_upstream_wire(self.upstream_wire)
+                    .with_token(token.as_ref().map(|t| t.value.clone()));
+                let (running, mut config) = start_agent(agent).await?;
+                config.token = token;
+                embedded((running, config))
             }
             Shape::Openai(shape) => {
                 embedded(shape.start(variant, upstream, self.upstream_wire).await?)
@@ -533,7 +549,7 @@ mod tests {
         let all = setups();
         let webp = all.iter().find(|s| s.name == "agui-webp").unwrap();
         assert_eq!(webp.profile(), "agui");
-        let Shape::Agui(accepts) = webp.shape else {
+        let Shape::Agui(accepts, _) = webp.shape else {
             panic!("not an agui shape");
         };
         let variant = Variant::AguiHost(AguiFault::IgnoresMimePrefix);

@@ -223,12 +223,14 @@ async fn start_host(
     Ok(running)
 }
 
-/// The agent serves the media a url source points at, and holds a file for each kind it
-/// declares; `--media-base-url` and `--media-ref` still win.
+/// The agent requires the run's token (so the auth case can run), serves the media a
+/// url source points at, and holds a file for each kind it declares;
+/// `--media-base-url` and `--media-ref` still win.
 async fn start_agent(
     agent: AgentConfig,
     config: &mut RunConfig,
 ) -> Result<RunningReference, String> {
+    let agent = agent.with_token(config.token.as_ref().map(|t| t.value.clone()));
     for kind in agent.accepts.kinds() {
         if let Some(id) = agui::known_file_id(kind) {
             config.media_refs.entry(kind.clone()).or_insert(id);

@@ -208,6 +208,7 @@ fn summary(
     }
     RunSummary {
         counts: counts.clone(),
+        self_checks: BTreeMap::new(),
         exit_code: decision.code,
         verdict: decision.verdict.to_string(),
         explanation: decision.explanation,

@@ -97,6 +97,10 @@ pub struct Cell {
     pub offline: bool,
     /// The host's reports observed different outcomes for this case.
     pub conflict: bool,
+    /// A witnessed run (`run --witness`) recorded model calls carrying the case's nonce
+    /// and judged them (every `witness.*` assertion held): what the case sent reached
+    /// the host's model.
+    pub reached_model: bool,
     pub seen: Vec<Seen>,
 }
 
@@ -113,6 +117,7 @@ impl Cell {
             under_require: false,
             offline: false,
             conflict: false,
+            reached_model: false,
             seen: Vec::new(),
         }
     }
@@ -120,6 +125,11 @@ impl Cell {
     /// A pass with at least one assertion run against the host itself: evidence.
     pub fn non_vacuous_pass(&self) -> bool {
         self.outcome == CellOutcome::Pass && self.assertions_executed > 0 && !self.offline
+    }
+
+    /// A non-vacuous pass whose parts the witness saw reach the model.
+    pub fn reached_pass(&self) -> bool {
+        self.non_vacuous_pass() && self.reached_model
     }
 
     /// One report's case, as the report lists it.
@@ -157,6 +167,18 @@ impl Cell {
             .collect();
         let executed = assertions.len();
         let no_exchange = case["exchanges"].as_array().is_none_or(Vec::is_empty);
+        let calls = case["model_calls"].as_array().map_or(0, Vec::len);
+        let witness_checks: Vec<&Value> = assertions
+            .iter()
+            .filter(|a| {
+                a["check"]
+                    .as_str()
+                    .is_some_and(|c| c.starts_with("witness."))
+            })
+            .collect();
+        let reached_model = calls > 0
+            && !witness_checks.is_empty()
+            && witness_checks.iter().all(|a| a["passed"] == true);
         Cell {
             outcome,
             assertions_executed: executed,
@@ -165,8 +187,10 @@ impl Cell {
             failed,
             decided_on: strings(&case["decided_on"]),
             under_require,
-            offline: outcome.observed() && no_exchange,
+            // A self-check says so; a report older than that mark is read by its shape.
+            offline: case["self_check"] == true || (outcome.observed() && no_exchange),
             conflict: false,
+            reached_model,
             seen: vec![Seen {
                 report,
                 outcome,
@@ -179,6 +203,8 @@ impl Cell {
     pub fn absorb(&mut self, other: Cell) {
         let mut seen = std::mem::take(&mut self.seen);
         seen.extend(other.seen.iter().cloned());
+        // One witnessed report is enough to have seen the parts arrive.
+        let reached = self.reached_model || other.reached_model;
         if other.outcome.rank() > self.outcome.rank() {
             let conflict = self.conflict;
             *self = other;
@@ -192,6 +218,7 @@ impl Cell {
         observed.sort();
         observed.dedup();
         self.conflict = observed.len() > 1;
+        self.reached_model = reached;
         self.seen = seen;
     }
 }

@@ -55,6 +55,9 @@ pub struct InputSummary {
     pub exit_code: i64,
     pub verdict: String,
     pub incomplete: bool,
+    /// The run had a witness (`run --witness`): its cases carry the model calls that
+    /// reached the host's model (`model_calls`).
+    pub witnessed: bool,
 }
 
 impl InputSummary {
@@ -77,6 +80,7 @@ impl InputSummary {
             exit_code: summary["exit_code"].as_i64().unwrap_or(-1),
             verdict: text(&summary["verdict"]),
             incomplete: summary["incomplete"] == true,
+            witnessed: run["witness"].is_string(),
         }
     }
 }

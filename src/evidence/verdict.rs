@@ -329,18 +329,30 @@ pub fn judge_group(group: &PassRule, cells: &[(CaseInfo, Cell)]) -> Result<Strin
     if !against.is_empty() {
         return Err(named(&against));
     }
-    let passed: Vec<&&(CaseInfo, Cell)> = selected
-        .iter()
-        .filter(|(_, c)| c.non_vacuous_pass())
-        .collect();
+    let counts = |c: &Cell| {
+        if group.reached {
+            c.reached_pass()
+        } else {
+            c.non_vacuous_pass()
+        }
+    };
+    let passed: Vec<&&(CaseInfo, Cell)> = selected.iter().filter(|(_, c)| counts(c)).collect();
     if passed.len() < group.at_least {
         let skipped: Vec<String> = selected
             .iter()
-            .filter(|(_, c)| !c.non_vacuous_pass())
-            .map(|(i, c)| case_detail(i, c))
+            .filter(|(_, c)| !counts(c))
+            .map(|(i, c)| match c.non_vacuous_pass() {
+                true => format!("{} pass, not witnessed reaching the model", i.id),
+                false => case_detail(i, c),
+            })
             .collect();
+        let what = if group.reached {
+            "non-vacuous pass(es) the witness saw reach the model"
+        } else {
+            "non-vacuous pass(es)"
+        };
         return Err(format!(
-            "{} non-vacuous pass(es), {} needed; not exercised: {}",
+            "{} {what}, {} needed; not exercised: {}",
             passed.len(),
             group.at_least,
             named(&skipped)

@@ -192,3 +192,34 @@ fn counting_origins_merges_the_shapes_of_one_deployment() {
     assert_eq!(v.results[0].satisfied_by, vec!["H1", "H2"]);
     assert!(!v.results[0].met, "two shapes of one origin are one origin");
 }
+
+#[test]
+fn reached_counts_only_passes_a_witness_saw_reach_the_model() {
+    const REACHED: &str = "mmconform_criteria: 1\ntitle: T\ncriteria:\n  - id: reached\n    text: t\n    hosts:\n      at_least: 1\n      passes:\n        - { cases: [\"a.accept[image]\"], reached: true }\n";
+    let criteria = parse("c.yaml", REACHED).unwrap();
+    let witnessed = |calls: usize, witness_held: bool| {
+        let mut pass = case("a.accept[image]", "S", "pass", None);
+        pass["model_calls"] = json!(vec![json!({"wire": "chat"}); calls]);
+        pass["assertions"].as_array_mut().unwrap().push(json!({
+            "check": "witness.reached", "expected": "every part", "actual": "every part",
+            "passed": witness_held}));
+        report(1, "https://a.example", "d1", true, vec![pass])
+    };
+    // A witnessed pass whose parts reached the model counts.
+    let inputs = vec![witnessed(1, true)];
+    let v = judge(&criteria, &[], &inputs, &group(&inputs));
+    assert!(v.met, "{v:?}");
+    // The same pass from a run without a witness does not, and says why.
+    let inputs = vec![good(1, "https://a.example", "d1")];
+    let v = judge(&criteria, &[], &inputs, &group(&inputs));
+    assert!(!v.met);
+    let why = &v.results[0].hosts[0].why[0];
+    assert!(
+        why.contains("0 non-vacuous pass(es) the witness saw reach the model")
+            && why.contains("a.accept[image] pass, not witnessed reaching the model"),
+        "{why}"
+    );
+    // Model calls recorded but none carrying the case (no witness assertion held): no.
+    let inputs = vec![witnessed(0, true)];
+    assert!(!judge(&criteria, &[], &inputs, &group(&inputs)).met);
+}

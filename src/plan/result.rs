@@ -29,6 +29,7 @@ pub fn result_without_exchange(
         expected_failure: None,
         stream: None,
         model_calls: None,
+        self_check: case.spec.validate.is_some(),
     }
 }
 

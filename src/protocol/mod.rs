@@ -63,6 +63,21 @@ impl LintFinding {
     }
 }
 
+/// `expect.usage` outside an openai file: only the OpenAI wire reports `usage`.
+pub fn usage_outside_openai(
+    case: &crate::scenario::model::CaseSpec,
+    base: &str,
+) -> Option<LintFinding> {
+    case.expect.usage.map(|_| {
+        LintFinding::new(
+            format!("{base}/expect/usage"),
+            true,
+            "`expect.usage` compares an OpenAI answer's usage.prompt_tokens (profile: openai)"
+                .into(),
+        )
+    })
+}
+
 /// A protocol as the registry knows it: its name, what scenario files may say in it,
 /// and how a run of it starts.
 pub trait Protocol: Sync {

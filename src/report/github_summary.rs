@@ -102,6 +102,20 @@ pub fn render(run: Option<&RunInfo>, attention: &[CaseResult], summary: &RunSumm
         "---|".repeat(outcomes.len()),
         counts.join(" | ")
     ));
+    let self_checks: usize = (summary.self_checks.iter())
+        .filter(|(o, _)| **o != Outcome::Excluded)
+        .map(|(_, n)| n)
+        .sum();
+    if self_checks > 0 {
+        let passed = summary
+            .self_checks
+            .get(&Outcome::Pass)
+            .copied()
+            .unwrap_or(0);
+        text.push_str(&format!(
+            "Self-checks (mmconform's own schema files, offline; not counted above): {passed} of {self_checks} passed.\n\n"
+        ));
+    }
     for drift in &summary.baseline_drift {
         text.push_str(&format!("- baseline drift: {}\n", cell(drift)));
     }

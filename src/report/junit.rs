@@ -159,6 +159,18 @@ impl JunitReporter {
         for (i, drift) in summary.baseline_drift.iter().enumerate() {
             add(&format!("baseline.drift.{i}"), drift.clone());
         }
+        let self_checks: usize = (summary.self_checks.iter())
+            .filter(|(o, _)| **o != Outcome::Excluded)
+            .map(|(_, n)| n)
+            .sum();
+        if self_checks > 0 {
+            let passed = summary
+                .self_checks
+                .get(&Outcome::Pass)
+                .copied()
+                .unwrap_or(0);
+            add("self-checks", format!("{passed} of {self_checks} passed"));
+        }
         if summary.flaky > 0 {
             add("flaky", summary.flaky.to_string());
         }
@@ -273,7 +285,15 @@ fn status(case: &CaseResult) -> TestCaseStatus {
 /// `builtin:openwop/rfc0091-accept.yaml`). A file is what a steward edits, and the one
 /// dot makes Jenkins show the profile as the package and the file as the class (a dot
 /// inside the stem would split it, so it becomes `-`).
+///
+/// A self-check (an offline check of mmconform's own schema files) is grouped under
+/// `mmconform-self-check` instead of the profile: it says nothing about the host.
 fn group(case: &CaseResult, profile: &str) -> String {
+    let profile = if case.self_check {
+        "mmconform-self-check"
+    } else {
+        profile
+    };
     let file = case
         .scenario_file
         .strip_prefix("builtin:")

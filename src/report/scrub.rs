@@ -61,6 +61,7 @@ pub fn scrub_case(redactor: &Redactor, case: &CaseResult) -> CaseResult {
             .model_calls
             .as_ref()
             .map(|calls| calls.iter().map(|c| scrub_evidence(redactor, c)).collect()),
+        self_check: case.self_check,
     }
 }
 
@@ -120,6 +121,7 @@ fn scrub_summary(redactor: &Redactor, summary: &RunSummary) -> RunSummary {
     let r = |s: &str| redactor.redact(s);
     RunSummary {
         counts: summary.counts.clone(),
+        self_checks: summary.self_checks.clone(),
         exit_code: summary.exit_code,
         verdict: r(&summary.verdict),
         explanation: r(&summary.explanation),

@@ -53,7 +53,14 @@ pub struct TerminalReporter {
     attention: Vec<(Outcome, String)>,
     /// Cases Ctrl-C left undecided: blocked in the reports, counted here once.
     never_ran: usize,
+    /// Passing self-checks, rendered but held back: listed at the end only when the run
+    /// selected no host case (`run --offline`), where they are the whole run.
+    self_check_passes: String,
 }
+
+/// How the summary names the self-checks: what they are and why they stand apart.
+const SELF_CHECKS: &str =
+    "self-checks (mmconform's own schema files, offline; not counted for the host)";
 
 #[derive(Debug, Clone, Copy)]
 enum Paint {
@@ -80,6 +87,7 @@ impl TerminalReporter {
             blocked_by_target: 0,
             attention: Vec::new(),
             never_ran: 0,
+            self_check_passes: String::new(),
         }
     }
 
@@ -208,6 +216,15 @@ impl TerminalReporter {
         if case.outcome == Outcome::Excluded {
             return Ok(());
         }
+        // A passing self-check says nothing about the host: the summary counts it on
+        // its own line, and only -v (or a run of self-checks alone) lists it.
+        if case.self_check && case.outcome == Outcome::Pass && !self.options.verbose {
+            if !self.options.quiet {
+                let text = self.render_case(case);
+                self.self_check_passes.push_str(&text);
+            }
+            return Ok(());
+        }
         if case.outcome == Outcome::Blocked && case.reason.as_deref() == Some(NEVER_RAN) {
             self.never_ran += 1;
             return Ok(());
@@ -314,6 +331,11 @@ impl TerminalReporter {
         for case in &rest {
             self.print_case(case)?;
         }
+        let host_selected = (summary.counts.iter()).any(|(o, n)| *o != Outcome::Excluded && *n > 0);
+        if !host_selected {
+            let held = std::mem::take(&mut self.self_check_passes);
+            self.emit(&held)?;
+        }
         self.bar.finish_and_clear();
         let text = self.render_summary(summary);
         self.emit(&text)
@@ -336,6 +358,17 @@ impl TerminalReporter {
             })
             .collect();
         let mut text = format!("\nsummary: {}\n", counts.join(", "));
+        // Only the self-checks that were selected: an excluded one said nothing.
+        let self_checks: Vec<String> = SUMMARY_ORDER
+            .iter()
+            .filter(|o| **o != Outcome::Excluded)
+            .filter_map(|o| Some((o, *summary.self_checks.get(o).filter(|n| **n > 0)?)))
+            .map(|(o, n)| format!("{n} {o}"))
+            .collect();
+        if !self_checks.is_empty() {
+            let counts = self_checks;
+            text.push_str(&format!("{SELF_CHECKS}: {}\n", counts.join(", ")));
+        }
         // The ids to look at, in plan order, one line per outcome: what a CI log reader
         // searches for without scrolling back through every case.
         for (outcome, word) in [

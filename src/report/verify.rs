@@ -228,9 +228,15 @@ fn scenario_set(report: &Value) -> Check {
 fn counts_and_exit_code(report: &Value) -> Check {
     let cases = report["cases"].as_array().cloned().unwrap_or_default();
     let mut tally: BTreeMap<Outcome, usize> = BTreeMap::new();
+    let mut self_checks: BTreeMap<Outcome, usize> = BTreeMap::new();
     for case in &cases {
+        let counts = if case["self_check"] == true {
+            &mut self_checks
+        } else {
+            &mut tally
+        };
         match serde_json::from_value::<Outcome>(case["outcome"].clone()) {
-            Ok(o) => *tally.entry(o).or_default() += 1,
+            Ok(o) => *counts.entry(o).or_default() += 1,
             Err(_) => return check("verdict", false, "a case with an unknown outcome"),
         }
         let executed = case["assertions"].as_array().map_or(0, Vec::len);
@@ -254,7 +260,9 @@ fn counts_and_exit_code(report: &Value) -> Check {
             .map(|(o, n)| (*o, *n))
             .collect()
     };
-    if nonzero(&recorded) != nonzero(&tally) {
+    let recorded_self: BTreeMap<Outcome, usize> =
+        serde_json::from_value(summary["self_checks"].clone()).unwrap_or_default();
+    if nonzero(&recorded) != nonzero(&tally) || nonzero(&recorded_self) != nonzero(&self_checks) {
         return check(
             "verdict",
             false,
@@ -267,7 +275,7 @@ fn counts_and_exit_code(report: &Value) -> Check {
         baseline_drift: serde_json::from_value(summary["baseline_drift"].clone())
             .unwrap_or_default(),
     };
-    let decision = exit::decide(&tally, &facts);
+    let decision = exit::decide(&exit::deciding_counts(&tally, &self_checks), &facts);
     if summary["exit_code"] == decision.code && summary["verdict"] == decision.verdict {
         check(
             "verdict",

@@ -25,7 +25,10 @@ use tokio::task::JoinSet;
 /// Outcome counts, and how many decided cases needed a retry.
 #[derive(Debug, Default)]
 pub struct Tally {
+    /// The host's cases per outcome.
     pub counts: BTreeMap<Outcome, usize>,
+    /// The self-checks per outcome (`CaseResult::self_check`), counted apart.
+    pub self_checks: BTreeMap<Outcome, usize>,
     pub flaky: usize,
     /// Cases blocked by an authentication answer (see `runner::auth`).
     pub auth_refused: usize,
@@ -98,7 +101,12 @@ impl<'a> Ledger<'a> {
         if let Some(tracker) = &mut self.baseline {
             tracker.apply(&mut result);
         }
-        *self.tally.counts.entry(result.outcome).or_default() += 1;
+        let counts = if result.self_check {
+            &mut self.tally.self_checks
+        } else {
+            &mut self.tally.counts
+        };
+        *counts.entry(result.outcome).or_default() += 1;
         if super::auth::is_refused(&result) {
             self.tally.auth_refused += 1;
         }

@@ -399,9 +399,13 @@ pub(crate) fn finish(
     started: Instant,
     stopped: Option<StopReason>,
 ) -> RunOutput {
-    let decision = exit::decide(&tally.counts, facts);
+    let decision = exit::decide(
+        &exit::deciding_counts(&tally.counts, &tally.self_checks),
+        facts,
+    );
     let summary = RunSummary {
         counts: tally.counts,
+        self_checks: tally.self_checks,
         exit_code: decision.code,
         verdict: decision.verdict.to_string(),
         explanation: decision.explanation,

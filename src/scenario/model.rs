@@ -290,6 +290,9 @@ pub struct Expectations {
     /// acp: what the agent's answers must show.
     #[serde(default)]
     pub acp: Option<AcpExpectation>,
+    /// openai: what the answer's `usage` must show (`protocol::openai::usage`).
+    #[serde(default)]
+    pub usage: Option<UsageExpectation>,
 }
 
 /// `expect.acp`: each field one assertion on an ACP exchange (`protocol::acp::judge`).
@@ -305,6 +308,15 @@ pub struct AcpExpectation {
     /// `session/prompt` was answered with a JSON-RPC error, and the agent still answers.
     #[serde(default)]
     pub rejected: bool,
+}
+
+/// `expect.usage` (openai): a check on `usage.prompt_tokens` that needs a second call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum UsageExpectation {
+    /// The same request without its media parts is sent too: the call with them must
+    /// count more prompt tokens, or the parts never reached the model.
+    MediaCounted,
 }
 
 /// `expect.run` (agentruntime): each true field is one group of assertions on the

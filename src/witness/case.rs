@@ -77,6 +77,7 @@ pub fn case_result(call: &ModelCall) -> CaseResult {
         expected_failure: None,
         stream: Some(evidence(call)),
         model_calls: None,
+        self_check: false,
     };
     verdict::decide(&mut result, false);
     result

@@ -7,9 +7,11 @@
 //!   `summary.*`, the same predicate language as scenario files) and, over those
 //!   reports, `passes` every case group listed;
 //! - `reports`: at least N reports (of hosts outside `exclude_origins`) satisfying
-//!   `where`. This is how a criterion names a fact only future reports carry, such as
-//!   "at least one run used the witness" (`{path: run.witness.used, equals: true}`):
-//!   today it is simply never met, and the verdict says which fact was missing.
+//!   `where` ("at least one run used the witness": `{path: run.witness, exists: true}`);
+//!   a fact no report carries is simply never met, and the verdict names it.
+//!
+//! A case group with `reached: true` counts only the passes a witnessed run saw reach
+//! the host's model (`Cell::reached_model`).
 
 pub mod builtin;
 pub mod load;
@@ -99,6 +101,10 @@ pub struct PassRule {
     pub level: Option<String>,
     #[serde(default = "one")]
     pub at_least: usize,
+    /// Count only the passes of witnessed runs whose parts the witness saw reach the
+    /// host's model (`model_calls`, every `witness.*` assertion held).
+    #[serde(default)]
+    pub reached: bool,
 }
 
 fn one() -> usize {
@@ -129,6 +135,9 @@ impl PassRule {
         }
         if let Some(l) = &self.level {
             parts.push(format!("level {l}"));
+        }
+        if self.reached {
+            parts.push("reached the model (witnessed)".into());
         }
         parts.join(", ")
     }
@@ -178,6 +187,7 @@ mod tests {
             source: Some("RFC 0091 §A".into()),
             level: Some("MUST".into()),
             at_least: 1,
+            reached: false,
         };
         let id = "openwop.rfc0091.unadvertised-rejected[audio]";
         assert!(rule.selects(

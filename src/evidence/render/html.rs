@@ -312,7 +312,7 @@ fn inputs(out: &mut String, merged: &Merged) {
     for i in &merged.inputs {
         let _ = writeln!(
             out,
-            "<tr><td>{}</td><td><code>{}</code></td><td>{}</td><td><code>{}</code></td><td><code>{}</code></td><td>{} {} exit {} ({}){}</td></tr>",
+            "<tr><td>{}</td><td><code>{}</code></td><td>{}</td><td><code>{}</code></td><td><code>{}</code></td><td>{} {} exit {} ({}){}{}</td></tr>",
             i.index,
             esc(&i.file),
             esc(&i.host),
@@ -322,7 +322,8 @@ fn inputs(out: &mut String, merged: &Merged) {
             esc(&i.mode),
             i.exit_code,
             esc(&i.verdict),
-            if i.incomplete { " incomplete" } else { "" }
+            if i.incomplete { " incomplete" } else { "" },
+            if i.witnessed { ", witnessed" } else { "" }
         );
     }
     out.push_str("</tbody>\n</table>\n</section>\n");

@@ -291,7 +291,7 @@ fn inputs(out: &mut String, merged: &Merged) {
     for i in &merged.inputs {
         let _ = writeln!(
             out,
-            "| {} | {} | {} | `{}` | `{}` | {} {} exit {}{} |",
+            "| {} | {} | {} | `{}` | `{}` | {} {} exit {}{}{} |",
             i.index,
             code(&i.file),
             i.host,
@@ -300,7 +300,8 @@ fn inputs(out: &mut String, merged: &Merged) {
             esc(&i.started_at),
             esc(&i.mode),
             i.exit_code,
-            if i.incomplete { " (incomplete)" } else { "" }
+            if i.incomplete { " (incomplete)" } else { "" },
+            if i.witnessed { ", witnessed" } else { "" }
         );
     }
 }

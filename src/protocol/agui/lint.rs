@@ -18,6 +18,7 @@ pub fn lint_case(case: &CaseSpec, raw: &Value, base: &str) -> Vec<LintFinding> {
             format!("an agui case sends to `{ENDPOINT}`, not `{endpoint}`"),
         ));
     }
+    out.extend(crate::protocol::usage_outside_openai(case, base));
     for (pointer, media) in media_in_body(raw, base) {
         check_media(&pointer, media, &mut out);
         if case.expect.witness == Some(WitnessExpectation::Reached)

@@ -9,7 +9,8 @@ use super::run_input::run_input;
 use super::{Declaration, sse};
 use crate::config::RunConfig;
 use crate::http::HttpClient;
-use crate::outcome::{CaseResult, ProtocolEvidence};
+use crate::outcome::{CaseResult, Outcome, ProtocolEvidence};
+use crate::protocol::sse_read::ReadEnd;
 use crate::protocol::{CaseInput, Discovered, Probed, ProtocolRun, single_endpoint};
 use futures_util::FutureExt as _;
 use futures_util::future::BoxFuture;
@@ -45,7 +46,32 @@ async fn probe(client: &HttpClient, grace: Duration, nonce: &str) -> Probed {
     let url = client.url("");
     let status = answer.evidence.as_ref().map(|e| e.status);
     let hint = "is --target the agent's run endpoint?";
-    single_endpoint::from_status(super::ENDPOINT, &url, status.map_err(String::as_str), hint)
+    let mut probed =
+        single_endpoint::from_status(super::ENDPOINT, &url, status.map_err(String::as_str), hint);
+    if let Some(reason) = answer.evidence.as_ref().ok().and_then(stalled) {
+        // Every case would wait out the same timeout for the same silence: one is enough.
+        probed
+            .unusable
+            .insert(super::ENDPOINT.to_string(), (Outcome::Blocked, reason));
+    }
+    probed
+}
+
+/// Why the probe's plain-text run shows the agent opening a stream and then going
+/// silent until the deadline, when it does.
+fn stalled(evidence: &super::StreamEvidence) -> Option<String> {
+    let silent = evidence.event_stream
+        && evidence.ended_by == ReadEnd::Deadline
+        && evidence.terminal.is_none();
+    silent.then(|| {
+        let sent = match evidence.events_total {
+            0 => "no event".to_string(),
+            n => format!("{n} event(s) and no RUN_FINISHED or RUN_ERROR"),
+        };
+        format!(
+            "the probe's plain-text run opened an event stream, then sent {sent} before the deadline (--timeout): the agent answers nothing, so its cases were not sent"
+        )
+    })
 }
 
 impl ProtocolRun for AguiRun {

@@ -4,6 +4,7 @@
 use super::judge::judge_stream;
 use super::part::{self as openai_part, PartInputs};
 use super::read;
+use super::usage;
 use crate::http::HttpClient;
 use crate::judge::catalog::SchemaCatalog;
 use crate::judge::{self as answer_judge, Answer, verdict};
@@ -93,6 +94,18 @@ pub async fn run_case(planned: &PlannedCase, case: &SuiteCase, env: &OpenaiEnv<'
     if let Some(expect) = &case.spec.expect.stream {
         judge_stream(expect, &evidence, &mut result.assertions);
     }
+    // Only a completed answer has usage to compare; any other fails on its classification.
+    let mut usage_unjudged = None;
+    if case.spec.expect.usage.is_some()
+        && evidence.classification == StreamClass::Completed
+        && let Some(template) = &request_spec.body
+    {
+        let without = usage::without_media(template, &resolve);
+        let (auth, id) = (request_spec.auth, &planned.id);
+        usage_unjudged = usage::compare(env, without, auth, id, &mut result)
+            .await
+            .err();
+    }
     if evidence.classification == StreamClass::Unfinished {
         // Our deadline or read cap (or the transport) ended the read first: whatever
         // the assertions say, nothing was observed to judge.
@@ -100,7 +113,8 @@ pub async fn run_case(planned: &PlannedCase, case: &SuiteCase, env: &OpenaiEnv<'
         result.reason = Some(evidence.summary());
     } else {
         verdict::decide(&mut result, env.strict);
-        if let Some(why) = judged.cannot_judge {
+        let cannot_judge = judged.cannot_judge.or(usage_unjudged);
+        if let Some(why) = cannot_judge {
             // What did run still counts: a failed assertion stays a failure.
             if matches!(result.outcome, Outcome::Pass | Outcome::Blocked) {
                 result.outcome = Outcome::Blocked;

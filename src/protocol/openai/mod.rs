@@ -19,6 +19,7 @@ pub mod models;
 pub mod part;
 pub mod read;
 pub mod run;
+pub mod usage;
 
 pub use classify::CompletionEvidence;
 pub use declaration::Declaration;

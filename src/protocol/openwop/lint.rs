@@ -39,6 +39,7 @@ pub fn lint_case(case: &CaseSpec, raw: &Value, base: &str) -> Vec<LintFinding> {
             format!("`expect.witness` needs an ai-call case: only ai/call goes on to a model, `{endpoint}` never does"),
         ));
     }
+    out.extend(crate::protocol::usage_outside_openai(case, base));
     for (pointer, media) in media_in_body(raw, base) {
         check_media(&pointer, media, &mut out);
     }

@@ -10,7 +10,9 @@ const TABLE: Table = Table {
     profile: "agui",
     base: &["--profile", "agui", "--target", "reference"],
     rows: ROWS,
-    elsewhere: &[],
+    elsewhere: &[
+        "ignores-auth", // ignored_auth_is_caught_when_a_token_is_configured
+    ],
 };
 
 /// The forwarding faults need the agent to forward to a witness (`expect.witness`).
@@ -64,4 +66,43 @@ fn every_agent_fault_fails_its_case() {
 #[test]
 fn every_listed_agent_fault_has_a_row() {
     check_coverage(&TABLE);
+}
+
+#[test]
+fn ignored_auth_is_caught_when_a_token_is_configured() {
+    use crate::common::run_with_env;
+    let env = [("AGUI_TOKEN", "agui-mmconform-canary-7f3a")];
+    let args = [
+        "--profile",
+        "agui",
+        "--target",
+        "reference",
+        "--token-env",
+        "AGUI_TOKEN",
+        "--filter",
+        "agui.auth.*",
+        "--filter",
+        "agui.string-content-completes",
+    ];
+    let ok = run_with_env(&args, &env);
+    assert_eq!(ok.code, 0, "{}", ok.context());
+    assert_eq!(ok.outcome("agui.auth.requires-token"), "pass");
+    // The token reached the agent: the run that carried it completed.
+    assert_eq!(ok.outcome("agui.string-content-completes"), "pass");
+    assert!(!ok.stdout.contains("canary"), "{}", ok.stdout);
+    let mut faulty = args.to_vec();
+    faulty.extend(["--reference-fault", "ignores-auth", "--strict"]);
+    let bad = run_with_env(&faulty, &env);
+    assert_eq!(bad.code, 1, "{}", bad.context());
+    assert_eq!(bad.outcome("agui.auth.requires-token"), "fail");
+    // Without a token the case does not apply.
+    let r = crate::common::run(&[
+        "--profile",
+        "agui",
+        "--target",
+        "reference",
+        "--filter",
+        "agui.auth.*",
+    ]);
+    assert_eq!(r.outcome("agui.auth.requires-token"), "skip");
 }

@@ -39,6 +39,7 @@ fn serve() -> String {
                     "/stall",
                     post(|| async { sse(vec!["data: {\"type\":\"RUN_STARTED\"}\n\n"], true) }),
                 )
+                .route("/silent", post(|| async { sse(vec![], true) }))
                 .route(
                     "/no-terminal",
                     post(|| async {
@@ -96,12 +97,48 @@ fn a_stalled_stream_is_blocked_at_the_deadline_not_judged() {
     assert_eq!(r.outcome("agui.string-content-completes"), "blocked");
     assert!(
         r.stdout
-            .contains("unfinished: no terminal event before the deadline"),
+            .contains("sent 1 event(s) and no RUN_FINISHED or RUN_ERROR before the deadline"),
         "{}",
         r.stdout
     );
     // Probe plus two cases, one deadline each, with room for a slow machine.
     assert!(elapsed < Duration::from_secs(30), "{elapsed:?}");
+}
+
+/// An agent that opens a stream and then says nothing costs the probe's one timeout,
+/// not one per case: every case is blocked with what the probe saw.
+#[test]
+fn an_agent_that_opens_a_stream_and_sends_nothing_costs_one_timeout() {
+    let base = serve();
+    let started = Instant::now();
+    let r = run(&[
+        "--profile",
+        "agui",
+        "--target",
+        &format!("{base}/silent"),
+        "--accepts",
+        "image/,audio/,application/pdf",
+        "--timeout",
+        "2",
+        "-j",
+        "1",
+    ]);
+    let elapsed = started.elapsed();
+    assert_eq!(r.code, 3, "{}", r.context());
+    let cases = r.cases();
+    let blocked: Vec<_> = cases.iter().filter(|c| c["outcome"] == "blocked").collect();
+    assert!(blocked.len() > 10, "{}", r.context());
+    for case in &blocked {
+        assert!(
+            case["reason"]
+                .as_str()
+                .unwrap()
+                .contains("opened an event stream, then sent no event"),
+            "{case}"
+        );
+    }
+    // One 2 s timeout (the probe), not one per case (over 10 of them, -j 1).
+    assert!(elapsed < Duration::from_secs(12), "{elapsed:?}");
 }
 
 #[test]

@@ -129,6 +129,34 @@ fn an_unreachable_target_exits_4_and_still_writes_reports() {
         passed.iter().all(|id| offline.contains(id)),
         "only offline cases may pass with the target down: {passed:?}"
     );
+    // The self-checks are mmconform's, not the host's: out of the host's counts, marked
+    // in the report, on their own summary line, and not listed before the verdict.
+    assert_eq!(report["summary"]["counts"]["pass"].as_u64().unwrap_or(0), 0);
+    assert_eq!(
+        report["summary"]["self_checks"]["pass"].as_u64(),
+        Some(offline.len() as u64)
+    );
+    assert!(
+        r.cases()
+            .iter()
+            .filter(|c| c["self_check"] == true)
+            .all(|c| offline.contains(&c["id"].as_str().unwrap().to_string()))
+    );
+    assert!(!r.stdout.contains("PASS"), "{}", r.stdout);
+    assert!(r.stdout.contains("summary: 0 pass"), "{}", r.stdout);
+    assert!(
+        r.stdout.contains(&format!("self-checks (mmconform's own schema files, offline; not counted for the host): {} pass", offline.len())),
+        "{}",
+        r.stdout
+    );
+    // The hint and the verdict, not pages of lines: header, discovery, hint (3
+    // lines), summary, the blocked count, the self-checks, verdict (2), duration.
+    assert!(r.stdout.lines().count() < 15, "{}", r.stdout);
+    let junit = r.junit.clone().unwrap();
+    assert!(
+        junit.contains("mmconform-self-check.rfc0021-offline"),
+        "{junit}"
+    );
 }
 
 #[test]

@@ -111,17 +111,6 @@ fn the_embedded_hosts_options_are_refused_with_a_real_target() {
 }
 
 #[test]
-fn the_agui_reference_agent_refuses_a_token_it_would_not_check() {
-    for args in [&["--token-env", "HOME"][..], &["--token", "x"][..]] {
-        let mut all = vec!["serve-reference", "--profile", "agui", "--port", "0"];
-        all.extend_from_slice(args);
-        let (code, stderr) = stderr_of(&all);
-        assert_eq!(code, Some(2), "{args:?}: {stderr}");
-        assert!(stderr.contains("checks no token"), "{stderr}");
-    }
-}
-
-#[test]
 fn a_missing_report_directory_is_created_and_said() {
     let dir = tempfile::tempdir().unwrap();
     let out = bin()

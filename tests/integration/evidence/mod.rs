@@ -521,3 +521,55 @@ fn an_agui_report_merges_beside_an_openwop_one() {
         "absent"
     );
 }
+
+/// `reached: true` counts a pass only when a witnessed run saw its parts reach the
+/// host's model: the same host passes the group with `--witness` and not without.
+#[test]
+fn a_reached_group_needs_a_witnessed_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let only = ["--filter", "openwop.rfc0091.advertised-inline-accepted*"];
+    let witnessed = [
+        &only[..],
+        &["--witness", "127.0.0.1:0", "--witness-wait", "2"][..],
+    ]
+    .concat();
+    report(d, "witnessed.json", &witnessed);
+    report(d, "plain.json", &only);
+    let criteria = "mmconform_criteria: 1\ntitle: T\ncriteria:\n  - id: reached\n    text: An accepted image reached the model.\n    hosts:\n      at_least: 1\n      passes:\n        - { cases: [\"openwop.rfc0091.advertised-inline-accepted[image]\"], reached: true }\n";
+    std::fs::write(d.join("reached.yaml"), criteria).unwrap();
+    let merge = |file: &str| {
+        let out = evidence(
+            d,
+            &[
+                "merge",
+                "--format",
+                "json",
+                "--criteria",
+                "reached.yaml",
+                file,
+            ],
+        );
+        (out.code, out.json(), out.context())
+    };
+    let (code, merged, context) = merge("witnessed.json");
+    assert_eq!(code, 0, "{context}");
+    valid_against("evidence.schema.json", &merged);
+    assert_eq!(merged["inputs"][0]["witnessed"], true);
+    assert_eq!(
+        cell(
+            &merged,
+            "openwop.rfc0091.advertised-inline-accepted[image]",
+            "H1"
+        )["reached_model"],
+        true
+    );
+    let (code, merged, context) = merge("plain.json");
+    assert_eq!(code, 1, "{context}");
+    assert_eq!(merged["inputs"][0]["witnessed"], false);
+    let why = criterion(&merged, "reached")["hosts"][0]["why"][0]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(why.contains("not witnessed reaching the model"), "{why}");
+}

@@ -37,6 +37,9 @@ const ROWS: &[Row] = &[
     ("ignores-image-on-text-model", TEXT, "openai.refuse.error-envelope[image]", SHOULD),
     ("drops-unsupported-parts", TEXT, "openai.refuse.undeclared[audio]", MUST),
     ("drops-unsupported-parts", TEXT, "openai.refuse.undeclared[file]", MUST),
+    // No witness: only usage.prompt_tokens shows the parts never reached the model.
+    ("drops-media", &[], "openai.usage.media-counted[image,image/png]", SHOULD),
+    ("drops-media", &[], "openai.usage.media-counted[file,application/pdf]", SHOULD),
     ("crash-on-invalid-base64", &[], "openai.malformed.no-crash.invalid-base64", MUST),
     ("crash-on-invalid-base64", &[], "openai.malformed.refused.invalid-base64", SHOULD),
     ("lax-base64", &[], "openai.malformed.refused.base64-noise", SHOULD),

@@ -4,3 +4,4 @@
 
 mod faults;
 mod profile;
+mod usage;

@@ -128,6 +128,12 @@ fn terminal_junit_and_json_agree_case_for_case() {
         let xml_name = format!("name=\"{}\"", id);
         assert!(junit.contains(&xml_name), "{id} missing from JUnit");
         let tag = outcome.to_uppercase();
+        if case["self_check"] == true && outcome == "pass" {
+            // A passing self-check is mmconform's, not the host's: counted on its own
+            // summary line, not listed.
+            assert!(!r.stdout.contains(id), "{id} listed:\n{}", r.stdout);
+            continue;
+        }
         assert!(
             r.stdout.lines().any(|l| l.contains(&tag) && l.contains(id)),
             "{id} ({tag}) missing from terminal output:\n{}",

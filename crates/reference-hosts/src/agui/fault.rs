@@ -47,6 +47,8 @@ fault_catalogue! {
             "url and file sources end in RUN_ERROR although they are declared.";
         RefusesStringContent => "refuses-string-content",
             "Plain string user content ends in RUN_ERROR.";
+        IgnoresAuth => "ignores-auth",
+            "With a token configured, a run without `Authorization` is served as if it carried the right one.";
         ForwardSkipsModel => "forward-skips-model",
             "With an upstream model configured, runs complete without calling the model.";
         ForwardDropsMedia => "forward-drops-media",

@@ -54,6 +54,10 @@ pub struct AgentConfig {
     /// The wire the upstream is called in (Chat Completions unless set; Gemini makes
     /// the agent a gateway that translates AG-UI into Gemini).
     pub upstream_wire: UpstreamWire,
+    /// The bearer token every run must present (`Authorization: Bearer <token>`), when
+    /// set. AG-UI defines no authentication; agents are deployed behind one, and a run
+    /// given a token checks that it is enforced.
+    pub token: Option<String>,
 }
 
 impl AgentConfig {
@@ -64,7 +68,13 @@ impl AgentConfig {
             fault,
             upstream: None,
             upstream_wire: UpstreamWire::Chat,
+            token: None,
         })
+    }
+
+    /// The same agent requiring `token` on every run (none: open).
+    pub fn with_token(self, token: Option<String>) -> AgentConfig {
+        AgentConfig { token, ..self }
     }
 
     /// The same agent forwarding to `upstream` (none: answering on its own).

@@ -6,12 +6,13 @@ use super::forward;
 use super::input::{self, SchemaError};
 use super::model::{self, Verdict};
 use super::{AGENT_PATH, AgentConfig, AguiFault, MEDIA_PATH};
+use crate::auth::presented_bearer;
 use crate::body_limit::{BodyError, DEFAULT_CAP, read_capped};
 use crate::media_files::media_file;
 use crate::upstream::Upstream;
 use axum::body::Body;
 use axum::extract::{DefaultBodyLimit, Path, State};
-use axum::http::{StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -56,8 +57,26 @@ fn schema_error(config: &AgentConfig, error: SchemaError) -> Response {
     detail(StatusCode::UNPROCESSABLE_ENTITY, &error.0)
 }
 
-async fn run(State(agent): State<Shared>, body: Body) -> Response {
+/// The bearer check: nothing when no token is configured or the right one is
+/// presented; otherwise the 401 a FastAPI `HTTPBearer` dependency answers. The token is
+/// never echoed.
+fn unauthorized(config: &AgentConfig, headers: &HeaderMap) -> Option<Response> {
+    let expected = config.token.as_deref()?;
+    if config.fault == Some(AguiFault::IgnoresAuth) || presented_bearer(headers) == Some(expected) {
+        return None;
+    }
+    let mut refused = detail(StatusCode::UNAUTHORIZED, "Not authenticated");
+    refused
+        .headers_mut()
+        .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+    Some(refused)
+}
+
+async fn run(State(agent): State<Shared>, headers: HeaderMap, body: Body) -> Response {
     let config = &agent.config;
+    if let Some(refused) = unauthorized(config, &headers) {
+        return refused;
+    }
     let bytes = match read_capped(body, DEFAULT_CAP).await {
         Ok(b) => b,
         Err(BodyError::TooLarge { cap }) => {
@@ -180,6 +199,34 @@ mod tests {
             assert!(r.bytes().await.unwrap().starts_with(magic), "{name}");
         }
         running.shutdown().await;
+    }
+
+    #[tokio::test]
+    async fn a_configured_token_is_required_unless_the_fault_ignores_it() {
+        let token = Some("t0k".to_string());
+        for (fault, open) in [(None, false), (Some(AguiFault::IgnoresAuth), true)] {
+            let config = AgentConfig {
+                fault,
+                ..AgentConfig::default().with_token(token.clone())
+            };
+            let running = spawn(config, "127.0.0.1:0".parse().unwrap()).await.unwrap();
+            let base = running.base_url();
+            let (status, body) = post(&base, input(json!("hello"))).await;
+            assert_eq!(status == 200, open, "{fault:?}: {status} {body}");
+            if !open {
+                assert_eq!(status, 401);
+                assert!(!body.contains("t0k"), "{body}");
+            }
+            let r = crate::test_support::client()
+                .post(format!("{base}{AGENT_PATH}"))
+                .bearer_auth("t0k")
+                .json(&input(json!("hello")))
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(r.status().as_u16(), 200);
+            running.shutdown().await;
+        }
     }
 
     #[tokio::test]

@@ -13,6 +13,8 @@ fault_catalogue! {
             "The text-only model answers 200 to a request with an image, silently leaving the image out.";
         DropsUnsupportedParts => "drops-unsupported-parts",
             "Every part the chosen model cannot take (image, audio, file) is silently left out and the request answers 200.";
+        DropsMedia => "drops-media",
+            "Every valid media part (image, audio, file) is accepted and then left out before the model sees it: the request answers 200 and its usage counts the text alone.";
         CrashOnInvalidBase64 => "crash-on-invalid-base64",
             "Base64 that does not decode (in a data URL or input_audio.data) makes the server answer 500.";
         IgnoresAuth => "ignores-auth",

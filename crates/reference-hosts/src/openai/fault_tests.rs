@@ -54,6 +54,11 @@ fn signature(fault: OpenaiFault) -> Signature {
             "400 audio_content_not_supported messages[0].content[1]",
             "200 text",
         ),
+        DropsMedia => sig(
+            multi(json!([text("a"), image("image/png")])),
+            "200 text,image",
+            "200 text",
+        ),
         CrashOnInvalidBase64 => sig(
             multi(json!([
                 text("a"),
@@ -249,6 +254,9 @@ async fn each_fault_leaves_valid_requests_alone() {
                 "200 text,image,audio,file finish=None",
                 "200 text finish=None",
             )
+        } else if fault == DropsMedia {
+            // Its own target: every media part of a valid request.
+            ("200 text", "200 text")
         } else {
             ("200 text,image,audio,file", "200 text")
         };

@@ -177,6 +177,10 @@ fn parts_of(
             Err(refused) => return Err(refused),
         }
     }
+    if config.faulted(OpenaiFault::DropsMedia) {
+        // Valid, accepted, and never shown to the model: only the text goes on.
+        seen.retain(|part| matches!(part.kind, "text" | "refusal"));
+    }
     Ok(seen)
 }
 
