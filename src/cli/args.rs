@@ -66,8 +66,18 @@ pub enum ProfileArg {
     Agui,
     /// OpenAI-compatible Chat Completions endpoints (model servers, gateways, proxies).
     Openai,
+    /// The OpenAI Responses API (`POST {base}/responses`) of gateways and model servers.
+    OpenaiResponses,
     /// AgentRuntimes (RemoteClaw #385) through a bridge process: `--target-cmd`.
     Agentruntime,
+}
+
+impl ProfileArg {
+    /// One of the OpenAI front doors (`openai`, `openai-responses`): a model to name,
+    /// a declaration, the OpenAI reference server.
+    pub fn is_openai(self) -> bool {
+        matches!(self, ProfileArg::Openai | ProfileArg::OpenaiResponses)
+    }
 }
 
 /// Which embedded reference `serve-reference` serves. Kept apart from [`ProfileArg`]
@@ -80,6 +90,8 @@ pub enum ServeProfileArg {
     Agui,
     /// The OpenAI-compatible Chat Completions server (API base `/v1`).
     Openai,
+    /// The same server, its Responses door (`/v1/responses`) and that door's faults.
+    OpenaiResponses,
     /// The reference AgentRuntime, speaking bridge protocol v1 on stdin/stdout (one
     /// request per process; its model is $MMCONFORM_WITNESS_URL).
     Agentruntime,

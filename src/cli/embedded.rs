@@ -45,8 +45,9 @@ impl Embedded {
             ProfileArg::Agui => {
                 agent_config(args).map(|agent| Embedded::Agent(agent.with_upstream(upstream)))
             }
-            ProfileArg::Openai => {
-                embedded_openai::server(args, model, upstream).map(Embedded::Openai)
+            ProfileArg::Openai | ProfileArg::OpenaiResponses => {
+                let responses = profile == ProfileArg::OpenaiResponses;
+                embedded_openai::server(args, model, upstream, responses).map(Embedded::Openai)
             }
             ProfileArg::Openwop => {
                 host_config(args).map(|host| Embedded::Host(ReferenceConfig { upstream, ..host }))

@@ -11,7 +11,8 @@ use crate::stop::Stop;
 /// Fills `config.model` when the run is an openai one without it. `Err` is a usage
 /// error (exit 2); no answer leaves it empty for the endpoint probe to report.
 pub async fn pick(config: &mut RunConfig, stop: Stop) -> Result<(), String> {
-    if config.protocol != Some(openai::PROFILE) || config.model.is_some() {
+    let openai_door = [openai::PROFILE, crate::protocol::openai_responses::PROFILE];
+    if !config.protocol.is_some_and(|p| openai_door.contains(&p)) || config.model.is_some() {
         return Ok(());
     }
     let Some(url) = crate::runner::target::shown_url(config) else {

@@ -181,7 +181,13 @@ fn apply_target(
         && !given(matches, "profile")
     {
         args.profile = ProfileArg::from_str(profile.get_ref(), true).map_err(|_| {
-            let names = ["openwop", "agui", "openai", "agentruntime"];
+            let names = [
+                "openwop",
+                "agui",
+                "openai",
+                "openai-responses",
+                "agentruntime",
+            ];
             let message = format!(
                 "unknown profile `{}` (use {}){}",
                 profile.get_ref(),

@@ -89,7 +89,7 @@ pub fn target_env(profile: ProfileArg) -> &'static str {
     match profile {
         ProfileArg::Openwop => "OPENWOP_BASE_URL",
         ProfileArg::Agui => "AGUI_TARGET_URL",
-        ProfileArg::Openai => "OPENAI_BASE_URL",
+        ProfileArg::Openai | ProfileArg::OpenaiResponses => "OPENAI_BASE_URL",
         ProfileArg::Agentruntime => super::target_cmd::TARGET_CMD_ENV,
     }
 }
@@ -118,7 +118,7 @@ pub fn resolve_target(args: &TargetArgs, offline: bool, env: Env) -> Result<Targ
                  or `--target reference`, or set {variable}"
             ));
         }
-        _ if args.profile == ProfileArg::Openai => {
+        _ if args.profile.is_openai() => {
             return Err(format!(
                 "no target: pass --target URL (the API base, http://host:port/v1) \
                  or `--target reference`, or set {variable}"
@@ -185,7 +185,7 @@ fn check_token_env_name(name: &str) -> Result<(), String> {
 pub fn token_env(args: &TargetArgs) -> &str {
     match (&args.token_env, args.profile) {
         (Some(name), _) => name,
-        (None, ProfileArg::Openai) => "OPENAI_API_KEY",
+        (None, ProfileArg::Openai | ProfileArg::OpenaiResponses) => "OPENAI_API_KEY",
         (None, _) => "OPENWOP_API_KEY",
     }
 }
@@ -232,6 +232,7 @@ pub fn protocol_name(profile: ProfileArg) -> &'static str {
         ProfileArg::Openwop => crate::protocol::openwop::PROFILE,
         ProfileArg::Agui => crate::protocol::agui::PROFILE,
         ProfileArg::Openai => crate::protocol::openai::PROFILE,
+        ProfileArg::OpenaiResponses => crate::protocol::openai_responses::PROFILE,
         ProfileArg::Agentruntime => crate::protocol::agentruntime::PROFILE,
     }
 }
@@ -289,7 +290,7 @@ fn parse_media_ref(raw: &str, profile: ProfileArg) -> Result<(String, String), S
         .ok_or_else(|| format!("--media-ref `{raw}` must look like MODALITY=REF"))?;
     let kinds: &[&str] = match profile {
         ProfileArg::Agui => &agui::PART_KINDS,
-        ProfileArg::Openai => &crate::protocol::openai::KINDS,
+        ProfileArg::Openai | ProfileArg::OpenaiResponses => &crate::protocol::openai::KINDS,
         ProfileArg::Openwop | ProfileArg::Agentruntime => &NON_TEXT_MODALITIES,
     };
     parse_modalities(&[modality.to_string()], kinds).map_err(|e| format!("--media-ref: {e}"))?;
@@ -303,7 +304,7 @@ fn parse_media_ref(raw: &str, profile: ProfileArg) -> Result<(String, String), S
 fn resolve_model(args: &TargetArgs, chosen: Option<String>) -> Result<Option<String>, String> {
     match args.model.as_deref().map(str::trim) {
         None => Ok(chosen),
-        Some(_) if args.profile != ProfileArg::Openai => Err(
+        Some(_) if !args.profile.is_openai() => Err(
             "--model names the model of an OpenAI-compatible endpoint: add --profile openai".into(),
         ),
         Some("") => Err("--model must name a model".into()),

@@ -2,7 +2,7 @@
 
 use super::args::{ServeArgs, ServeProfileArg};
 use super::embedded::{self, MODALITIES, agent_declaration, upstream_url};
-use super::embedded_openai::{OPENAI_FAULT_LISTING, openai_fault_names};
+use super::embedded_openai::{fault_listing, openai_fault_names};
 use super::resolve::parse_modalities;
 use super::{CliError, runtime};
 use crate::exit::Ending;
@@ -114,20 +114,23 @@ async fn serve_until_interrupted(
     Ok(Ending::Done)
 }
 
-/// `serve-reference --profile openai`: the OpenAI-compatible reference server.
-fn serve_openai(args: &ServeArgs) -> Result<Ending, CliError> {
+/// `serve-reference --profile openai` (or `openai-responses`: the same server, whose
+/// faults listed and taken are its Responses door's): the OpenAI-compatible reference
+/// server.
+fn serve_openai(args: &ServeArgs, responses: bool) -> Result<Ending, CliError> {
     if args.list_faults {
         return list_faults(
             OpenaiFault::all()
                 .iter()
+                .filter(|f| f.seen_at(responses))
                 .map(|f| (f.name(), f.description(), f.needs_upstream())),
         );
     }
     let fault = embedded::parse_fault::<OpenaiFault>(
         "--fault",
         args.fault.as_deref(),
-        &openai_fault_names(),
-        OPENAI_FAULT_LISTING,
+        &openai_fault_names(responses),
+        fault_listing(responses),
     )
     .map_err(CliError::Usage)?;
     if args.max_request_body_bytes == Some(0) {
@@ -178,20 +181,25 @@ fn token(args: &ServeArgs) -> Result<Option<String>, CliError> {
 }
 
 pub fn serve(args: &ServeArgs) -> Result<Ending, CliError> {
-    if args.profile != ServeProfileArg::Openai && !args.models.is_empty() {
+    let openai = matches!(
+        args.profile,
+        ServeProfileArg::Openai | ServeProfileArg::OpenaiResponses
+    );
+    if !openai && !args.models.is_empty() {
         return Err(CliError::Usage(
             "--models picks the OpenAI-compatible server's models: add --profile openai".into(),
         ));
     }
     match args.profile {
         ServeProfileArg::Agui => return serve_agui(args),
-        ServeProfileArg::Openai if !args.accepts.is_empty() => {
+        ServeProfileArg::Openai | ServeProfileArg::OpenaiResponses if !args.accepts.is_empty() => {
             return Err(CliError::Usage(
                 "--accepts declares the AG-UI agent: use --models for the OpenAI-compatible server"
                     .into(),
             ));
         }
-        ServeProfileArg::Openai => return serve_openai(args),
+        ServeProfileArg::Openai => return serve_openai(args, false),
+        ServeProfileArg::OpenaiResponses => return serve_openai(args, true),
         ServeProfileArg::Agentruntime => return super::serve_runtime::serve(args),
         ServeProfileArg::Openwop => {}
     }

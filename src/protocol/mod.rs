@@ -12,6 +12,7 @@ pub mod claims_file;
 pub mod openwop;
 
 pub mod openai;
+pub mod openai_responses;
 
 pub mod single_endpoint;
 pub mod sse_read;
@@ -34,6 +35,7 @@ pub const PROTOCOLS: &[&dyn Protocol] = &[
     &openwop::Openwop,
     &agui::Agui,
     &openai::Openai,
+    &openai_responses::OpenaiResponses,
     &agentruntime::Agentruntime,
 ];
 

@@ -1,9 +1,10 @@
-//! Running one OpenAI case: render the body (the run's model added), POST it to
-//! `{base}/chat/completions`, classify the answer, judge.
+//! Running one OpenAI case: render the body (the run's model added), POST it to the
+//! door's path (`{base}/chat/completions`, `{base}/responses`), classify the answer, judge.
 
 use super::judge::judge_stream;
-use super::part::{self as openai_part, PartInputs};
+use super::part::PartInputs;
 use super::read;
+use super::wire::Wire;
 use crate::http::HttpClient;
 use crate::judge::catalog::SchemaCatalog;
 use crate::judge::{self as answer_judge, Answer, verdict};
@@ -18,6 +19,7 @@ use std::time::Instant;
 
 /// Everything an OpenAI case needs from the run, shared by all cases.
 pub struct OpenaiEnv<'a> {
+    pub wire: &'static Wire,
     pub client: &'a HttpClient,
     /// How long to wait after `data: [DONE]` for events that break the stream.
     pub grace: std::time::Duration,
@@ -54,7 +56,7 @@ pub async fn run_case(planned: &PlannedCase, case: &SuiteCase, env: &OpenaiEnv<'
     };
     let body = match request_spec.body.as_ref().map(|b| {
         render_body(b, &resolve, &|spec| {
-            openai_part::render(spec, &resolve, &env.part_inputs)
+            (env.wire.render)(spec, &resolve, &env.part_inputs)
         })
     }) {
         None => json!({}),
@@ -62,8 +64,15 @@ pub async fn run_case(planned: &PlannedCase, case: &SuiteCase, env: &OpenaiEnv<'
         Some(Err(e)) => return error(format!("request could not be built: {e}")),
     };
     let body = with_model(body, env.model);
-    let answer =
-        read::post_completion(env.client, &body, request_spec.auth, env.grace, &planned.id).await;
+    let answer = read::post_completion(
+        env.wire,
+        env.client,
+        &body,
+        request_spec.auth,
+        env.grace,
+        &planned.id,
+    )
+    .await;
     let unjudged = result_without_exchange(planned, case, Outcome::Blocked, None);
     let (mut result, evidence) =
         match with_exchange(unjudged, answer.exchange, answer.evidence, started) {

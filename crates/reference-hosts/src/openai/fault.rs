@@ -55,6 +55,16 @@ fault_catalogue! {
             "With an upstream configured, an accepted request is answered by the server itself, 200, without calling the upstream model.";
         ForwardUnvalidated => "forward-unvalidated",
             "A request that deserves a 400 (malformed, or a part the model cannot take) is forwarded to the upstream model as it came, and the upstream's answer relayed.";
+        ResponsesDropsFileIdPart => "responses-drops-file-id-part",
+            "On the Responses door, an input_file given by file_id only is silently skipped and the request answers 200.";
+        ResponsesDropsFileUrl => "responses-drops-file-url",
+            "On the Responses door, an input_file given by file_url is silently skipped and the request answers 200.";
+        ResponsesAcceptsObjectImageUrl => "responses-accepts-object-image-url",
+            "On the Responses door, an input_image whose image_url is an object `{url}` (Chat's form) is taken instead of refused with 400.";
+        ResponsesSkipsChatParts => "responses-skips-chat-parts",
+            "On the Responses door, a Chat-style part (`text`, `image_url`, `file`) is skipped and the request answers 200, so the model gets the caption only.";
+        ResponsesStreamWithoutCompleted => "responses-stream-without-completed",
+            "A streamed Responses answer ends without its `response.completed` event.";
     }
 }
 
@@ -71,6 +81,53 @@ impl OpenaiFault {
                 | ForwardSkipsModel
                 | ForwardUnvalidated
         )
+    }
+}
+
+/// The front doors whose pack a fault is calibrated by, so each profile lists its own:
+/// a validation fault acts at both doors, but is listed where a case is written for it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Doors {
+    /// Chat Completions (`--profile openai`).
+    Chat,
+    /// Responses only (`--profile openai-responses`): it bends Responses' own form.
+    Responses,
+    /// Both packs catch it.
+    Both,
+}
+
+impl OpenaiFault {
+    /// The packs that calibrate the fault.
+    pub fn doors(self) -> Doors {
+        use OpenaiFault::*;
+        match self {
+            ResponsesDropsFileIdPart
+            | ResponsesDropsFileUrl
+            | ResponsesAcceptsObjectImageUrl
+            | ResponsesSkipsChatParts
+            | ResponsesStreamWithoutCompleted => Doors::Responses,
+            CompletionWithoutFinishReason
+            | StreamWithoutFinishReason
+            | StreamWithoutDone
+            | StreamChunkNotJson
+            | RefusesStringContent
+            | RefusesTextOnlyArray
+            | AcceptsPngOnly
+            | AcceptsWavOnly
+            | ForwardAudioAsImage
+            | ForwardReplacesFilename
+            | ForwardDropsDetail => Doors::Chat,
+            _ => Doors::Both,
+        }
+    }
+
+    /// Calibrated by the Responses pack (`responses`), or by the Chat pack.
+    pub fn seen_at(self, responses: bool) -> bool {
+        match self.doors() {
+            Doors::Both => true,
+            Doors::Chat => !responses,
+            Doors::Responses => responses,
+        }
     }
 }
 
