@@ -25,6 +25,8 @@ mod fault_table;
 mod forwarding;
 mod junit;
 mod openai;
+#[path = "openai-responses/mod.rs"]
+mod openai_responses;
 mod openwop;
 mod report_paths;
 mod snapshots;

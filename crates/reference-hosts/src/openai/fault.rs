@@ -84,20 +84,21 @@ impl OpenaiFault {
     }
 }
 
-/// The front doors whose pack a fault is calibrated by, so each profile lists its own:
-/// a validation fault acts at both doors, but is listed where a case is written for it.
+/// The front doors a fault acts at, so each profile lists (and calibrates) its own: the
+/// validation and forwarding faults act at both, since the Responses door translates
+/// into the Chat path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Doors {
-    /// Chat Completions (`--profile openai`).
+    /// Chat Completions only (`--profile openai`): it bends Chat's answer form.
     Chat,
     /// Responses only (`--profile openai-responses`): it bends Responses' own form.
     Responses,
-    /// Both packs catch it.
+    /// Both doors.
     Both,
 }
 
 impl OpenaiFault {
-    /// The packs that calibrate the fault.
+    /// The doors the fault acts at.
     pub fn doors(self) -> Doors {
         use OpenaiFault::*;
         match self {
@@ -106,22 +107,16 @@ impl OpenaiFault {
             | ResponsesAcceptsObjectImageUrl
             | ResponsesSkipsChatParts
             | ResponsesStreamWithoutCompleted => Doors::Responses,
+            // Chat's answer form: the Responses door answers in its own.
             CompletionWithoutFinishReason
             | StreamWithoutFinishReason
             | StreamWithoutDone
-            | StreamChunkNotJson
-            | RefusesStringContent
-            | RefusesTextOnlyArray
-            | AcceptsPngOnly
-            | AcceptsWavOnly
-            | ForwardAudioAsImage
-            | ForwardReplacesFilename
-            | ForwardDropsDetail => Doors::Chat,
+            | StreamChunkNotJson => Doors::Chat,
             _ => Doors::Both,
         }
     }
 
-    /// Calibrated by the Responses pack (`responses`), or by the Chat pack.
+    /// Acts at the Responses door (`responses`), or at the Chat door.
     pub fn seen_at(self, responses: bool) -> bool {
         match self.doors() {
             Doors::Both => true,
