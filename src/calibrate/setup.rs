@@ -234,6 +234,17 @@ pub fn setups() -> Vec<Setup> {
                 upstream_wire: UpstreamWire::Chat,
             }),
     )
+    .chain(
+        setup_openai::responses_shapes()
+            .into_iter()
+            .map(|(name, summary, shape, witness)| Setup {
+                name,
+                summary,
+                shape: Shape::Openai(shape),
+                witness,
+                upstream_wire: UpstreamWire::Chat,
+            }),
+    )
     .chain([Setup {
         name: "openai-responses-witness",
         summary: "openai-witness, the server translating Chat into Responses calls to the witness (forwarding faults only)",
@@ -258,10 +269,10 @@ pub fn setups() -> Vec<Setup> {
 impl Setup {
     /// The protocol whose cases this shape runs.
     pub fn profile(&self) -> &'static str {
-        match self.shape {
+        match &self.shape {
             Shape::Openwop(_) => crate::protocol::openwop::PROFILE,
             Shape::Agui(_) => crate::protocol::agui::PROFILE,
-            Shape::Openai(_) => crate::protocol::openai::PROFILE,
+            Shape::Openai(shape) => shape.profile(),
             Shape::Agentruntime(_) => crate::protocol::agentruntime::PROFILE,
         }
     }

@@ -120,7 +120,9 @@ impl Variant {
                     && (setup.witness || !f.needs_upstream())
             }
             Variant::OpenaiHost(f) => {
-                setup.profile() == crate::protocol::openai::PROFILE
+                let responses = setup.profile() == crate::protocol::openai_responses::PROFILE;
+                (responses || setup.profile() == crate::protocol::openai::PROFILE)
+                    && f.seen_at(responses)
                     && (setup.witness || !f.needs_upstream())
             }
             Variant::Runtime(_) => setup.profile() == crate::protocol::agentruntime::PROFILE,

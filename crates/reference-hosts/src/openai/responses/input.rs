@@ -13,7 +13,10 @@
 //!   skipping it would leave the model with the caption only.
 //!
 //! Parts of a type neither wire has go through untranslated, so the Chat validation
-//! refuses them as an unknown part type. The Responses faults act here.
+//! refuses them as an unknown part type. The Responses faults act here, and so does
+//! `forward-unvalidated` on a forwarding server: what this door would refuse goes on
+//! as it came (an empty input adds no message, a part it cannot read is passed raw),
+//! for the Chat path to forward unvalidated.
 
 use base64::Engine as _;
 use serde_json::{Map, Value, json};
@@ -36,7 +39,10 @@ pub fn to_chat(config: &OpenaiConfig, body: &Value) -> Result<Value, Refused> {
         Some(Value::String(text)) => messages.push(json!({"role": "system", "content": text})),
         Some(other) => return Err(wrong_type("instructions", "a string", other)),
     }
+    let lenient = unvalidated(config);
     match object.get("input") {
+        Some(Value::String(text)) if text.is_empty() && lenient => {}
+        Some(Value::Array(items)) if items.is_empty() && lenient => {}
         Some(Value::String(text)) if text.is_empty() => return Err(empty("input")),
         Some(Value::String(text)) => messages.push(json!({"role": "user", "content": text})),
         Some(Value::Array(items)) if items.is_empty() => return Err(empty("input")),
@@ -57,6 +63,11 @@ pub fn to_chat(config: &OpenaiConfig, body: &Value) -> Result<Value, Refused> {
         chat.insert("stream".into(), stream.clone());
     }
     Ok(Value::Object(chat))
+}
+
+/// `forward-unvalidated` on a server with an upstream: nothing is refused here.
+fn unvalidated(config: &OpenaiConfig) -> bool {
+    config.faulted(OpenaiFault::ForwardUnvalidated) && config.upstream.is_some()
 }
 
 fn empty(path: &str) -> Refused {
@@ -113,6 +124,13 @@ fn message(config: &OpenaiConfig, item: &Value, at: &str) -> Result<Value, Refus
 
 /// One content part in its Chat form; None when a fault skips it.
 fn part(config: &OpenaiConfig, part: &Value, at: &str) -> Result<Option<Value>, Refused> {
+    match translated(config, part, at) {
+        Err(_) if unvalidated(config) => Ok(Some(part.clone())),
+        translated => translated,
+    }
+}
+
+fn translated(config: &OpenaiConfig, part: &Value, at: &str) -> Result<Option<Value>, Refused> {
     let Some(object) = part.as_object() else {
         return Err(wrong_type(at, "an object", part));
     };
