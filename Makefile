@@ -1,5 +1,5 @@
-# `make test` is the test command the README gives and .ci/run calls.
-.PHONY: test lint fmt build run-reference fuzz hostile-numbers bench
+# `make test` is the test command CONTRIBUTING.md gives and .ci/run calls.
+.PHONY: test lint fmt build run-reference fuzz hostile-numbers bench cli-reference
 
 CARGO ?= cargo
 
@@ -19,6 +19,11 @@ fmt:
 
 build:
 	$(CARGO) build --release
+
+# docs/guide/cli-reference.md from the clap definitions; a test fails when the committed
+# page differs, so run this after changing a flag or its help.
+cli-reference:
+	UPDATE_CLI_REFERENCE=1 $(CARGO) test --quiet --lib the_committed_cli_reference_is_up_to_date
 
 run-reference:
 	$(CARGO) run --release -- run --target reference

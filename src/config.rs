@@ -86,6 +86,19 @@ pub struct Output {
     pub color: bool,
     pub progress: bool,
     pub verbose: bool,
+    /// `--quiet`: the terminal shows only what needs attention and the summary.
+    pub quiet: bool,
+    /// Where the Markdown verdict goes (`--github-summary`, `$GITHUB_STEP_SUMMARY`).
+    pub summary: Option<(PathBuf, SummaryWrite)>,
+}
+
+/// How the Markdown verdict reaches its file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SummaryWrite {
+    /// Replace the file atomically (`--github-summary FILE`).
+    Replace,
+    /// Append (`$GITHUB_STEP_SUMMARY`, shared by every step of the job).
+    Append,
 }
 
 /// What the target is declared to accept, for a protocol without discovery (AG-UI).
@@ -134,6 +147,9 @@ pub struct RunConfig {
     /// ...). Off for a host started in this process on loopback: a proxy can only break it.
     pub env_proxy: bool,
     pub token: Option<Token>,
+    /// The environment variable the token is read from (`--token-env`, or the profile's
+    /// own), named when a host asks for credentials.
+    pub token_env: String,
     /// Extra headers sent with every request.
     pub headers: Vec<(String, String)>,
     pub timeout: Duration,
@@ -143,6 +159,8 @@ pub struct RunConfig {
     pub strict: bool,
     pub require: bool,
     pub opted_out_profiles: Vec<String>,
+    /// `--waive`: cases `--require` does not fail for what only the user can give.
+    pub waived: Vec<FilterTerm>,
     pub dialect: Dialect,
     pub openwop_major: u8,
     pub media_base_url: Option<String>,
@@ -218,6 +236,7 @@ impl RunConfig {
             target_label: None,
             env_proxy: true,
             token: None,
+            token_env: "OPENWOP_API_KEY".into(),
             headers: Vec::new(),
             timeout: Duration::from_secs(30),
             concurrency: 8,
@@ -226,6 +245,7 @@ impl RunConfig {
             strict: false,
             require: false,
             opted_out_profiles: Vec::new(),
+            waived: Vec::new(),
             dialect: Dialect::Spec,
             openwop_major: 1,
             media_base_url: None,
@@ -240,6 +260,8 @@ impl RunConfig {
                 color: false,
                 progress: false,
                 verbose: false,
+                quiet: false,
+                summary: None,
             },
             secret_headers: Vec::new(),
             extra_secrets: Vec::new(),

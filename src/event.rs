@@ -97,6 +97,10 @@ pub struct RunSummary {
     /// True when `--deadline` passed; cases undecided then are `blocked`.
     #[serde(default)]
     pub deadline_reached: bool,
+    /// What the user can do about the run as a whole, one line each (an authentication
+    /// answer to many cases, passes that could not see the far end).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub advice: Vec<String>,
 }
 
 impl RunSummary {

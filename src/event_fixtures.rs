@@ -300,6 +300,7 @@ pub fn summary(cases: &[CaseResult], incomplete: bool) -> RunSummary {
         baseline_drift: Vec::new(),
         flaky: 0,
         deadline_reached: false,
+        advice: Vec::new(),
     }
 }
 

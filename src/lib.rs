@@ -18,6 +18,7 @@ pub mod canonical;
 pub mod cli;
 pub mod config;
 pub mod digest;
+pub mod embedded_ipv4;
 pub mod event;
 #[cfg(test)]
 pub(crate) mod event_fixtures;

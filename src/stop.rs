@@ -16,6 +16,9 @@ pub enum StopReason {
     Interrupted,
 }
 
+/// The reason of a case Ctrl-C left undecided: it is in every report, blocked.
+pub const NEVER_RAN: &str = "interrupted (Ctrl-C) before it ran";
+
 impl fmt::Display for StopReason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {

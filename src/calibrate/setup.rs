@@ -172,7 +172,7 @@ pub fn setups() -> Vec<Setup> {
             "every modality, parts spelled as the official suite does (file + dataBase64)",
             OpenwopShape {
                 dialect: Dialect::Suite,
-                ..openwop(all)
+                ..openwop(all.clone())
             },
         ),
         setup(
@@ -181,6 +181,29 @@ pub fn setups() -> Vec<Setup> {
             OpenwopShape {
                 openwop_major: 2,
                 ..openwop(ReferenceConfig::default())
+            },
+        ),
+        setup(
+            "openwop-v2-all",
+            "all-modalities at openwop 2 (v2 root, v2 registry codes, a token, --media-base-url)",
+            OpenwopShape {
+                openwop_major: 2,
+                media_base_url: true,
+                token: true,
+                ..openwop(all)
+            },
+        ),
+        setup(
+            "openwop-v2-text-only",
+            "text-only at openwop 2 (no aiProviders.input block)",
+            OpenwopShape {
+                openwop_major: 2,
+                ..openwop(ReferenceConfig {
+                    modalities: Vec::new(),
+                    advertise_input: false,
+                    max_bytes_per_part: None,
+                    ..ReferenceConfig::default()
+                })
             },
         ),
         agui(

@@ -23,8 +23,37 @@ pub const SHAPES: [(&str, &str, &[&str]); 2] = [
     ),
 ];
 
+/// The faults run in `agentruntime-narrow`: there only to show the cases the default
+/// declaration skips (delivery of audio/mpeg and video, undeclared images, WAV, PDF)
+/// able to fail, one fault per way such a case can fail is enough; every fault runs in
+/// `agentruntime-witness` (one bridge process per case makes each run cost seconds).
+const NARROW_FAULTS: [RuntimeFault; 4] = [
+    RuntimeFault::DropsBase64Only,
+    RuntimeFault::IgnoresFilePath,
+    RuntimeFault::SwallowsPrompt,
+    RuntimeFault::ErrorsOnUndeclared,
+];
+
+/// Whether `fault` runs in the shape named `setup`.
+pub fn runs_in(fault: RuntimeFault, setup: &str) -> bool {
+    setup != SHAPES[1].0 || NARROW_FAULTS.contains(&fault)
+}
+
 /// The run against the reference runtime, broken by `fault` when given.
 pub fn run_config(fault: Option<RuntimeFault>, accepts: &[&str]) -> Result<RunConfig, String> {
+    let accepts: Vec<String> = accepts.iter().map(|a| a.to_string()).collect();
+    let mut config = RunConfig::new(Target::Command(reference_runtime(fault, &accepts)?));
+    config.protocol = Some(crate::protocol::agentruntime::PROFILE);
+    config.target_label = Some("reference runtime (serve-reference --profile agentruntime)".into());
+    Ok(config)
+}
+
+/// This program's `serve-reference --profile agentruntime`, broken by `fault` and
+/// declaring `accepts` when given: what calibration and `run --target reference` start.
+pub fn reference_runtime(
+    fault: Option<RuntimeFault>,
+    accepts: &[String],
+) -> Result<Command, String> {
     let exe = std::env::current_exe()
         .map_err(|e| format!("cannot find this program to start the reference runtime: {e}"))?;
     let mut argv = vec![
@@ -39,8 +68,5 @@ pub fn run_config(fault: Option<RuntimeFault>, accepts: &[&str]) -> Result<RunCo
     if !accepts.is_empty() {
         argv.extend(["--accepts".into(), accepts.join(",")]);
     }
-    let mut config = RunConfig::new(Target::Command(Command { argv, cwd: None }));
-    config.protocol = Some(crate::protocol::agentruntime::PROFILE);
-    config.target_label = Some("reference runtime (serve-reference --profile agentruntime)".into());
-    Ok(config)
+    Ok(Command { argv, cwd: None })
 }

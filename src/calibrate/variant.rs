@@ -125,7 +125,10 @@ impl Variant {
                     && f.seen_at(responses)
                     && (setup.witness || !f.needs_upstream())
             }
-            Variant::Runtime(_) => setup.profile() == crate::protocol::agentruntime::PROFILE,
+            Variant::Runtime(f) => {
+                setup.profile() == crate::protocol::agentruntime::PROFILE
+                    && super::setup_agentruntime::runs_in(*f, setup.name)
+            }
             Variant::Schema(_) => SCHEMA_MUTANT_SETUPS.contains(&setup.name),
         }
     }

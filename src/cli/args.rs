@@ -299,13 +299,17 @@ pub struct RunArgs {
     /// SHOULD failures fail the run.
     #[arg(long, help_heading = VERDICT)]
     pub strict: bool,
-    /// Skipped and blocked cases count as failures.
+    /// A requirement none of whose cases ran fails (skipped siblings of an exercised one do not).
     #[arg(long, env = "OPENWOP_REQUIRE_BEHAVIOR", value_parser = clap::builder::FalseyValueParser::new(), help_heading = VERDICT)]
     pub require: bool,
     /// Conformance profile honestly opted out of (repeatable).
     /// [env: OPENWOP_OPTED_OUT_PROFILES, comma-separated, added to these]
     #[arg(long = "opt-out", value_name = "PROFILE", help_heading = VERDICT)]
     pub opt_out: Vec<String>,
+    /// A case --require spares when it only needs what you cannot give (a --media-base-url,
+    /// a --media-ref, a token); a case id or glob, as --filter (repeatable).
+    #[arg(long = "waive", value_name = "CASE", help_heading = VERDICT)]
+    pub waive: Vec<String>,
     /// Write JUnit XML here.
     #[arg(long, value_name = "PATH", help_heading = REPORTS)]
     pub junit: Option<PathBuf>,
@@ -326,6 +330,13 @@ pub struct RunArgs {
     /// Print the redacted request and response of failing cases.
     #[arg(short, long, help_heading = REPORTS)]
     pub verbose: bool,
+    /// Print only the cases that failed, errored or were blocked, and the summary.
+    #[arg(short, long, help_heading = REPORTS)]
+    pub quiet: bool,
+    /// Write the run's verdict as Markdown here (a CI job summary). Under GitHub Actions
+    /// it is also appended to $GITHUB_STEP_SUMMARY when this is absent.
+    #[arg(long, value_name = "FILE", help_heading = REPORTS)]
+    pub github_summary: Option<PathBuf>,
     /// Time bound for the whole run; cases undecided when it passes are blocked.
     #[arg(long, value_name = "SECS", help_heading = LIMITS)]
     pub deadline: Option<f64>,

@@ -9,7 +9,7 @@ use clap_mangen::roff::{Roff, bold, roman};
 use std::io::Write;
 
 /// The environment variables mmconform reads, for the man page.
-const ENVIRONMENT: [(&str, &str); 9] = [
+pub(super) const ENVIRONMENT: [(&str, &str); 10] = [
     (
         "OPENWOP_BASE_URL",
         "run, list: the openwop target when --target is absent",
@@ -39,7 +39,14 @@ const ENVIRONMENT: [(&str, &str); 9] = [
         "OPENWOP_OPTED_OUT_PROFILES",
         "run: comma-separated profiles added to --opt-out",
     ),
-    ("NO_COLOR", "no colours with --color auto"),
+    (
+        "NO_COLOR",
+        "no colours with --color auto (when set and not empty)",
+    ),
+    (
+        "GITHUB_STEP_SUMMARY",
+        "run: the run's Markdown verdict is appended to this file (GitHub Actions sets it)",
+    ),
 ];
 
 fn print(bytes: &[u8]) -> Result<Ending, CliError> {

@@ -17,6 +17,7 @@ use std::sync::Arc;
 
 fn has_target(args: &ListArgs) -> bool {
     args.target.target.is_some()
+        || args.target.target_cmd.is_some()
         || process_env(resolve::target_env(args.target.profile))
             .is_some_and(|v| !v.trim().is_empty())
 }

@@ -5,6 +5,7 @@ pub mod args;
 mod args_tools;
 mod baseline;
 mod calibrate;
+mod colour;
 mod connection;
 mod destination;
 mod docs;
@@ -18,6 +19,9 @@ mod media;
 mod model;
 mod out;
 mod project;
+// Generates docs/guide/cli-reference.md from within its own test (`make cli-reference`).
+#[cfg(test)]
+mod reference_page;
 pub mod resolve;
 mod run;
 mod run_witness;
@@ -103,7 +107,7 @@ pub fn main() -> i32 {
         tell(&ending, true);
         return ending.code();
     }
-    let color = resolve::resolve_color(cli.color);
+    let color = colour::resolve_color(cli.color);
     let sends = matches!(
         cli.command,
         Command::Run(_) | Command::List(_) | Command::Calibrate(_)

@@ -1,8 +1,11 @@
 //! `mmconform.toml`: the options a CI job repeats (target, profile, filters, baseline,
-//! reports, strict, require, timeout, concurrency), read by `run` and `list` from the
+//! reports, strict, require, timeout, concurrency, and what each profile needs: accepts,
+//! claims, model, token_env, deadline, witness), read by `run` and `list` from the
 //! current directory or `--config FILE`. The command line (and an environment variable
 //! clap reads) wins over the file; a relative path in the file is relative to the file.
-//! An unknown key or a bad value is exit 2 at `file:line:col`, before anything is sent.
+//! An unknown key or a bad value is exit 2 at `file:line:col`, before anything is sent,
+//! in the user's words: numbers and addresses are read here, not by serde, so a wrong
+//! value says "expected a number of seconds", never `expected f64`.
 
 use super::CliError;
 use super::args::{ListArgs, ProfileArg, RunArgs, TargetArgs};
@@ -29,8 +32,16 @@ struct ProjectFile {
     report: Option<PathBuf>,
     strict: Option<bool>,
     require: Option<bool>,
-    timeout: Option<Spanned<f64>>,
-    concurrency: Option<Spanned<i64>>,
+    /// As `--waive`, repeated.
+    waive: Option<Vec<Spanned<String>>>,
+    timeout: Option<Spanned<toml::Value>>,
+    concurrency: Option<Spanned<toml::Value>>,
+    accepts: Option<Spanned<toml::Value>>,
+    claims: Option<PathBuf>,
+    model: Option<Spanned<String>>,
+    token_env: Option<Spanned<String>>,
+    deadline: Option<Spanned<toml::Value>>,
+    witness: Option<Spanned<String>>,
     agentruntime: Option<AgentruntimeSection>,
 }
 
@@ -57,6 +68,14 @@ impl Project {
         CliError::Scenarios(vec![Diagnostic::new(
             &self.name, &self.text, position, message,
         )])
+    }
+
+    /// A problem whose line must not be shown: it may hold a secret.
+    fn secret_problem(&self, span: std::ops::Range<usize>, message: String) -> CliError {
+        let position = position_at(&self.text, span.start);
+        let mut diagnostic = Diagnostic::new(&self.name, &self.text, position, message);
+        diagnostic.source_line = None;
+        CliError::Scenarios(vec![diagnostic])
     }
 
     fn path(&self, path: &Path) -> PathBuf {
@@ -93,6 +112,11 @@ fn load(explicit: Option<&Path>) -> Result<Option<Project>, CliError> {
         dir,
         file,
     }))
+}
+
+/// Whether the environment names the target for `profile` (a blank value does not).
+fn target_env_set(profile: ProfileArg) -> bool {
+    std::env::var(super::resolve::target_env(profile)).is_ok_and(|v| !v.trim().is_empty())
 }
 
 /// Whether `id` was given on the command line or by its environment variable.
@@ -136,7 +160,79 @@ pub fn apply_run(args: &mut RunArgs, matches: &ArgMatches) -> Result<(), CliErro
     {
         args.concurrency = n;
     }
+    if let Some(secs) = seconds(&project, &file.deadline, 86_400.0)?
+        && !given(matches, "deadline")
+    {
+        args.deadline = Some(secs);
+    }
+    if let Some(addr) = witness(&project)?
+        && !given(matches, "witness")
+    {
+        args.witness = Some(addr);
+    }
+    if let Some(waive) = &file.waive
+        && !given(matches, "waive")
+    {
+        for case in waive {
+            FilterTerm::parse(case.get_ref()).map_err(|e| project.problem(case.span(), e))?;
+        }
+        args.waive = waive.iter().map(|w| w.get_ref().clone()).collect();
+    }
     Ok(())
+}
+
+/// `witness = "127.0.0.1:0"`: the address `--witness` takes.
+fn witness(project: &Project) -> Result<Option<std::net::SocketAddr>, CliError> {
+    let Some(addr) = &project.file.witness else {
+        return Ok(None);
+    };
+    addr.get_ref().trim().parse().map(Some).map_err(|_| {
+        let message = format!(
+            "witness `{}`: expected an address and port such as \"127.0.0.1:0\"",
+            addr.get_ref()
+        );
+        project.problem(addr.span(), message)
+    })
+}
+
+/// A number of seconds in `(0, max]`, an integer or a decimal.
+fn seconds(
+    project: &Project,
+    value: &Option<Spanned<toml::Value>>,
+    max: f64,
+) -> Result<Option<f64>, CliError> {
+    let Some(value) = value else {
+        return Ok(None);
+    };
+    let secs = match value.get_ref() {
+        toml::Value::Integer(n) => *n as f64,
+        toml::Value::Float(x) => *x,
+        other => {
+            let message = format!(
+                "expected a number of seconds (such as 30 or 2.5), not {}",
+                described(other)
+            );
+            return Err(project.problem(value.span(), message));
+        }
+    };
+    if !(secs.is_finite() && secs > 0.0 && secs <= max) {
+        let message = format!("expected a number of seconds between 0 and {max}");
+        return Err(project.problem(value.span(), message));
+    }
+    Ok(Some(secs))
+}
+
+/// A TOML value as a user would name it.
+fn described(value: &toml::Value) -> String {
+    match value {
+        toml::Value::String(s) => format!("the text \"{s}\" (write the number without quotes)"),
+        toml::Value::Boolean(b) => format!("{b}"),
+        toml::Value::Array(_) => "a list".into(),
+        toml::Value::Table(_) => "a table".into(),
+        toml::Value::Integer(n) => n.to_string(),
+        toml::Value::Float(x) => x.to_string(),
+        toml::Value::Datetime(_) => "a date".into(),
+    }
 }
 
 /// `list`: target, profile, filters and timeout (the rest is checked, not used).
@@ -145,6 +241,8 @@ pub fn apply_list(args: &mut ListArgs, matches: &ArgMatches) -> Result<(), CliEr
         return Ok(());
     };
     concurrency(&project)?;
+    seconds(&project, &project.file.deadline, 86_400.0)?;
+    witness(&project)?;
     apply_target(&project, &mut args.target, matches)
 }
 
@@ -153,11 +251,21 @@ fn concurrency(project: &Project) -> Result<Option<u16>, CliError> {
     let Some(n) = &project.file.concurrency else {
         return Ok(None);
     };
-    u16::try_from(*n.get_ref())
-        .ok()
+    let whole = match n.get_ref() {
+        toml::Value::Integer(n) => Some(*n),
+        _ => None,
+    };
+    whole
+        .and_then(|n| u16::try_from(n).ok())
         .filter(|n| (1..=256).contains(n))
         .map(Some)
-        .ok_or_else(|| project.problem(n.span(), "concurrency must be between 1 and 256".into()))
+        .ok_or_else(|| {
+            let message = format!(
+                "concurrency must be a whole number between 1 and 256, not {}",
+                described(n.get_ref())
+            );
+            project.problem(n.span(), message)
+        })
 }
 
 fn apply_target(
@@ -166,17 +274,6 @@ fn apply_target(
     matches: &ArgMatches,
 ) -> Result<(), CliError> {
     let file = &project.file;
-    if let Some(target) = &file.target
-        && !given(matches, "target")
-    {
-        let value = target.get_ref().trim();
-        let url = url::Url::parse(value);
-        if value != "reference" && !url.is_ok_and(|u| matches!(u.scheme(), "http" | "https")) {
-            let message = format!("target `{value}` is neither `reference` nor an http(s) URL");
-            return Err(project.problem(target.span(), message));
-        }
-        args.target = Some(value.to_string());
-    }
     if let Some(profile) = &file.profile
         && !given(matches, "profile")
     {
@@ -200,6 +297,21 @@ fn apply_target(
     if let Some(section) = &file.agentruntime {
         apply_agentruntime(project, section, args, matches)?;
     }
+    if let Some(target) = &file.target
+        && !given(matches, "target")
+    {
+        let value = target.get_ref().trim();
+        let url = url::Url::parse(value);
+        if value != "reference" && !url.is_ok_and(|u| matches!(u.scheme(), "http" | "https")) {
+            let message = format!("target `{value}` is neither `reference` nor an http(s) URL");
+            return Err(project.problem(target.span(), message));
+        }
+        // The profile's target variable (OPENWOP_BASE_URL, ...) beats the file, as
+        // every other environment variable does: resolution reads it when this is unset.
+        if !target_env_set(args.profile) {
+            args.target = Some(value.to_string());
+        }
+    }
     if let Some(filters) = &file.filters
         && !given(matches, "filters")
     {
@@ -208,15 +320,53 @@ fn apply_target(
         }
         args.filters = filters.iter().map(|f| f.get_ref().clone()).collect();
     }
-    if let Some(timeout) = &file.timeout
+    if let Some(secs) = seconds(project, &file.timeout, 3600.0)?
         && !given(matches, "timeout")
     {
-        let secs = *timeout.get_ref();
-        if !(secs.is_finite() && secs > 0.0 && secs <= 3600.0) {
-            let message = "timeout must be between 0 and 3600 seconds".to_string();
-            return Err(project.problem(timeout.span(), message));
-        }
         args.timeout = secs;
+    }
+    apply_declaration(project, args, matches)
+}
+
+/// What the profiles without discovery need said (agui, openai), and the token variable.
+fn apply_declaration(
+    project: &Project,
+    args: &mut TargetArgs,
+    matches: &ArgMatches,
+) -> Result<(), CliError> {
+    let file = &project.file;
+    if let (Some(accepts), Some(_)) = (&file.accepts, &file.claims) {
+        let message = "give `accepts` or `claims`, not both".to_string();
+        return Err(project.problem(accepts.span(), message));
+    }
+    // --accepts and --claims say the same thing: either on the command line wins over both keys.
+    let declared_on_command_line = given(matches, "accepts") || given(matches, "claims");
+    if let Some(accepts) = &file.accepts
+        && !declared_on_command_line
+    {
+        args.accepts = mime_list(project, accepts)?;
+    }
+    if let Some(claims) = &file.claims
+        && !declared_on_command_line
+    {
+        args.claims = Some(project.path(claims));
+    }
+    if let Some(model) = &file.model
+        && !given(matches, "model")
+    {
+        args.model = Some(model.get_ref().trim().to_string());
+    }
+    if let Some(var) = &file.token_env
+        && !given(matches, "token_env")
+    {
+        let name = var.get_ref().trim();
+        if super::resolve::check_token_env_name(name).is_err() {
+            // Never echo it: a token pasted where its variable's name belongs is a secret.
+            let message =
+                "token_env names an environment variable (such as \"HOST_TOKEN\"), not the token itself (the line is not shown)".to_string();
+            return Err(project.secret_problem(var.span(), message));
+        }
+        args.token_env = Some(name.to_string());
     }
     Ok(())
 }
@@ -243,4 +393,34 @@ fn apply_agentruntime(
         args.target_cwd = Some(project.path(cwd));
     }
     Ok(())
+}
+
+/// `accepts = ["image/", "application/pdf"]` or `accepts = "image/,application/pdf"`.
+fn mime_list(project: &Project, value: &Spanned<toml::Value>) -> Result<Vec<String>, CliError> {
+    let split = |s: &str| -> Vec<String> {
+        s.split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(String::from)
+            .collect()
+    };
+    match value.get_ref() {
+        toml::Value::String(s) => Ok(split(s)),
+        toml::Value::Array(items) => items
+            .iter()
+            .map(|item| item.as_str().map(split))
+            .collect::<Option<Vec<_>>>()
+            .map(|lists| lists.concat())
+            .ok_or_else(|| {
+                let message = "accepts: expected a list of MIME types or prefixes, such as [\"image/\", \"application/pdf\"]".to_string();
+                project.problem(value.span(), message)
+            }),
+        other => {
+            let message = format!(
+                "accepts: expected a list of MIME types or prefixes, such as [\"image/\", \"application/pdf\"], not {}",
+                described(other)
+            );
+            Err(project.problem(value.span(), message))
+        }
+    }
 }

@@ -1,7 +1,7 @@
 //! Arguments + environment -> resolved configuration, once (the ripgrep `Args -> Config`
 //! pattern). Every bad value is a usage error (exit 2) before any request is sent.
 
-use super::args::{ColorArg, DialectArg, ProfileArg, RunArgs, TargetArgs};
+use super::args::{DialectArg, ProfileArg, RunArgs, TargetArgs};
 use crate::config::{Claims, EmbeddedClaims, Output, RunConfig, Target, Token};
 use crate::plan::filter::FilterTerm;
 use crate::protocol::agui;
@@ -21,17 +21,6 @@ pub type Env<'a> = &'a dyn Fn(&str) -> Option<String>;
 
 pub fn process_env(name: &str) -> Option<String> {
     std::env::var(name).ok()
-}
-
-/// Applies `--color` and NO_COLOR/CLICOLOR through `colored`, and answers whether stdout
-/// output should be coloured.
-pub fn resolve_color(choice: ColorArg) -> bool {
-    match choice {
-        ColorArg::Always => colored::control::set_override(true),
-        ColorArg::Never => colored::control::set_override(false),
-        ColorArg::Auto => {}
-    }
-    colored::control::SHOULD_COLORIZE.should_colorize()
 }
 
 pub fn parse_modalities(list: &[String], allowed: &[&str]) -> Result<Vec<String>, String> {
@@ -140,13 +129,46 @@ pub fn resolve_target(args: &TargetArgs, offline: bool, env: Env) -> Result<Targ
         )
         .map(TargetChoice::Embedded);
     }
-    if args.reference.reference_upstream.is_some() {
-        return Err(
-            "--reference-upstream configures the embedded host: add --target reference".into(),
-        );
+    // The embedded host's options mean nothing to a real target: silently ignoring one
+    // would run against a host the user did not describe.
+    let reference = &args.reference;
+    for (flag, given) in [
+        (
+            "--reference-upstream",
+            reference.reference_upstream.is_some(),
+        ),
+        ("--reference-fault", reference.reference_fault.is_some()),
+        (
+            "--reference-accepts",
+            !reference.reference_accepts.is_empty(),
+        ),
+    ] {
+        if given {
+            return Err(format!(
+                "{flag} configures the embedded host: add --target reference"
+            ));
+        }
     }
-    let url =
-        url::Url::parse(raw.trim()).map_err(|e| format!("--target `{raw}` is not a URL: {e}"))?;
+    let no_scheme = || {
+        format!(
+            "--target `{raw}` has no scheme: did you mean http://{}?",
+            raw.trim()
+        )
+    };
+    let url = url::Url::parse(raw.trim()).map_err(|e| {
+        if raw.contains("://") {
+            format!("--target `{raw}` is not a URL: {e}")
+        } else {
+            no_scheme()
+        }
+    })?;
+    // `localhost:8080` parses, as the scheme `localhost`.
+    if !raw.contains("://") {
+        return Err(no_scheme());
+    }
+    if let Some(fix) = appended_path(&url, args.profile) {
+        return Err(format!("--target `{raw}` {fix}"));
+    }
     if !matches!(url.scheme(), "http" | "https") || url.host().is_none() {
         return Err(format!(
             "--target `{raw}` must be an http(s) URL with a host"
@@ -162,9 +184,28 @@ pub fn resolve_target(args: &TargetArgs, offline: bool, env: Env) -> Result<Targ
     Ok(TargetChoice::Given(Target::Url(url)))
 }
 
+/// The path mmconform appends to a target itself, when `url` already ends with it, and
+/// the base URL to give instead.
+fn appended_path(url: &url::Url, profile: ProfileArg) -> Option<String> {
+    let own = match profile {
+        ProfileArg::Openwop => "/.well-known/openwop",
+        ProfileArg::Openai => "/chat/completions",
+        ProfileArg::OpenaiResponses => "/responses",
+        ProfileArg::Agui | ProfileArg::Agentruntime => return None,
+    };
+    let path = url.path().trim_end_matches('/');
+    let base = path.strip_suffix(own)?;
+    let mut fixed = url.clone();
+    fixed.set_path(base);
+    Some(format!(
+        "ends with {own}, which mmconform appends itself: pass {}",
+        fixed.as_str().trim_end_matches('/')
+    ))
+}
+
 /// `--token-env` takes a variable's name. A value that is not a name is most likely the
 /// token itself, typed where the name belongs: refuse it without echoing it.
-fn check_token_env_name(name: &str) -> Result<(), String> {
+pub(super) fn check_token_env_name(name: &str) -> Result<(), String> {
     let mut chars = name.chars();
     let valid = chars
         .next()
@@ -205,13 +246,19 @@ fn resolve_token(args: &TargetArgs, env: Env) -> Result<Option<Token>, String> {
             origin: format!("file {}", path.display()),
         }));
     }
-    Ok(env(variable)
+    let value = env(variable)
         .map(|v| v.trim().to_string())
-        .filter(|v| !v.is_empty())
-        .map(|value| Token {
-            value,
-            origin: format!("${variable}"),
-        }))
+        .filter(|v| !v.is_empty());
+    if value.is_none() && args.token_env.is_some() {
+        // Named on purpose: running without the token would only earn 401s.
+        return Err(format!(
+            "--token-env {variable}: the variable is not set (or empty)"
+        ));
+    }
+    Ok(value.map(|value| Token {
+        value,
+        origin: format!("${variable}"),
+    }))
 }
 
 fn parse_header(raw: &str) -> Result<(String, String), String> {
@@ -386,6 +433,7 @@ pub fn resolve_common_with(
     };
     (config.protocol, config.claims) = (Some(protocol), claims);
     config.token = resolve_token(args, env)?;
+    config.token_env = token_env(args).to_string();
     config.headers = headers;
     config.timeout = Duration::from_secs_f64(args.timeout);
     config.filters = filters;
@@ -431,6 +479,11 @@ pub fn resolve_run(args: &RunArgs, color: bool, env: Env) -> Result<Resolved, St
     }
     opted.dedup();
     config.opted_out_profiles = opted;
+    config.waived = args
+        .waive
+        .iter()
+        .map(|w| FilterTerm::parse(w).map_err(|e| format!("--waive: {e}")))
+        .collect::<Result<_, _>>()?;
     config.max_response_bytes = args.max_response_bytes.max(1024);
     config.retries = args.retries;
     config.min_interval = args.rate.as_deref().map(parse_rate).transpose()?;
@@ -465,6 +518,8 @@ pub fn resolve_run(args: &RunArgs, color: bool, env: Env) -> Result<Resolved, St
         // the two would interleave and leave stale bar lines behind.
         progress: std::io::stderr().is_terminal() && std::io::stdout().is_terminal(),
         verbose: args.verbose,
+        quiet: args.quiet,
+        summary: super::destination::github_summary(args.github_summary.as_ref(), env),
     };
     Ok(resolved)
 }
@@ -481,6 +536,18 @@ mod tests {
         for bad in ["0", "-1/s", "5/h", "fast", "nan", "1e9"] {
             assert!(parse_rate(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn a_target_with_the_appended_path_names_the_base() {
+        let url = url::Url::parse("http://h:8080/.well-known/openwop").unwrap();
+        let fix = appended_path(&url, ProfileArg::Openwop).unwrap();
+        assert!(fix.ends_with("pass http://h:8080"), "{fix}");
+        let url = url::Url::parse("http://h/v1/chat/completions/").unwrap();
+        let fix = appended_path(&url, ProfileArg::Openai).unwrap();
+        assert!(fix.ends_with("pass http://h/v1"), "{fix}");
+        let base = url::Url::parse("http://h/v1").unwrap();
+        assert_eq!(appended_path(&base, ProfileArg::Openai), None);
     }
 
     #[test]

@@ -9,7 +9,9 @@ use crate::baseline;
 use crate::event::Event;
 use crate::exit::Ending;
 use crate::report::fanout::FanOut;
-use crate::report::{JsonReporter, JunitReporter, Reporter, TerminalOptions, TerminalReporter};
+use crate::report::{
+    GithubSummaryReporter, JsonReporter, JunitReporter, Reporter, TerminalOptions, TerminalReporter,
+};
 use crate::runner::{self, session::Session};
 use crate::scenario::suite::load_suite;
 use crate::stop::Stop;
@@ -22,6 +24,7 @@ pub fn run(args: &RunArgs, color: bool) -> Result<Ending, CliError> {
         ("--junit", &args.junit),
         ("--report", &args.report),
         ("--export-hurl", &args.export_hurl),
+        ("--github-summary", &args.github_summary),
     ])?;
     if let Some(path) = &args.baseline {
         resolved.config.baseline = Some(baseline::load(path).map_err(|e| match e {
@@ -42,6 +45,7 @@ pub fn run(args: &RunArgs, color: bool) -> Result<Ending, CliError> {
             color: config.output.color,
             verbose: config.output.verbose,
             progress: config.output.progress,
+            quiet: config.output.quiet,
         },
         Box::new(std::io::stdout()),
     ))];
@@ -50,6 +54,9 @@ pub fn run(args: &RunArgs, color: bool) -> Result<Ending, CliError> {
     }
     if let Some(path) = &config.output.report {
         reporters.push(Box::new(JsonReporter::new(path.clone())));
+    }
+    if let Some((path, write)) = &config.output.summary {
+        reporters.push(Box::new(GithubSummaryReporter::new(path.clone(), *write)));
     }
     let mut fanout = FanOut::new(config.redactor(), reporters);
     let mut export = args.export_hurl.clone().map(HurlExport::new);

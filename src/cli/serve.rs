@@ -71,6 +71,15 @@ fn serve_agui(args: &ServeArgs) -> Result<Ending, CliError> {
         embedded::AGUI_FAULT_LISTING,
     )
     .map_err(CliError::Usage)?;
+    // AG-UI defines no authentication, so the agent checks none: serving without the
+    // token asked for would look protected and not be.
+    if args.token.is_some() || args.token_env.is_some() {
+        return Err(CliError::Usage(
+            "the AG-UI reference agent checks no token (AG-UI defines no authentication): \
+             drop --token/--token-env, or use --profile openwop or openai"
+                .into(),
+        ));
+    }
     let accepts: Vec<String> = if args.accepts.is_empty() {
         DEFAULT_ACCEPTS.iter().map(|s| s.to_string()).collect()
     } else {

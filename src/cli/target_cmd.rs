@@ -76,19 +76,5 @@ fn reference_command(args: &TargetArgs) -> Result<Command, String> {
         &names,
         RUNTIME_FAULT_LISTING,
     )?;
-    let exe = std::env::current_exe()
-        .map_err(|e| format!("cannot find this program to start the reference runtime: {e}"))?;
-    let mut argv = vec![
-        exe.to_string_lossy().into_owned(),
-        "serve-reference".into(),
-        "--profile".into(),
-        "agentruntime".into(),
-    ];
-    if let Some(fault) = fault {
-        argv.extend(["--fault".into(), fault.name().into()]);
-    }
-    if !reference.reference_accepts.is_empty() {
-        argv.extend(["--accepts".into(), reference.reference_accepts.join(",")]);
-    }
-    Ok(Command { argv, cwd: None })
+    crate::calibrate::setup_agentruntime::reference_runtime(fault, &reference.reference_accepts)
 }

@@ -85,6 +85,7 @@ fn reporters(args: &WitnessArgs, color: bool) -> Vec<Box<dyn Reporter>> {
             color,
             verbose: args.verbose,
             progress: false,
+            quiet: false,
         },
         Box::new(std::io::stdout()),
     ))];
@@ -216,6 +217,7 @@ fn summary(
         baseline_drift: Vec::new(),
         flaky: 0,
         deadline_reached: false,
+        advice: Vec::new(),
     }
 }
 

@@ -5,11 +5,13 @@ pub mod filter;
 pub mod predicate;
 pub mod result;
 pub mod settle;
+pub mod skip_cause;
 
 use crate::scenario::suite::{Suite, SuiteCase};
 use crate::scenario::{path, template};
 use filter::FilterTerm;
 use serde_json::Value;
+pub use skip_cause::SkipCause;
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Disposition {
@@ -32,6 +34,8 @@ pub struct PlannedCase {
     pub bindings: Vec<(String, String)>,
     pub disposition: Disposition,
     pub decided_on: Vec<String>,
+    /// Why a skipped case did not apply, as `--require` weighs it.
+    pub skip_cause: Option<SkipCause>,
     /// The case's own nonce ([`case_nonce`]): what `{nonce}` renders and its media are
     /// stamped with, so a witness can tell which case a model call came from.
     pub nonce: String,
@@ -90,19 +94,38 @@ fn decide(
     context: &Value,
     nonce: &str,
     index: usize,
-) -> (String, Disposition, Vec<String>) {
+) -> Decided {
     let resolve = resolver(bindings, context, nonce, &case.spec.id, index);
     let title = template::render_text(&case.spec.title, &resolve)
         .unwrap_or_else(|_| case.spec.title.clone());
     match predicate::evaluate_all(&case.spec.applies, context, &resolve) {
-        Err(e) => (
+        Err(e) => Decided {
             title,
-            Disposition::Error(format!("applicability could not be evaluated: {e}")),
-            Vec::new(),
-        ),
-        Ok(v) if v.holds => (title, Disposition::Run, v.facts),
-        Ok(v) => (title, Disposition::Skip(v.explanation), v.facts),
+            disposition: Disposition::Error(format!("applicability could not be evaluated: {e}")),
+            facts: Vec::new(),
+            skip_cause: None,
+        },
+        Ok(v) if v.holds => Decided {
+            title,
+            disposition: Disposition::Run,
+            facts: v.facts,
+            skip_cause: None,
+        },
+        Ok(v) => Decided {
+            title,
+            disposition: Disposition::Skip(v.explanation),
+            facts: v.facts,
+            skip_cause: skip_cause::first_unmet(&case.spec.applies, context, &resolve),
+        },
     }
+}
+
+/// A selected case's applicability, decided.
+struct Decided {
+    title: String,
+    disposition: Disposition,
+    facts: Vec<String>,
+    skip_cause: Option<SkipCause>,
 }
 
 /// Names the filters a case matched none of, as the user wrote them.
@@ -129,23 +152,25 @@ pub fn plan(
                     .any(|f| f.matches(&id, &case.spec.id, req.level, &req.source));
             let index = planned.len();
             let nonce = case_nonce(run_nonce, index);
-            let (title, disposition, decided_on) = if selected {
+            let decided = if selected {
                 decide(case, &bindings, context, &nonce, index)
             } else {
-                (
-                    case.spec.title.clone(),
-                    Disposition::Excluded(excluded_reason(filters)),
-                    Vec::new(),
-                )
+                Decided {
+                    title: case.spec.title.clone(),
+                    disposition: Disposition::Excluded(excluded_reason(filters)),
+                    facts: Vec::new(),
+                    skip_cause: None,
+                }
             };
             planned.push(PlannedCase {
                 index,
                 case: case_index,
                 id,
-                title,
+                title: decided.title,
                 bindings,
-                disposition,
-                decided_on,
+                disposition: decided.disposition,
+                decided_on: decided.facts,
+                skip_cause: decided.skip_cause,
                 nonce,
             });
         }

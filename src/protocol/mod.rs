@@ -162,6 +162,13 @@ pub trait ProtocolRun: Send + Sync {
         false
     }
 
+    /// A case this run leaves out whatever the target says, and why: a choice of the
+    /// run, like `--filter` (openwop: a case of the other protocol major). Excluded, so
+    /// `--require` does not turn it into a failure.
+    fn excludes(&self, _case: &SuiteCase, _context: &Value) -> Option<String> {
+        None
+    }
+
     /// Whether [`decide_on_hand`](Self::decide_on_hand) decides this case (so the
     /// executor can send every other case first).
     fn on_hand(&self, _case: &SuiteCase) -> bool {

@@ -65,7 +65,7 @@ impl JsonReporter {
         report.insert("discovery".into(), discovery);
         // Null when the run ended before a plan existed (e.g. discovery unusable).
         report.insert("planned".into(), serde_json::to_value(self.record.planned)?);
-        // Decided cases in plan order; fewer than `planned` when the run was interrupted.
+        // Decided cases in plan order (an interrupted run blocks the ones it never ran).
         let cases = std::mem::take(&mut self.cases).into_values();
         let cases = cases.collect::<serde_json::Result<Vec<Value>>>()?;
         report.insert("cases".into(), Value::Array(cases));

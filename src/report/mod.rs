@@ -3,6 +3,7 @@
 //! - [`terminal`]: live lines for a human, in plan order, with a summary.
 //! - [`junit`]: JUnit XML for CI gates.
 //! - [`json`]: the JSON evidence file, described by `schemas/report.schema.json`.
+//! - [`github_summary`]: the verdict as Markdown for a CI job's summary page.
 //!
 //! Events reach the reporters through one [`fanout::FanOut`], which redacts each event
 //! once ([`scrub`]); the two file reporters write atomically ([`atomic`]) on
@@ -14,6 +15,7 @@ use std::path::PathBuf;
 pub mod atomic;
 pub mod evidence;
 pub mod fanout;
+pub mod github_summary;
 pub mod json;
 pub mod junit;
 mod junit_strict;
@@ -27,6 +29,7 @@ pub mod verify;
 mod no_secret_leaks;
 
 pub use atomic::{check_writable, write_atomically};
+pub use github_summary::{GithubSummaryReporter, SummaryWrite};
 pub use json::JsonReporter;
 pub use junit::JunitReporter;
 pub use terminal::{TerminalOptions, TerminalReporter};

@@ -102,6 +102,7 @@ fn fan_out(events: &[Event], verbose: bool) -> [(&'static str, String); 3] {
         color: false,
         verbose,
         progress: false,
+        quiet: false,
     };
     let (junit_path, json_path) = (dir.path().join("junit.xml"), dir.path().join("report.json"));
     let reporters: Vec<Box<dyn Reporter>> = vec![

@@ -129,6 +129,7 @@ fn scrub_summary(redactor: &Redactor, summary: &RunSummary) -> RunSummary {
         baseline_drift: summary.baseline_drift.iter().map(|d| r(d)).collect(),
         flaky: summary.flaky,
         deadline_reached: summary.deadline_reached,
+        advice: summary.advice.iter().map(|a| r(a)).collect(),
     }
 }
 

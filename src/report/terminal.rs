@@ -7,6 +7,7 @@ use super::evidence::{self, TERMINAL_BODY_LIMIT};
 use super::{ReportError, Reporter, mode_label};
 use crate::event::{DiscoverySnapshot, Event, RunInfo, RunSummary};
 use crate::outcome::{CaseResult, Outcome};
+use crate::stop::NEVER_RAN;
 use colored::Colorize;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::BTreeMap;
@@ -23,6 +24,9 @@ pub struct TerminalOptions {
     pub verbose: bool,
     /// Draw a live progress bar on stderr; true only when stderr is a TTY.
     pub progress: bool,
+    /// `--quiet`: only the cases that need attention (fail, error, blocked), run-level
+    /// warnings and the summary.
+    pub quiet: bool,
 }
 
 /// Width of the longest tag (`BLOCKED`), so ids line up.
@@ -45,6 +49,10 @@ pub struct TerminalReporter {
     /// counted, not listed (the JSON and JUnit reports list each one).
     unusable: Option<String>,
     blocked_by_target: usize,
+    /// Ids of the cases that failed, errored or were blocked, for the closing list.
+    attention: Vec<(Outcome, String)>,
+    /// Cases Ctrl-C left undecided: blocked in the reports, counted here once.
+    never_ran: usize,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -70,6 +78,8 @@ impl TerminalReporter {
             decided: 0,
             unusable: None,
             blocked_by_target: 0,
+            attention: Vec::new(),
+            never_ran: 0,
         }
     }
 
@@ -120,12 +130,16 @@ impl TerminalReporter {
             printable(&run.profile),
             mode_label(run.strict, run.require),
         );
-        let mut text = line;
-        if let Some(declared) = &run.declared {
+        let mut text = if self.options.quiet {
+            String::new()
+        } else {
+            line
+        };
+        if let Some(declared) = run.declared.as_ref().filter(|_| !self.options.quiet) {
             // No discovery: the declaration is what this run was planned on.
             text.push_str(&format!("{}\n", printable(&declared.view.summary)));
         }
-        if let Some(witness) = &run.witness {
+        if let Some(witness) = run.witness.as_ref().filter(|_| !self.options.quiet) {
             text.push_str(&format!(
                 "witness: {} (model calls carrying each case's nonce are recorded, and expect.witness judged on them)\n",
                 printable(witness)
@@ -143,6 +157,9 @@ impl TerminalReporter {
             Some(code) => code.to_string(),
             None => "no response".to_string(),
         };
+        if self.options.quiet && snapshot.problem.is_none() {
+            return Ok(());
+        }
         let mut line = format!("discovery: {} -> {status}", printable(&snapshot.url));
         if let Some(problem) = &snapshot.problem {
             let problem = format!("problem: {}", printable(problem));
@@ -191,11 +208,24 @@ impl TerminalReporter {
         if case.outcome == Outcome::Excluded {
             return Ok(());
         }
+        if case.outcome == Outcome::Blocked && case.reason.as_deref() == Some(NEVER_RAN) {
+            self.never_ran += 1;
+            return Ok(());
+        }
         if case.outcome == Outcome::Blocked
             && self.unusable.is_some()
             && case.reason == self.unusable
         {
             self.blocked_by_target += 1;
+            return Ok(());
+        }
+        let needs_attention = matches!(
+            case.outcome,
+            Outcome::Fail | Outcome::Error | Outcome::Blocked
+        );
+        if needs_attention {
+            self.attention.push((case.outcome, case.id.clone()));
+        } else if self.options.quiet {
             return Ok(());
         }
         let text = self.render_case(case);
@@ -306,6 +336,23 @@ impl TerminalReporter {
             })
             .collect();
         let mut text = format!("\nsummary: {}\n", counts.join(", "));
+        // The ids to look at, in plan order, one line per outcome: what a CI log reader
+        // searches for without scrolling back through every case.
+        for (outcome, word) in [
+            (Outcome::Fail, "failed"),
+            (Outcome::Error, "errored"),
+            (Outcome::Blocked, "blocked"),
+        ] {
+            let ids: Vec<String> = self
+                .attention
+                .iter()
+                .filter(|(o, _)| *o == outcome)
+                .map(|(_, id)| printable(id))
+                .collect();
+            if !ids.is_empty() {
+                text.push_str(&format!("{word} ({}): {}\n", ids.len(), ids.join(" ")));
+            }
+        }
         if self.blocked_by_target > 0 {
             let line = format!(
                 "blocked: {} case(s) by the unusable target, not listed above",
@@ -320,16 +367,26 @@ impl TerminalReporter {
             );
             text.push_str(&format!("{}\n", self.paint(&line, Paint::Yellow)));
         }
+        for advice in &summary.advice {
+            text.push_str(&format!(
+                "{}\n",
+                self.paint(&printable(advice), Paint::Yellow)
+            ));
+        }
         if summary.deadline_reached {
             let line = "deadline reached (--deadline): cases undecided then are blocked";
             text.push_str(&format!("{}\n", self.paint(line, Paint::Yellow)));
         }
         if summary.incomplete {
+            let ran = self.decided - self.never_ran;
             let decided = match self.planned {
-                Some(planned) => format!("{} of {planned} planned cases", self.decided),
-                None => format!("{} cases", self.decided),
+                Some(planned) => format!("{ran} of {planned} planned cases"),
+                None => format!("{ran} cases"),
             };
-            let line = format!("incomplete: the run stopped after {decided} were decided");
+            let line = format!(
+                "incomplete: the run stopped after {decided} were decided; {} are blocked as never run (in the reports, not listed above)",
+                self.never_ran
+            );
             text.push_str(&format!("{}\n", self.paint(&line, Paint::Yellow)));
         }
         let verdict = format!(
@@ -376,7 +433,7 @@ impl Reporter for TerminalReporter {
 
 /// The order the summary lists outcomes in: what passed, what is wrong, what was not
 /// observed, what was not asked for.
-const SUMMARY_ORDER: [Outcome; 8] = [
+pub(super) const SUMMARY_ORDER: [Outcome; 8] = [
     Outcome::Pass,
     Outcome::Fail,
     Outcome::Xfail,

@@ -13,6 +13,7 @@ fn plain(verbose: bool) -> TerminalOptions {
         color: false,
         verbose,
         progress: false,
+        quiet: false,
     }
 }
 
@@ -162,4 +163,54 @@ fn agui_runs_show_the_declaration_and_every_bucket() {
         text.contains("        stream: completed: RUN_FINISHED after 2 events"),
         "{text}"
     );
+}
+
+#[test]
+fn quiet_prints_only_what_needs_attention_and_the_summary() {
+    let events = fixtures::events();
+    let quiet = render(
+        TerminalOptions {
+            quiet: true,
+            ..plain(false)
+        },
+        &events,
+    );
+    let full = render(plain(false), &events);
+    assert!(full.contains("PASS "), "{full}");
+    assert!(!quiet.contains("PASS "), "{quiet}");
+    assert!(!quiet.contains("SKIP "), "{quiet}");
+    assert!(!quiet.contains("discovery:"), "{quiet}");
+    assert!(quiet.contains("FAIL "), "{quiet}");
+    assert!(quiet.contains("summary:"), "{quiet}");
+    assert!(quiet.contains("verdict:"), "{quiet}");
+}
+
+#[test]
+fn the_summary_lists_the_failed_and_blocked_case_ids() {
+    let events = fixtures::events();
+    let text = render(plain(false), &events);
+    let ids = |outcome: Outcome| -> Vec<String> {
+        events
+            .iter()
+            .filter_map(|e| match e {
+                Event::CaseFinished { result, .. } if result.outcome == outcome => {
+                    Some(result.id.clone())
+                }
+                _ => None,
+            })
+            .collect()
+    };
+    let failed = ids(Outcome::Fail);
+    assert!(!failed.is_empty());
+    let summary = &text[text.find("\nsummary:").unwrap()..];
+    let line = summary
+        .lines()
+        .find(|l| l.starts_with("failed ("))
+        .unwrap_or_else(|| panic!("{summary}"));
+    for id in &failed {
+        assert!(line.contains(id.as_str()), "{line}");
+    }
+    for id in ids(Outcome::Blocked) {
+        assert!(summary.contains(&id), "{summary}");
+    }
 }

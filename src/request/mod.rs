@@ -2,6 +2,7 @@
 //! `$media` parts (each protocol spells them), and `$fixture` documents.
 
 pub mod base64_in_place;
+pub mod base64_noise;
 pub mod body;
 pub mod document;
 pub mod sent;

@@ -4,14 +4,15 @@
 //! finish or the run is stopped (`--deadline`, Ctrl-C). The executor uses these, so a
 //! run decides cases the same way everywhere.
 
+use super::require::{Held, RequireBook};
 use super::{EventSink, RunOutput, finish};
 use crate::baseline::tracker::{BaselineTracker, today_utc};
 use crate::config::RunConfig;
 use crate::event::Event;
 use crate::exit::RunFacts;
 use crate::outcome::{CaseResult, Outcome};
-use crate::plan::PlannedCase;
 use crate::plan::result::result_without_exchange;
+use crate::plan::{PlannedCase, SkipCause};
 use crate::scenario::suite::Suite;
 use crate::stop::{Stop, StopReason};
 use std::collections::BTreeMap;
@@ -26,6 +27,12 @@ use tokio::task::JoinSet;
 pub struct Tally {
     pub counts: BTreeMap<Outcome, usize>,
     pub flaky: usize,
+    /// Cases blocked by an authentication answer (see `runner::auth`).
+    pub auth_refused: usize,
+    /// Passes that expected their parts to reach the model, run without a witness.
+    pub reach_unseen: usize,
+    /// The run's advice lines (`RunSummary::advice`).
+    pub advice: Vec<String>,
 }
 
 pub struct Ledger<'a> {
@@ -39,27 +46,10 @@ pub struct Ledger<'a> {
     tasks: JoinSet<(PlannedCase, CaseResult)>,
     /// `-j`: case tasks that may be sending at once.
     slots: Arc<Semaphore>,
-}
-
-/// Applies `--require`: skipped and blocked cases fail unless their profile is opted out.
-fn apply_require(result: &mut CaseResult, config: &RunConfig, conformance_profile: Option<&str>) {
-    if !config.require || !matches!(result.outcome, Outcome::Skip | Outcome::Blocked) {
-        return;
-    }
-    if let Some(profile) =
-        conformance_profile.filter(|p| config.opted_out_profiles.iter().any(|o| o == p))
-    {
-        result.notes.push(format!(
-            "profile {profile} is opted out, so --require does not apply"
-        ));
-        return;
-    }
-    let was = result.outcome;
-    result.outcome = Outcome::Fail;
-    result.reason = Some(format!(
-        "--require: case was {was}: {}",
-        result.reason.clone().unwrap_or_default()
-    ));
+    /// Skipped and blocked cases `--require` weighs at the end of the run.
+    require: RequireBook,
+    /// Why each skipped case did not apply, by plan index.
+    skip_causes: BTreeMap<usize, SkipCause>,
 }
 
 impl<'a> Ledger<'a> {
@@ -71,6 +61,8 @@ impl<'a> Ledger<'a> {
             tally: Tally::default(),
             undecided: BTreeMap::new(),
             tasks: JoinSet::new(),
+            require: RequireBook::default(),
+            skip_causes: BTreeMap::new(),
             slots: Arc::new(Semaphore::new(config.concurrency.max(1))),
             baseline: config
                 .baseline
@@ -79,18 +71,45 @@ impl<'a> Ledger<'a> {
         }
     }
 
-    /// Records one decided case (`case` indexes `suite.cases`) and emits it.
-    pub fn decide(&mut self, mut result: CaseResult, index: usize, case: usize) {
-        apply_require(
-            &mut result,
-            self.config,
-            self.suite.cases[case].conformance_profile.as_deref(),
-        );
+    /// Notes why the plan's skipped cases did not apply, for `--require`.
+    pub fn expect(&mut self, cases: &[PlannedCase]) {
+        self.skip_causes
+            .extend(cases.iter().filter_map(|p| Some((p.index, p.skip_cause?))));
+    }
+
+    /// Records one decided case (`case` indexes `suite.cases`) and emits it, unless
+    /// `--require` has to weigh it at the end of the run (see `runner::require`).
+    pub fn decide(&mut self, result: CaseResult, index: usize, case: usize) {
+        self.undecided.remove(&index);
+        let held = Held {
+            result,
+            index,
+            case,
+            cause: self.skip_causes.get(&index).copied(),
+        };
+        let profile = self.suite.cases[case].conformance_profile.as_deref();
+        if let Some(held) = self.require.offer(self.config, profile, held) {
+            self.record(held.result, held.index);
+        }
+    }
+
+    /// Counts one case whose outcome is final and emits it.
+    fn record(&mut self, mut result: CaseResult, index: usize) {
         if let Some(tracker) = &mut self.baseline {
             tracker.apply(&mut result);
         }
-        self.undecided.remove(&index);
         *self.tally.counts.entry(result.outcome).or_default() += 1;
+        if super::auth::is_refused(&result) {
+            self.tally.auth_refused += 1;
+        }
+        if result.outcome == Outcome::Pass
+            && result
+                .notes
+                .iter()
+                .any(|n| n == super::witnessed::REACH_UNSEEN)
+        {
+            self.tally.reach_unseen += 1;
+        }
         // Flaky: a retry was needed and an answer came in the end. Retries that never
         // got one (a refused connection) are an unreachable host, not a flaky one.
         if result
@@ -130,6 +149,9 @@ impl<'a> Ledger<'a> {
         client: &crate::http::HttpClient,
     ) -> RunOutput {
         let stopped = self.drain(stop).await;
+        for held in std::mem::take(&mut self.require).settle(self.config) {
+            self.record(held.result, held.index);
+        }
         let sink = self.sink;
         // Every request is done (or abandoned) now: the list is complete.
         let _ = sink.send(Event::Wire(client.wire()));
@@ -161,15 +183,28 @@ impl<'a> Ledger<'a> {
         if stopped.is_some() {
             self.tasks.abort_all();
         }
-        if stopped == Some(StopReason::Deadline) {
-            for p in std::mem::take(&mut self.undecided).into_values() {
-                let case = &self.suite.cases[p.case];
-                let reason = format!("{} before the case was decided", StopReason::Deadline);
-                let result = result_without_exchange(&p, case, Outcome::Blocked, Some(reason));
-                self.decide(result, p.index, p.case);
-            }
+        // Every planned case appears in every report: one the stop left undecided is
+        // blocked (the deadline bounds the run, Ctrl-C ends it: neither is a verdict),
+        // so a CI viewer never counts fewer cases than were planned.
+        if let Some(reason) = stopped {
+            let undecided: Vec<PlannedCase> =
+                std::mem::take(&mut self.undecided).into_values().collect();
+            self.block_all(&undecided, reason);
         }
         stopped
+    }
+
+    /// Decides each of `cases` as blocked by `reason` (`--deadline`, Ctrl-C).
+    pub fn block_all(&mut self, cases: &[PlannedCase], reason: StopReason) {
+        let why = match reason {
+            StopReason::Deadline => format!("{reason} before the case was decided"),
+            StopReason::Interrupted => crate::stop::NEVER_RAN.to_string(),
+        };
+        for p in cases {
+            let case = &self.suite.cases[p.case];
+            let result = result_without_exchange(p, case, Outcome::Blocked, Some(why.clone()));
+            self.decide(result, p.index, p.case);
+        }
     }
 
     /// The tally, and the facts the exit code is decided on.
@@ -190,47 +225,20 @@ impl<'a> Ledger<'a> {
             interrupted,
             baseline_drift,
         };
-        (self.tally, facts)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::config::Target;
-    use crate::event_fixtures as fixtures;
-    use crate::outcome::Level;
-
-    fn result(outcome: Outcome) -> CaseResult {
-        let mut r = fixtures::case(
-            "c",
-            "c",
-            fixtures::requirement("s", Level::Must, "t"),
-            outcome,
-        );
-        r.reason = Some("aiProviders.input.modalities lacks audio".into());
-        r
-    }
-
-    #[test]
-    fn require_fails_skips_unless_the_profile_is_opted_out() {
-        let mut config = RunConfig::new(Target::Offline);
-        config.require = true;
-        let mut skipped = result(Outcome::Skip);
-        apply_require(&mut skipped, &config, Some("p"));
-        assert_eq!(skipped.outcome, Outcome::Fail);
-        assert!(
-            skipped
-                .reason
-                .unwrap()
-                .starts_with("--require: case was skip")
-        );
-        config.opted_out_profiles = vec!["p".into()];
-        let mut spared = result(Outcome::Blocked);
-        apply_require(&mut spared, &config, Some("p"));
-        assert_eq!(spared.outcome, Outcome::Blocked);
-        let mut passed = result(Outcome::Pass);
-        apply_require(&mut passed, &config, None);
-        assert_eq!(passed.outcome, Outcome::Pass);
+        let mut tally = self.tally;
+        let config = self.config;
+        tally.advice.extend(super::auth::advice(
+            tally.auth_refused,
+            &config.token_env,
+            config.token.is_some(),
+        ));
+        // Once per run, not a note on every line: the cure is the same for all of them.
+        if tally.reach_unseen > 0 {
+            tally.advice.push(format!(
+                "{} pass(es) could not see whether the media reached the model: run with --witness to see what the host's model receives",
+                tally.reach_unseen
+            ));
+        }
+        (tally, facts)
     }
 }

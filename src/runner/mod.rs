@@ -3,9 +3,11 @@
 //! (`plan::settle`), and the cases that send run concurrently (bounded by `-j`)
 //! through the [`ledger`]. Everything observable leaves as [`Event`]s.
 
+pub mod auth;
 pub mod ledger;
 pub mod offline;
 pub mod probing;
+pub mod require;
 pub mod session;
 pub mod target;
 pub mod unusable;
@@ -142,15 +144,15 @@ pub async fn execute(mut session: Session, sink: EventSink, stop: Stop) -> RunOu
     };
     let offline = session.offline();
     let planned = session.plan((!offline).then_some(&client), &nonce).await;
-    if let Some(output) = interrupted_early(&sink, &stop, &client, started) {
-        return output;
-    }
     if let Some(snapshot) = &planned.snapshot {
         emit(Event::Discovery(snapshot.clone()));
     }
     emit(Event::Planned {
         total: planned.cases.len(),
     });
+    if stop.reason() == Some(StopReason::Interrupted) {
+        return interrupted(&session, &sink, &planned.cases, &stop, &client, started).await;
+    }
     let unusable = planned
         .problem
         .as_ref()
@@ -174,7 +176,9 @@ pub async fn execute(mut session: Session, sink: EventSink, stop: Stop) -> RunOu
     );
     let (settled, unreachable) = match found.await {
         Some(found) => found,
-        None => return interrupted(&sink, &client, started),
+        None => {
+            return interrupted(&session, &sink, &planned.cases, &stop, &client, started).await;
+        }
     };
     if let Some(reason) = unusable.clone().or(unreachable.clone()) {
         let hint = unusable::hint(&reason, &session.target.base_url);
@@ -198,6 +202,7 @@ pub async fn execute(mut session: Session, sink: EventSink, stop: Stop) -> RunOu
         witness: witness.map(|w| (w, config.witness_wait)),
     });
     let mut ledger = Ledger::new(&config, &suite, &sink);
+    ledger.expect(&planned.cases);
     let gate = send_early.then(probing::ProbeGate::default);
     dispatch(
         &mut ledger,
@@ -302,6 +307,16 @@ async fn send_case(
         }
         (None, _) => {}
     }
+    let sent_credentials = spec.request.as_ref().is_none_or(|r| r.auth);
+    auth::block_if_refused(&mut result, sent_credentials);
+    if result.outcome == crate::outcome::Outcome::Fail
+        && let Some(hint) = &spec.hint
+    {
+        let resolve = planned.resolver(&shared.context, &planned.nonce, &spec.id);
+        if let Ok(text) = crate::scenario::template::render_text(hint, &resolve) {
+            result.notes.push(format!("hint: {text}"));
+        }
+    }
     result
 }
 
@@ -357,29 +372,19 @@ fn no_client(sink: &EventSink, target: &ResolvedTarget, e: String, started: Inst
     finish(sink, Tally::default(), &facts, started, None)
 }
 
-/// Ctrl-C before any case was handed out: the run ends now, reports marked incomplete.
-fn interrupted_early(
+/// Ctrl-C before any case was handed out: the run ends now, reports marked incomplete,
+/// every planned case in them as blocked (it never ran).
+async fn interrupted(
+    session: &Session,
     sink: &EventSink,
+    cases: &[crate::plan::PlannedCase],
     stop: &Stop,
     client: &HttpClient,
     started: Instant,
-) -> Option<RunOutput> {
-    (stop.reason() == Some(StopReason::Interrupted)).then(|| interrupted(sink, client, started))
-}
-
-fn interrupted(sink: &EventSink, client: &HttpClient, started: Instant) -> RunOutput {
-    let _ = sink.send(Event::Wire(client.wire()));
-    let facts = RunFacts {
-        interrupted: true,
-        ..RunFacts::default()
-    };
-    finish(
-        sink,
-        Tally::default(),
-        &facts,
-        started,
-        Some(StopReason::Interrupted),
-    )
+) -> RunOutput {
+    let mut ledger = Ledger::new(&session.config, &session.suite, sink);
+    ledger.block_all(cases, StopReason::Interrupted);
+    ledger.conclude(None, stop, started, client).await
 }
 
 pub(crate) fn finish(
@@ -401,6 +406,7 @@ pub(crate) fn finish(
         baseline_drift: facts.baseline_drift.clone(),
         flaky: tally.flaky,
         deadline_reached: stopped == Some(StopReason::Deadline),
+        advice: tally.advice,
     };
     let _ = sink.send(Event::RunFinished(summary.clone()));
     RunOutput { summary }

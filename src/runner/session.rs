@@ -113,7 +113,18 @@ impl Session {
         let mut context = discovered.context;
         context.insert("run".into(), self.config.run_facts());
         let context = Value::Object(context);
-        let cases = plan::plan(&self.suite, &context, &self.config.filters, nonce);
+        let mut cases = plan::plan(&self.suite, &context, &self.config.filters, nonce);
+        for case in &mut cases {
+            if matches!(case.disposition, plan::Disposition::Excluded(_)) {
+                continue;
+            }
+            if let Some(reason) = self
+                .protocol
+                .excludes(&self.suite.cases[case.case], &context)
+            {
+                case.disposition = plan::Disposition::Excluded(reason);
+            }
+        }
         Planned {
             context,
             snapshot: discovered.snapshot,

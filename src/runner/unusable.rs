@@ -4,7 +4,13 @@
 /// A hint for `reason` (why the target, at `base_url`, cannot be used).
 pub fn hint(reason: &str, base_url: &str) -> String {
     let lower = reason.to_ascii_lowercase();
-    let check = if lower.contains("connection refused") {
+    let plain_http = base_url.starts_with("https://")
+        && (lower.contains("invalidcontenttype") || lower.contains("corrupt message"));
+    let check = if plain_http {
+        // TLS sent to a port that answers plain HTTP: rustls reads an HTTP answer as a
+        // record of the wrong content type.
+        "the port answers plain HTTP, not TLS: use http:// in --target"
+    } else if lower.contains("connection refused") {
         "connection refused: is the host running? check --target"
     } else if lower.contains("dns") || lower.contains("resolve") {
         "the host name does not resolve: check --target"
@@ -39,5 +45,7 @@ mod tests {
         assert!(hint("GET u answered HTTP 404", "u").contains("base URL"));
         assert!(hint("GET u answered HTTP 401", "u").contains("token"));
         assert!(hint("did not return a JSON object", "u").contains("base URL"));
+        let tls = "GET https://h:1/x failed: received corrupt message of type InvalidContentType";
+        assert!(hint(tls, "https://h:1").contains("use http://"));
     }
 }

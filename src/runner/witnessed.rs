@@ -55,9 +55,13 @@ pub async fn record(w: &Witnessed<'_>, result: &mut CaseResult) {
 }
 
 /// The note a case with `expect.witness` carries in a run without `--witness`.
+/// The note on a case that expects its parts to reach the model, run without a witness.
+pub const REACH_UNSEEN: &str =
+    "expect.witness not evaluated: without --witness, a part dropped inside a 2xx cannot be seen";
+
 pub fn not_evaluated(expect: WitnessExpectation) -> String {
     match expect {
-        WitnessExpectation::Reached => "expect.witness not evaluated: without --witness, a part dropped inside a 2xx cannot be seen".into(),
+        WitnessExpectation::Reached => REACH_UNSEEN.into(),
         WitnessExpectation::Withheld | WitnessExpectation::WithheldOrRepaired => "expect.witness not evaluated: without --witness, whether the model saw this input cannot be seen".into(),
         WitnessExpectation::Delivered | WitnessExpectation::Prompt => "expect.witness not evaluated: without --witness, what reached the model cannot be seen".into(),
     }

@@ -35,6 +35,9 @@ pub type LintCase = fn(&str, &super::model::CaseSpec, &Value, &str) -> Vec<Findi
 /// (pointer, point at the key rather than the value, message)
 pub type Finding = (String, bool, String);
 
+/// One expansion row: each variable and its value.
+type Row = Vec<(String, String)>;
+
 /// Fields whose strings are templates; everything else is literal (requirement texts quote
 /// code with braces, schemas hold regexes).
 fn templated_subtrees(case: &Value) -> Vec<(String, &Value)> {
@@ -45,6 +48,7 @@ fn templated_subtrees(case: &Value) -> Vec<(String, &Value)> {
         }
     };
     push("/title");
+    push("/hint");
     push("/applies");
     push("/request/body");
     push("/validate/document");
@@ -110,17 +114,45 @@ fn check_placeholder(
     }
 }
 
+/// An IPv6 address is judged by the IPv4 it embeds (RFC 0196): `[::ffff:7f00:1]` and
+/// `[64:ff9b::7f00:1]` are 127.0.0.1. Alternative IPv4 spellings (`2130706433`,
+/// `0x7f000001`, `127.1`) are already 127.0.0.1 once parsed.
 fn is_loopback_host(host: &url::Host<&str>) -> bool {
     match host {
-        url::Host::Domain(d) => d.eq_ignore_ascii_case("localhost"),
+        // A scheme the url crate does not know (gopher) keeps an IP host as a name.
+        url::Host::Domain(d) => {
+            d.eq_ignore_ascii_case("localhost")
+                || d.parse::<std::net::IpAddr>()
+                    .is_ok_and(|ip| ip.is_loopback())
+        }
         url::Host::Ipv4(ip) => ip.is_loopback(),
-        url::Host::Ipv6(ip) => ip.is_loopback(),
+        url::Host::Ipv6(ip) => crate::embedded_ipv4::is_loopback_v6(*ip),
     }
 }
 
+/// A probe URL whose host comes from an expansion variable is checked once per row,
+/// with the row's literal values bound (an expanded value is known before discovery).
+fn check_expanded_probe_url(raw: &str, rows: &[Row], options: &CheckOptions) -> Option<String> {
+    let binds = |row: &Row| {
+        row.iter()
+            .any(|(name, _)| raw.contains(&format!("{{{name}}}")))
+    };
+    if rows.is_empty() || !rows.iter().any(binds) {
+        return check_probe_url(raw, options);
+    }
+    rows.iter().find_map(|row| {
+        let bound = row.iter().fold(raw.to_string(), |url, (name, value)| {
+            url.replace(&format!("{{{name}}}"), value)
+        });
+        check_probe_url(&bound, options)
+    })
+}
+
 fn check_probe_url(raw: &str, options: &CheckOptions) -> Option<String> {
-    // A data: URL carries its bytes; nothing is fetched, so nothing leaves loopback.
-    if options.allow_external_probe_urls || raw.trim_start().starts_with("data:") {
+    // A data: URL carries its bytes; nothing is fetched, so nothing leaves loopback. A
+    // file: URL without a host names the host's own files: nothing leaves its machine.
+    let local_file = raw.starts_with("file:///");
+    if options.allow_external_probe_urls || raw.trim_start().starts_with("data:") || local_file {
         return None;
     }
     // Placeholders cannot be resolved before discovery; a URL whose host is templated is
@@ -204,7 +236,14 @@ fn check_case(
     if !check_expansion(case, raw, base, &bound, out) {
         return;
     }
-    check_templates(raw, base, &bound, options, out);
+    // Only a bounded expansion is built (an exploding one is reported on its own).
+    let rows = case
+        .expand
+        .as_ref()
+        .filter(|e| e.case_count() <= MAX_EXPANDED_CASES)
+        .map(|e| e.rows())
+        .unwrap_or_default();
+    check_templates(raw, base, (&bound, &rows), options, out);
     check_expectations(case, raw, base, out);
 }
 
@@ -281,7 +320,7 @@ fn check_expansion(
 fn check_templates(
     raw: &Value,
     base: &str,
-    bound: &BTreeSet<String>,
+    (bound, rows): (&BTreeSet<String>, &[Row]),
     options: &CheckOptions,
     out: &mut Vec<Finding>,
 ) {
@@ -307,7 +346,7 @@ fn check_templates(
                 out.push((p.clone(), false, format!("no fixture `fixtures/{s}`")));
             }
             if p.ends_with("/$media/url")
-                && let Some(problem) = check_probe_url(s, options)
+                && let Some(problem) = check_expanded_probe_url(s, rows, options)
             {
                 out.push((p.clone(), false, problem));
             }
@@ -398,6 +437,18 @@ mod probe_url_tests {
     #[test]
     fn loopback_and_data_urls_pass_and_others_are_refused() {
         assert_eq!(check_probe_url("http://127.0.0.1:9/a.png", &strict()), None);
+        assert_eq!(check_probe_url("file:///etc/passwd", &strict()), None);
+        assert!(check_probe_url("file://example.com/etc/passwd", &strict()).is_some());
+        let rows = vec![
+            vec![("url".to_string(), "gopher://127.0.0.1:9/_x".to_string())],
+            vec![("url".to_string(), "ftp://example.com/x".to_string())],
+        ];
+        // Each row is checked with its own value: the second points away from loopback.
+        assert!(check_expanded_probe_url("{url}", &rows, &strict()).is_some());
+        assert_eq!(
+            check_expanded_probe_url("{url}", &rows[..1], &strict()),
+            None
+        );
         assert_eq!(
             check_probe_url("data:image/png;base64,iVBORw0KGgo=", &strict()),
             None
@@ -406,5 +457,39 @@ mod probe_url_tests {
         assert!(refused.is_some_and(|p| p.contains("does not point at loopback")));
         let templated = check_probe_url("http://{host}/a.png", &strict());
         assert!(templated.is_some());
+    }
+
+    #[test]
+    fn an_expanded_host_is_checked_row_by_row() {
+        let row = |v: &str| vec![("a".to_string(), v.to_string())];
+        let url = "http://[{a}]:9/x/{nonce}";
+        let loopback = [row("::ffff:7f00:1"), row("64:ff9b::7f00:1")];
+        assert_eq!(check_expanded_probe_url(url, &loopback, &strict()), None);
+        let public = [row("::ffff:7f00:1"), row("64:ff9b::5db8:d822")];
+        let refused = check_expanded_probe_url(url, &public, &strict());
+        assert!(refused.is_some_and(|p| p.contains("64:ff9b::5db8:d822")));
+        // Unexpanded, the templated host is still refused.
+        assert!(check_expanded_probe_url(url, &[], &strict()).is_some());
+    }
+
+    #[test]
+    fn embedded_and_alternative_spellings_of_loopback_are_loopback() {
+        for url in [
+            "http://[::ffff:7f00:1]:9/a",
+            "http://[64:ff9b::7f00:1]:9/a",
+            "http://[2002:7f00:1::]:9/a",
+            "http://[::7f00:1]:9/a",
+            "http://2130706433:9/a",
+            "http://0x7f000001:9/a",
+            "http://127.1:9/a",
+        ] {
+            assert_eq!(check_probe_url(url, &strict()), None, "{url}");
+        }
+        for url in [
+            "http://[64:ff9b::5db8:d822]/a",
+            "http://[::ffff:a9fe:a9fe]/a",
+        ] {
+            assert!(check_probe_url(url, &strict()).is_some(), "{url}");
+        }
     }
 }

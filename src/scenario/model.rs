@@ -27,6 +27,10 @@ pub struct CaseSpec {
     pub id: String,
     pub title: String,
     pub requirement: Requirement,
+    /// Shown with a failure (templated): what else may explain it, when the declaration
+    /// rather than the host may be wrong ("if the model takes images, pass --accepts image/").
+    #[serde(default)]
+    pub hint: Option<String>,
     /// One case per row: either a map of variable -> values (cartesian product)
     /// or an explicit list of rows.
     #[serde(default)]
@@ -523,6 +527,10 @@ pub struct MediaSpec {
     /// default `base64`).
     #[serde(default)]
     pub attach: Option<String>,
+    /// The generated file's base64 with a character outside the alphabet inserted
+    /// between groups (`request::base64_noise`): a strict decoder refuses it.
+    #[serde(default)]
+    pub base64_noise: bool,
 }
 
 #[derive(Debug, Clone, Deserialize)]

@@ -3,8 +3,10 @@
 //! what actually reached the model can be judged.
 //!
 //! It serves OpenAI Chat Completions (`POST {base}/chat/completions`, streaming or
-//! not; `GET {base}/models`) and Anthropic Messages (`POST {base}/messages`), with
-//! `{base}` = `/v1` (the same paths without `/v1` work too). Each call is decoded part
+//! not; `GET {base}/models`), Anthropic Messages (`POST {base}/messages`) and OpenAI
+//! Responses (`POST {base}/responses`), with `{base}` = `/v1` (the same paths without
+//! `/v1` work too), and Gemini (`/v1beta/models/{model}:generateContent`,
+//! `:streamGenerateContent`, `:countTokens`; see `wire/gemini`). Each call is decoded part
 //! by part ([`record::Part`]: kind, wire form, declared and sniffed type, length,
 //! SHA-256, the nonces stamped in its bytes, problems) into a [`ModelCall`] kept in a
 //! bounded log, and answered with a valid completion that says what was seen.
@@ -17,7 +19,8 @@
 //!
 //! Files: `config.rs` (where it listens, its limits), `routes.rs` (HTTP), `body.rs`
 //! (bounded body reading), `decode.rs` (a body to a call), `openai.rs` and
-//! `anthropic.rs` (each wire's messages), `part.rs` and `bytes.rs` (sources, data URLs,
+//! `anthropic.rs` (each wire's messages), `wire/` (one folder per newer wire: Responses,
+//! Gemini), `part.rs` and `bytes.rs` (sources, data URLs,
 //! digests), `record.rs` (the records), `log.rs` (the shared log and waiting),
 //! `answer.rs` (completions, streams, error bodies).
 

@@ -70,12 +70,33 @@ fn sigint_stops_sending_writes_incomplete_reports_and_exits_130() {
     assert_eq!(report["summary"]["incomplete"], true);
     assert_eq!(report["summary"]["verdict"], "interrupted");
     assert_eq!(report["summary"]["exit_code"], 130);
+    // Every planned case is in the report: the ones Ctrl-C left undecided are blocked.
+    let cases = report["cases"].as_array().unwrap();
+    assert_eq!(
+        Some(cases.len() as u64),
+        report["planned"].as_u64(),
+        "{report}"
+    );
+    let never_ran = cases
+        .iter()
+        .filter(|c| {
+            c["outcome"] == "blocked"
+                && c["reason"]
+                    .as_str()
+                    .is_some_and(|r| r.ends_with("before it ran"))
+        })
+        .count();
+    assert!(never_ran > 0, "no case blocked as interrupted: {report}");
     crate::common::assert_junit_valid(&junit);
     let junit = std::fs::read_to_string(&junit).expect("JUnit is written on Ctrl-C");
     assert!(
         junit.contains("name=\"incomplete\" value=\"true\""),
         "{junit}"
     );
+    let listed = junit.matches("<testcase ").count();
+    let excluded = cases.iter().filter(|c| c["outcome"] == "excluded").count();
+    assert_eq!(listed, cases.len() - excluded, "{junit}");
+    assert!(junit.contains("before it ran"), "{junit}");
     // Nothing was sent after the signal.
     let late: Vec<_> = host
         .requests()

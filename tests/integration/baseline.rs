@@ -117,6 +117,15 @@ fn an_entry_whose_case_now_passes_is_drift() {
         .unwrap()
         .len();
     assert_eq!(drift, 5);
+    // Each entry is printed once, under the verdict (the explanation only counts them).
+    let entry = "baseline entry `openwop.rfc0091.unadvertised-rejected[audio]` (";
+    assert_eq!(r.stdout.matches(entry).count(), 1, "{}", r.stdout);
+    assert!(
+        r.stdout
+            .contains("the baseline no longer describes the host (5 entries)"),
+        "{}",
+        r.stdout
+    );
 }
 
 #[test]

@@ -20,6 +20,7 @@ mod agui;
 mod baseline;
 mod calibrate;
 mod cli;
+mod docs;
 mod evidence;
 mod fault_table;
 mod forwarding;

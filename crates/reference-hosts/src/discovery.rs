@@ -2,6 +2,8 @@
 //!
 //! Capability families sit at the document ROOT (RFC 0073); the deprecated
 //! `capabilities: {...}` wrapper appears only under the `wrapper-only-discovery` fault.
+//! [`discovery_document_v2`] is the closed v2 root of the same facts; which one a request
+//! gets is `negotiation.rs`'s to decide.
 
 use serde_json::{Map, Value, json};
 
@@ -30,6 +32,74 @@ pub fn discovery_document(config: &ReferenceConfig) -> Value {
         );
     } else {
         doc.insert("aiProviders".into(), ai_providers);
+    }
+    Value::Object(doc)
+}
+
+/// The version every v2 record names as `since`: this host's own v2 contract.
+const SINCE: &str = "2.0";
+
+/// A capability record's common fields (RFC 0169 §A): stable records carry no `until`.
+fn record(status: &str, witness: &str, facets: Value) -> Value {
+    let mut map = Map::new();
+    map.insert("status".into(), json!(status));
+    map.insert("since".into(), json!(SINCE));
+    if status != "stable" {
+        map.insert("until".into(), json!("3.0"));
+    }
+    map.insert("witness".into(), json!(witness));
+    if let Value::Object(facets) = facets {
+        map.extend(facets);
+    }
+    Value::Object(map)
+}
+
+/// The closed v2 root (`OpenWOP-Version: 2`; openwop `spec/v2/core/capabilities.md`):
+/// the same facts as the v1 document, each family a record, `supported` gone
+/// (`providers` is the claim), envelope kinds under `kinds`.
+pub fn discovery_document_v2(config: &ReferenceConfig) -> Value {
+    let mut doc = Map::new();
+    doc.insert(
+        "protocolVersions".into(),
+        json!(super::negotiation::PROTOCOL_VERSIONS),
+    );
+    doc.insert(
+        "preferredVersion".into(),
+        json!(super::negotiation::PREFERRED_VERSION),
+    );
+    doc.insert(
+        "implementation".into(),
+        json!({"name": "mmconform-reference", "version": env!("CARGO_PKG_VERSION")}),
+    );
+    let gated = "witnessable-gated";
+    doc.insert(
+        "supportedEnvelopes".into(),
+        record(
+            "stable",
+            gated,
+            json!({"kinds": supported_envelopes(config)}),
+        ),
+    );
+    doc.insert(
+        "schemaVersions".into(),
+        record("stable", gated, json!({"kinds": schema_versions(config)})),
+    );
+    if !config.faulted(Fault::DiscoveryMissingRequired) {
+        doc.insert("limits".into(), record("stable", gated, limits(config)));
+    }
+    let mut ai = ai_providers(config);
+    if let Some(map) = ai.as_object_mut() {
+        let providers = map.remove("supported").unwrap_or_else(|| json!([]));
+        if config.faulted(Fault::V2RecordKeepsSupported) {
+            map.insert("supported".into(), providers.clone());
+        }
+        map.insert("providers".into(), providers);
+    }
+    let ai = record("experimental", gated, ai);
+    if config.faulted(Fault::WrapperOnlyDiscovery) {
+        doc.insert("capabilities".into(), json!({ "aiProviders": ai }));
+    } else {
+        doc.insert("aiProviders".into(), ai);
     }
     Value::Object(doc)
 }

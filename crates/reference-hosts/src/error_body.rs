@@ -23,6 +23,12 @@ pub enum ErrorCode {
     InternalError,
     /// The upstream model of a forwarding host could not be reached or failed (502).
     UpstreamUnavailable,
+    /// v2: a capability the host does not advertise (an unadvertised modality), 422.
+    CapabilityNotProvided,
+    /// v2: a destination the egress (SSRF) guard refused, 403.
+    EgressDenied,
+    /// v2: an `OpenWOP-Version` major the host does not serve, 406.
+    ProtocolVersionUnsupported,
 }
 
 impl ErrorCode {
@@ -39,6 +45,9 @@ impl ErrorCode {
             ErrorCode::MethodNotAllowed => "method_not_allowed",
             ErrorCode::InternalError => "internal_error",
             ErrorCode::UpstreamUnavailable => "upstream_unavailable",
+            ErrorCode::CapabilityNotProvided => "capability_not_provided",
+            ErrorCode::EgressDenied => "egress_denied",
+            ErrorCode::ProtocolVersionUnsupported => "protocol_version_unsupported",
         }
     }
 
@@ -54,6 +63,9 @@ impl ErrorCode {
             ErrorCode::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             ErrorCode::InternalError => StatusCode::INTERNAL_SERVER_ERROR,
             ErrorCode::UpstreamUnavailable => StatusCode::BAD_GATEWAY,
+            ErrorCode::CapabilityNotProvided => StatusCode::UNPROCESSABLE_ENTITY,
+            ErrorCode::EgressDenied => StatusCode::FORBIDDEN,
+            ErrorCode::ProtocolVersionUnsupported => StatusCode::NOT_ACCEPTABLE,
         }
     }
 }

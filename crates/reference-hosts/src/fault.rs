@@ -51,6 +51,8 @@ fault_catalogue! {
             "A non-text part without the required `mimeType` is accepted.";
         AcceptsInvalidBase64 => "accepts-invalid-base64",
             "Inline `data` that is not valid base64 is accepted.";
+        LaxBase64 => "lax-base64",
+            "Inline `data` is decoded as Python's default decoder does: characters outside the alphabet are skipped, so base64 with `*` inserted is accepted.";
         AcceptsNumericContent => "accepts-numeric-content",
             "Message content that is neither a string nor an array (a number, an object) is accepted.";
         AcceptsEmptyMessages => "accepts-empty-messages",
@@ -61,6 +63,8 @@ fault_catalogue! {
             "The advertised maxBytesPerPart is not enforced.";
         AcceptsLoopbackUrl => "accepts-loopback-url",
             "The SSRF guard is off: loopback, private, link-local and metadata URLs are accepted.";
+        AcceptsNonHttpUrl => "accepts-non-http-url",
+            "A url source of any scheme (file://, ftp://, gopher://) is accepted (never opened).";
         AcceptsUnknownMediaRef => "accepts-unknown-media-ref",
             "A `mediaRef` the host never issued is accepted.";
         IgnoresAuth => "ignores-auth",
@@ -125,6 +129,34 @@ fault_catalogue! {
             "The parts of each message reach the upstream model in reverse order.";
         ForwardThenRefuses => "forward-then-refuses",
             "A call with an unadvertised part is forwarded to the upstream model, that part included, and only then refused with unsupported_modality.";
+        AcceptsMappedHex => "accepts-mapped-hex",
+            "The SSRF guard recognises IPv4-mapped addresses only in dotted form, so `[::ffff:7f00:1]` (loopback) is accepted (RFC 0196 §B.5).";
+        AcceptsNat64Loopback => "accepts-nat64-loopback",
+            "The SSRF guard does not judge NAT64, 6to4 and IPv4-compatible addresses by the IPv4 they embed, so `[64:ff9b::7f00:1]` is accepted (RFC 0196 §B.6).";
+        V2RequestGetsV1Document => "v2-request-gets-v1-document",
+            "Discovery answers `OpenWOP-Version: 2` with the v1 document instead of the closed v2 root.";
+        V1DocumentWithoutVersions => "v1-document-without-versions",
+            "The v1 discovery document of this two-major host omits `protocolVersions` and `preferredVersion`.";
+        V2RecordKeepsSupported => "v2-record-keeps-supported",
+            "The v2 aiProviders record keeps the v1 `supported` list beside `providers`.";
+        V2MinorSpellingRefused => "v2-minor-spelling-refused",
+            "`OpenWOP-Version: 2.0` is refused with 406; only the bare `2` selects v2.";
+        UnknownMajorServed => "unknown-major-served",
+            "A major the host does not serve (`OpenWOP-Version: 99`) gets the v1 document instead of 406 protocol_version_unsupported.";
+        UnknownMajorWithoutVersions => "unknown-major-without-versions",
+            "The 406 protocol_version_unsupported answer carries no `details.protocolVersions`.";
+        DiscoveryWithoutEtag => "discovery-without-etag",
+            "Discovery carries no ETag, so a client cannot revalidate it.";
+        IgnoresIfNoneMatch => "ignores-if-none-match",
+            "Discovery sends an ETag but answers a matching If-None-Match with 200 and the whole document instead of 304.";
+        V2LegacyErrorCodes => "v2-legacy-error-codes",
+            "At major 2 the seams keep v1's unregistered invalid_request for shape errors and SSRF refusals.";
+        V2RefusalStatus400 => "v2-refusal-status-400",
+            "At major 2 an unadvertised modality is refused with capability_not_provided but HTTP 400, not the registered 422.";
+        V2RefusalValidationError => "v2-refusal-validation-error",
+            "At major 2 an unadvertised modality is refused with validation_error instead of capability_not_provided.";
+        V2ErrorExtraMember => "v2-error-extra-member",
+            "At major 2 error bodies carry a top-level `status` member besides {error, message, details}.";
     }
 }
 
@@ -162,7 +194,7 @@ mod tests {
             assert!(!fault.description().is_empty());
             assert!(fault.description().ends_with('.'));
         }
-        assert_eq!(Fault::all().len(), 58);
+        assert_eq!(Fault::all().len(), 74);
         let forwarding = Fault::all().iter().filter(|f| f.needs_upstream());
         assert!(forwarding.clone().all(|f| f.name().starts_with("forward-")));
         assert_eq!(forwarding.count(), 8);

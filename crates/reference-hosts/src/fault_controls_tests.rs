@@ -10,7 +10,7 @@ use super::{Fault, ReferenceConfig, spawn};
 
 /// The discovery document, the canonical positive call, the canonical
 /// unadvertised-modality refusal, and the envelope seam's plain acceptance and
-/// missing-meta refusal.
+/// missing-meta refusal; at v2 the root and the refusal's registered code.
 #[tokio::test]
 async fn controls_are_unchanged() {
     use Fault::*;
@@ -33,7 +33,10 @@ async fn controls_are_unchanged() {
         };
         if !matches!(
             fault,
-            DiscoveryMissingRequired | WrapperOnlyDiscovery | OutOfEnumModality
+            DiscoveryMissingRequired
+                | WrapperOnlyDiscovery
+                | OutOfEnumModality
+                | V1DocumentWithoutVersions
         ) {
             assert_eq!(
                 send(Probe::Discovery).await,
@@ -95,6 +98,35 @@ async fn controls_are_unchanged() {
                 send(without_meta()).await,
                 "200 invalid details=1",
                 "{fault}: envelope negative"
+            );
+        }
+        let v2_discovery_faults = [
+            V2RequestGetsV1Document,
+            V2RecordKeepsSupported,
+            DiscoveryWithoutEtag,
+        ];
+        if !v2_discovery_faults.contains(&fault) {
+            assert_eq!(
+                send(Probe::Negotiate {
+                    version: Some("2"),
+                    revalidate: false
+                })
+                .await,
+                "200 etag root=v2 versions=1.0,2.0",
+                "{fault}: v2 discovery"
+            );
+        }
+        let v2_negative_faults = [
+            V2RefusalStatus400,
+            V2RefusalValidationError,
+            V2ErrorExtraMember,
+        ];
+        if !negative_faults.contains(&fault) && !v2_negative_faults.contains(&fault) {
+            let body = user(json!([text("listen"), wav()]));
+            assert_eq!(
+                send(Probe::CallV2 { body }).await,
+                "422 capability_not_provided",
+                "{fault}: v2 negative"
             );
         }
         host.shutdown().await;

@@ -48,6 +48,13 @@ fn capped(max: u64) -> ReferenceConfig {
     }
 }
 
+fn negotiate(version: Option<&'static str>, revalidate: bool) -> Probe {
+    Probe::Negotiate {
+        version,
+        revalidate,
+    }
+}
+
 fn image(key: &str, value: &str) -> Value {
     media("image", "image/png", key, value)
 }
@@ -64,12 +71,12 @@ fn signature(fault: Fault) -> Signature {
         DiscoveryMissingRequired => sig(
             Probe::Discovery,
             FAITHFUL_DISCOVERY,
-            "keys=protocolVersion,supportedEnvelopes,schemaVersions,implementation,aiProviders modalities=text,image",
+            "keys=protocolVersion,supportedEnvelopes,schemaVersions,implementation,aiProviders,protocolVersions,preferredVersion modalities=text,image",
         ),
         WrapperOnlyDiscovery => sig(
             Probe::Discovery,
             FAITHFUL_DISCOVERY,
-            "keys=protocolVersion,supportedEnvelopes,schemaVersions,limits,implementation,capabilities modalities=-",
+            "keys=protocolVersion,supportedEnvelopes,schemaVersions,limits,implementation,capabilities,protocolVersions,preferredVersion modalities=-",
         ),
         OutOfEnumModality => sig(
             call(user(json!([text("a"), mp4()]))),
@@ -227,6 +234,17 @@ fn signature(fault: Fault) -> Signature {
             ),
         ),
         SeamMissing => sig(call(user(json!("hi"))), "200 text x1", "404 not_found"),
+        // "hello!" with a `*` inside: only a decoder that skips it reads bytes.
+        LaxBase64 => sig(
+            call(user(json!([image("data", "aGVs*bG8h")]))),
+            "400 invalid_request",
+            "200 image x1",
+        ),
+        AcceptsNonHttpUrl => sig(
+            call(user(json!([image("url", "file:///etc/passwd")]))),
+            "400 invalid_request",
+            "200 image x1",
+        ),
         EnvelopeAcceptsMissingMeta => sig(
             without_meta(),
             "200 invalid details=1",
@@ -361,6 +379,86 @@ fn signature(fault: Fault) -> Signature {
             FAITHFUL_ENVELOPES,
             "envelopes=\"clarification.request,schema.request,schema.response,error\" (a string)",
         ),
+        AcceptsMappedHex => sig(
+            call(user(json!([
+                text("a"),
+                image("url", "http://[::ffff:7f00:1]:9/x")
+            ]))),
+            "400 invalid_request",
+            "200 text,image x2",
+        ),
+        AcceptsNat64Loopback => sig(
+            call(user(json!([
+                text("a"),
+                image("url", "http://[64:ff9b::7f00:1]:9/x")
+            ]))),
+            "400 invalid_request",
+            "200 text,image x2",
+        ),
+        V2RequestGetsV1Document => sig(
+            negotiate(Some("2"), false),
+            "200 etag root=v2 versions=1.0,2.0",
+            "200 etag root=v1 versions=1.0,2.0",
+        ),
+        V1DocumentWithoutVersions => sig(
+            negotiate(None, false),
+            "200 etag root=v1 versions=1.0,2.0",
+            "200 etag root=v1 versions=-",
+        ),
+        V2RecordKeepsSupported => sig(
+            negotiate(Some("2"), false),
+            "200 etag root=v2 versions=1.0,2.0",
+            "200 etag root=v2 supported versions=1.0,2.0",
+        ),
+        V2MinorSpellingRefused => sig(
+            negotiate(Some("2.0"), false),
+            "200 etag root=v2 versions=1.0,2.0",
+            "406 protocol_version_unsupported versions=1.0,2.0",
+        ),
+        UnknownMajorServed => sig(
+            negotiate(Some("99"), false),
+            "406 protocol_version_unsupported versions=1.0,2.0",
+            "200 etag root=v1 versions=1.0,2.0",
+        ),
+        UnknownMajorWithoutVersions => sig(
+            negotiate(Some("99"), false),
+            "406 protocol_version_unsupported versions=1.0,2.0",
+            "406 protocol_version_unsupported versions=-",
+        ),
+        DiscoveryWithoutEtag => sig(
+            negotiate(Some("2"), false),
+            "200 etag root=v2 versions=1.0,2.0",
+            "200 no-etag root=v2 versions=1.0,2.0",
+        ),
+        IgnoresIfNoneMatch => sig(negotiate(None, true), "304", "200"),
+        V2LegacyErrorCodes => sig(
+            Probe::CallV2 {
+                body: json!({"messages": "not an array"}),
+            },
+            "400 validation_error",
+            "400 invalid_request",
+        ),
+        V2RefusalStatus400 => sig(
+            Probe::CallV2 {
+                body: user(json!([text("hear"), wav()])),
+            },
+            "422 capability_not_provided",
+            "400 capability_not_provided",
+        ),
+        V2RefusalValidationError => sig(
+            Probe::CallV2 {
+                body: user(json!([text("hear"), wav()])),
+            },
+            "422 capability_not_provided",
+            "400 validation_error",
+        ),
+        V2ErrorExtraMember => sig(
+            Probe::CallV2 {
+                body: user(json!([text("hear"), wav()])),
+            },
+            "422 capability_not_provided",
+            "422 capability_not_provided +status",
+        ),
         ForwardSkipsModel
         | ForwardDropsMedia
         | ForwardDropsAudio
@@ -447,6 +545,8 @@ fault_tests! {
     accepts_loopback_url => AcceptsLoopbackUrl,
     accepts_unknown_media_ref => AcceptsUnknownMediaRef,
     ignores_auth => IgnoresAuth,
+    lax_base64 => LaxBase64,
+    accepts_non_http_url => AcceptsNonHttpUrl,
     seam_missing => SeamMissing,
     envelope_accepts_missing_meta => EnvelopeAcceptsMissingMeta,
     envelope_invalid_without_details => EnvelopeInvalidWithoutDetails,
@@ -477,4 +577,18 @@ fault_tests! {
     forward_truncates_bytes => ForwardTruncatesBytes,
     forward_reorders_parts => ForwardReordersParts,
     forward_then_refuses => ForwardThenRefuses,
+    accepts_mapped_hex => AcceptsMappedHex,
+    accepts_nat64_loopback => AcceptsNat64Loopback,
+    v2_request_gets_v1_document => V2RequestGetsV1Document,
+    v1_document_without_versions => V1DocumentWithoutVersions,
+    v2_record_keeps_supported => V2RecordKeepsSupported,
+    v2_minor_spelling_refused => V2MinorSpellingRefused,
+    unknown_major_served => UnknownMajorServed,
+    unknown_major_without_versions => UnknownMajorWithoutVersions,
+    discovery_without_etag => DiscoveryWithoutEtag,
+    ignores_if_none_match => IgnoresIfNoneMatch,
+    v2_legacy_error_codes => V2LegacyErrorCodes,
+    v2_refusal_status_400 => V2RefusalStatus400,
+    v2_refusal_validation_error => V2RefusalValidationError,
+    v2_error_extra_member => V2ErrorExtraMember,
 }

@@ -14,7 +14,9 @@
 //! names `provider: compat` is sent on to `{upstream}/chat/completions` once it is
 //! accepted (`forward.rs`, mapped by `openai_wire.rs`, sent by `upstream.rs`).
 //!
-//! Where things live: `discovery.rs` builds `/.well-known/openwop`; `routes.rs` wires
+//! Where things live: `discovery.rs` builds `/.well-known/openwop` (v1 and the v2 root;
+//! `negotiation.rs` picks one by `OpenWOP-Version`, with ETag/304 and 406);
+//! `v2_errors.rs` spells refusals of the v2 seams with v2 registry codes; `routes.rs` wires
 //! HTTP (`auth.rs` bearer check, `body_limit.rs` body cap, flat 404/405s); `ai_call.rs`
 //! validates a call body message by message, `part.rs` one content part, `modality.rs`
 //! decides whether a part type is advertised, `mime.rs` whether its MIME type fits,
@@ -40,6 +42,7 @@ mod media_files;
 mod media_ref;
 mod mime;
 mod modality;
+mod negotiation;
 pub mod openai;
 mod openai_wire;
 mod part;
@@ -49,6 +52,7 @@ pub mod service_time;
 mod source;
 mod ssrf;
 mod upstream;
+mod v2_errors;
 
 #[cfg(test)]
 mod ai_call_tests;
@@ -72,12 +76,13 @@ use tokio::task::JoinHandle;
 
 pub use ai_call::{AcceptedSummary, validate_call};
 pub use auth::check_auth;
-pub use discovery::discovery_document;
+pub use discovery::{discovery_document, discovery_document_v2};
 pub use envelope::{EnvelopeState, UNIVERSAL_ENVELOPES, accept_envelope};
 pub use error_body::{ErrorCode, Rejection};
 pub use fault::{Fault, UnknownFault};
 pub use forward::COMPAT_PROVIDER;
 pub use media_ref::{KNOWN_BLOB_BYTES, known_media_ref};
+pub use negotiation::{PREFERRED_VERSION, PROTOCOL_VERSIONS};
 pub use routes::{
     AI_CALL_V1, AI_CALL_V2, DISCOVERY, ENVELOPE_ACCEPT_V1, ENVELOPE_ACCEPT_V2, router,
 };

@@ -7,18 +7,19 @@ use axum::body::Body;
 use axum::extract::{DefaultBodyLimit, State};
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
-use axum::routing::{MethodRouter, get, post};
+use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde_json::Value;
 
 use super::ai_call::validate_call;
 use super::auth::check_auth;
 use super::body_limit::{BodyError, DEFAULT_CAP, drain, read_capped};
-use super::discovery::discovery_document;
 use super::envelope::{EnvelopeState, accept_envelope};
 use super::error_body::{ErrorCode, Rejection};
 use super::forward;
+use super::negotiation::discovery_response;
 use super::upstream::Upstream;
+use super::v2_errors;
 use super::{Fault, ReferenceConfig};
 
 /// The v1 conformance seam for callAI.
@@ -49,12 +50,20 @@ pub fn router(config: ReferenceConfig) -> Router {
     // `seam-missing` leaves the routes out, so the fallback's 404 answers exactly as
     // it would for any path the host never had.
     if !config.faulted(Fault::SeamMissing) {
-        app = app.route(AI_CALL_V1, seam()).route(AI_CALL_V2, seam());
+        app = app
+            .route(AI_CALL_V1, post(ai_call_v1).fallback(method_not_allowed))
+            .route(AI_CALL_V2, post(ai_call_v2).fallback(method_not_allowed));
     }
     if !config.faulted(Fault::EnvelopeSeamMissing) {
         app = app
-            .route(ENVELOPE_ACCEPT_V1, envelope_seam())
-            .route(ENVELOPE_ACCEPT_V2, envelope_seam());
+            .route(
+                ENVELOPE_ACCEPT_V1,
+                post(envelope_accept_v1).fallback(method_not_allowed),
+            )
+            .route(
+                ENVELOPE_ACCEPT_V2,
+                post(envelope_accept_v2).fallback(method_not_allowed),
+            );
     }
     app.fallback(not_found)
         // The seam reads its body under its own cap (body_limit.rs); axum's default
@@ -67,24 +76,44 @@ pub fn router(config: ReferenceConfig) -> Router {
         }))
 }
 
-fn seam() -> MethodRouter<Shared> {
-    post(ai_call).fallback(method_not_allowed)
+/// The major a seam speaks: its v2 spelling answers with v2 registry codes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Major {
+    V1,
+    V2,
 }
 
-fn envelope_seam() -> MethodRouter<Shared> {
-    post(envelope_accept).fallback(method_not_allowed)
+async fn discovery(State(host): State<Shared>, headers: HeaderMap) -> Response {
+    discovery_response(&host.config, &headers)
 }
 
-async fn discovery(State(host): State<Shared>) -> Json<Value> {
-    Json(discovery_document(&host.config))
+async fn ai_call_v1(state: State<Shared>, headers: HeaderMap, body: Body) -> Response {
+    ai_call(state, headers, body, Major::V1).await
+}
+
+async fn ai_call_v2(state: State<Shared>, headers: HeaderMap, body: Body) -> Response {
+    ai_call(state, headers, body, Major::V2).await
+}
+
+async fn envelope_accept_v1(state: State<Shared>, headers: HeaderMap, body: Body) -> Response {
+    envelope_accept(state, headers, body, Major::V1).await
+}
+
+async fn envelope_accept_v2(state: State<Shared>, headers: HeaderMap, body: Body) -> Response {
+    envelope_accept(state, headers, body, Major::V2).await
 }
 
 /// Validation decides; a call for the upstream (`forward.rs`) then goes on to it.
-async fn ai_call(State(host): State<Shared>, headers: HeaderMap, body: Body) -> Response {
+async fn ai_call(
+    State(host): State<Shared>,
+    headers: HeaderMap,
+    body: Body,
+    major: Major,
+) -> Response {
     let config = &host.config;
     let json = match read_json(config, &headers, body).await {
         Ok(json) => json,
-        Err(rejection) => return reject(config, rejection),
+        Err(rejection) => return reject(config, rejection, major),
     };
     let verdict = validate_call(config, &json);
     let answer = match &host.upstream {
@@ -95,18 +124,30 @@ async fn ai_call(State(host): State<Shared>, headers: HeaderMap, body: Body) -> 
     };
     match answer {
         Ok(answer) => Json(answer).into_response(),
-        Err(rejection) => reject(config, rejection),
+        Err(rejection) => reject(config, rejection, major),
     }
 }
 
 /// The same auth, cap and JSON rules as ai/call; then the accept pipeline decides.
-async fn envelope_accept(State(host): State<Shared>, headers: HeaderMap, body: Body) -> Response {
+async fn envelope_accept(
+    State(host): State<Shared>,
+    headers: HeaderMap,
+    body: Body,
+    major: Major,
+) -> Response {
     match read_json(&host.config, &headers, body).await {
         Ok(json) => {
-            let (status, answer) = accept_envelope(&host.config, &json, &host.envelopes);
+            let (status, mut answer) = accept_envelope(&host.config, &json, &host.envelopes);
+            // The one refusal this seam writes itself: at v2 a registered code.
+            if major == Major::V2
+                && answer["error"] == "invalid_request"
+                && !host.config.faulted(Fault::V2LegacyErrorCodes)
+            {
+                answer["error"] = ErrorCode::ValidationError.as_str().into();
+            }
             (status, Json(answer)).into_response()
         }
-        Err(rejection) => reject(&host.config, rejection),
+        Err(rejection) => reject(&host.config, rejection, major),
     }
 }
 
@@ -149,6 +190,7 @@ async fn not_found(State(host): State<Shared>) -> Response {
     reject(
         &host.config,
         Rejection::new(ErrorCode::NotFound, "no such endpoint on this host"),
+        Major::V1,
     )
 }
 
@@ -159,9 +201,13 @@ async fn method_not_allowed(State(host): State<Shared>) -> Response {
             ErrorCode::MethodNotAllowed,
             "method not allowed on this endpoint",
         ),
+        Major::V1,
     )
 }
 
-fn reject(config: &ReferenceConfig, rejection: Rejection) -> Response {
-    rejection.into_response(config.faulted(Fault::NestedErrorBody))
+fn reject(config: &ReferenceConfig, rejection: Rejection, major: Major) -> Response {
+    match major {
+        Major::V1 => rejection.into_response(config.faulted(Fault::NestedErrorBody)),
+        Major::V2 => v2_errors::respond(config, rejection),
+    }
 }

@@ -7,7 +7,7 @@ use serde_json::{Map, Value};
 
 use super::error_body::{ErrorCode, Rejection};
 use super::media_ref::{KNOWN_BLOB_BYTES, known_media_ref};
-use super::ssrf::{UrlProblem, check_url};
+use super::ssrf::{Guard, UrlProblem, check_url_with};
 use super::{Fault, ReferenceConfig};
 
 /// The source keys, in the order they are reported. `dataBase64` is the official
@@ -61,6 +61,18 @@ pub fn collect<'a>(
     Ok(sources)
 }
 
+/// `value`, or under the lax-base64 fault what Python's default decoder reads of it:
+/// every character outside the alphabet skipped (RFC 4648 §3.3 says to reject them).
+fn lax_base64(config: &ReferenceConfig, value: &str) -> String {
+    if !config.faulted(Fault::LaxBase64) {
+        return value.to_string();
+    }
+    value
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '/' | '='))
+        .collect()
+}
+
 /// Checks one source of a part whose modality is `modality` (canonical name).
 pub fn check(
     config: &ReferenceConfig,
@@ -71,7 +83,7 @@ pub fn check(
     let invalid =
         |message: String| Err(Rejection::new(ErrorCode::InvalidRequest, message).at(path));
     match key {
-        "data" | "dataBase64" => match STANDARD.decode(value) {
+        "data" | "dataBase64" => match STANDARD.decode(lax_base64(config, value)) {
             Ok(bytes) => check_size(config, bytes.len() as u64, path),
             // Under the fault the size is unknowable, so the cap is not applied either.
             Err(_) if config.faulted(Fault::AcceptsInvalidBase64) => Ok(()),
@@ -95,8 +107,22 @@ pub fn check(
             if config.faulted(Fault::RejectsUrlSource) {
                 return invalid(format!("{path}.url is not supported"));
             }
-            let guard = !config.faulted(Fault::AcceptsLoopbackUrl);
-            match check_url(value, guard) {
+            // The fault takes any absolute URL, whatever its scheme (still never opened).
+            let other_scheme =
+                url::Url::parse(value).is_ok_and(|u| !matches!(u.scheme(), "http" | "https"));
+            if config.faulted(Fault::AcceptsNonHttpUrl) && other_scheme {
+                return Ok(());
+            }
+            let guard = if config.faulted(Fault::AcceptsLoopbackUrl) {
+                Guard::Off
+            } else if config.faulted(Fault::AcceptsMappedHex) {
+                Guard::DottedMappedOnly
+            } else if config.faulted(Fault::AcceptsNat64Loopback) {
+                Guard::NoEmbeddedPrefixes
+            } else {
+                Guard::Full
+            };
+            match check_url_with(value, guard) {
                 // Accepted WITHOUT fetching: the reference host never makes outbound
                 // requests (it must be safe to run anywhere, offline, in CI), and a
                 // fetch would make its verdict depend on somebody else's server.
@@ -104,13 +130,21 @@ pub fn check(
                 Err(UrlProblem::Malformed(why)) => {
                     invalid(format!("{path}.url must be an absolute http(s) URL: {why}"))
                 }
-                Err(UrlProblem::Blocked(why)) => {
-                    invalid(format!("{path}.url refused by the SSRF guard: {why}"))
-                }
+                Err(UrlProblem::Blocked(why)) => Err(Rejection::new(
+                    ErrorCode::InvalidRequest,
+                    format!("{path}.url refused by the SSRF guard: {why}"),
+                )
+                .at(path)
+                // What the v2 registry's `egress_denied` carries (host-services.md
+                // §httpClient); at major 2 `v2_errors.rs` answers with that code.
+                .with_detail("reason", SSRF_BLOCKED)),
             }
         }
     }
 }
+
+/// `details.reason` of a url part the SSRF guard refused.
+pub const SSRF_BLOCKED: &str = "ssrf-blocked";
 
 /// Applies `maxBytesPerPart` (when configured) to a part of `bytes` bytes.
 fn check_size(config: &ReferenceConfig, bytes: u64, path: &str) -> Result<(), Rejection> {

@@ -23,7 +23,25 @@ const BLOCKED_NAMES: &[&str] = &["localhost", "metadata.google.internal", "metad
 
 /// Parses `raw` as an absolute http(s) URL; with `guard` on, also refuses internal
 /// destinations.
+#[cfg(test)]
 pub fn check_url(raw: &str, guard: bool) -> Result<Url, UrlProblem> {
+    check_url_with(raw, if guard { Guard::Full } else { Guard::Off })
+}
+
+/// How much of the SSRF guard runs (a fault may weaken it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Guard {
+    Off,
+    Full,
+    /// Mapped addresses are recognised only in their dotted spelling
+    /// (`[::ffff:127.0.0.1]`), as the measured bypass of RFC 0196 did.
+    DottedMappedOnly,
+    /// NAT64, 6to4 and IPv4-compatible addresses are not judged by the IPv4 they embed.
+    NoEmbeddedPrefixes,
+}
+
+/// [`check_url`] with the guard as given.
+pub fn check_url_with(raw: &str, guard: Guard) -> Result<Url, UrlProblem> {
     let url = Url::parse(raw)
         .map_err(|err| UrlProblem::Malformed(format!("not an absolute URL ({err})")))?;
     if !matches!(url.scheme(), "http" | "https") {
@@ -35,10 +53,44 @@ pub fn check_url(raw: &str, guard: bool) -> Result<Url, UrlProblem> {
     let Some(host) = url.host() else {
         return Err(UrlProblem::Malformed("URL has no host".into()));
     };
-    if guard {
-        check_host(&host)?;
+    match (guard, &host) {
+        (Guard::Off, _) => {}
+        // The bypass RFC 0196 measured: a mapped address written in hex is let through.
+        (Guard::DottedMappedOnly, Host::Ipv6(ip))
+            if ip.to_ipv4_mapped().is_some() && !bracketed(raw).contains('.') => {}
+        (Guard::NoEmbeddedPrefixes, Host::Ipv6(ip))
+            if ip.to_ipv4_mapped().is_none() && embedded_ipv4(*ip).is_some() => {}
+        _ => check_host(&host)?,
     }
     Ok(url)
+}
+
+/// The text between `[` and `]` in a raw URL (its IPv6 host as written).
+fn bracketed(raw: &str) -> &str {
+    let open = raw.find('[').map_or(0, |i| i + 1);
+    let close = raw[open..].find(']').map_or(raw.len(), |i| open + i);
+    &raw[open..close]
+}
+
+/// The IPv4 address an IPv6 one carries (RFC 0196 §B.5/§B.6): mapped (`::ffff:0:0/96`),
+/// IPv4-compatible (`::/96` but `::` and `::1`), NAT64 (`64:ff9b::/96`), 6to4
+/// (`2002::/16`, bits 16-47).
+fn embedded_ipv4(ip: Ipv6Addr) -> Option<Ipv4Addr> {
+    let s = ip.segments();
+    let octets =
+        |hi: u16, lo: u16| Ipv4Addr::new((hi >> 8) as u8, hi as u8, (lo >> 8) as u8, lo as u8);
+    if let Some(v4) = ip.to_ipv4_mapped() {
+        Some(v4)
+    } else if (s[..6] == [0; 6] && !ip.is_unspecified() && !ip.is_loopback())
+        || s[..6] == [0x64, 0xff9b, 0, 0, 0, 0]
+    {
+        // IPv4-compatible and NAT64: the last 32 bits.
+        Some(octets(s[6], s[7]))
+    } else if s[0] == 0x2002 {
+        Some(octets(s[1], s[2]))
+    } else {
+        None
+    }
 }
 
 fn check_host(host: &Host<&str>) -> Result<(), UrlProblem> {
@@ -92,8 +144,9 @@ fn blocked_v4(ip: Ipv4Addr) -> Option<&'static str> {
 }
 
 fn blocked_v6(ip: Ipv6Addr) -> Option<&'static str> {
-    // `::ffff:a.b.c.d` reaches the IPv4 address; judge it as one.
-    if let Some(v4) = ip.to_ipv4_mapped() {
+    // An embedded IPv4 address is judged as itself, whatever the spelling (RFC 0196):
+    // NAT64 of a public address stays allowed, the prefixes are not denied wholesale.
+    if let Some(v4) = embedded_ipv4(ip) {
         return blocked_v4(v4);
     }
     let first = ip.segments()[0];
@@ -127,6 +180,8 @@ mod tests {
             "http://93.184.216.34/a.jpg",
             "https://[2606:2800:220:1:248:1893:25c8:1946]/x.wav",
             "https://172.32.0.1/just-outside-rfc1918.pdf",
+            // NAT64 of a public address (RFC 0196's accepted example).
+            "https://[64:ff9b::5db8:d822]/",
         ] {
             assert!(check_url(raw, true).is_ok(), "{raw}");
         }
@@ -155,6 +210,14 @@ mod tests {
             "http://[fd00:ec2::254]/x",
             "http://[fe80::1]/x",
             "http://[::ffff:127.0.0.1]/x",
+            // RFC 0196: embedded IPv4 in every spelling.
+            "http://[::ffff:7f00:1]/x",
+            "https://[::ffff:a9fe:a9fe]/",
+            "https://[64:ff9b::7f00:1]/",
+            "http://[2002:7f00:1::]/x",
+            "http://[::7f00:1]/x",
+            "http://0x7f000001/x",
+            "http://127.1/x",
             // Alternative spellings of loopback that the url crate normalises.
             "http://2130706433/x",
             "http://0x7f.1/x",
@@ -177,6 +240,19 @@ mod tests {
                 "{raw}"
             );
         }
+    }
+
+    #[test]
+    fn weakened_guards_miss_exactly_their_spellings() {
+        let dotted = |raw| check_url_with(raw, Guard::DottedMappedOnly).is_ok();
+        assert!(dotted("http://[::ffff:7f00:1]/x"));
+        assert!(!dotted("http://[::ffff:127.0.0.1]/x"));
+        assert!(!dotted("http://[64:ff9b::7f00:1]/x"));
+        let prefixes = |raw| check_url_with(raw, Guard::NoEmbeddedPrefixes).is_ok();
+        assert!(prefixes("http://[64:ff9b::7f00:1]/x"));
+        assert!(prefixes("http://[2002:7f00:1::]/x"));
+        assert!(!prefixes("http://[::ffff:7f00:1]/x"));
+        assert!(!prefixes("http://127.0.0.1/x"));
     }
 
     #[test]

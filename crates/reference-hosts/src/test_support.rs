@@ -71,7 +71,7 @@ pub fn envelope_of(kind: &str, payload: Value) -> Value {
 }
 
 /// What the faithful host's discovery looks like through `Probe::Discovery`.
-pub const FAITHFUL_DISCOVERY: &str = "keys=protocolVersion,supportedEnvelopes,schemaVersions,limits,implementation,aiProviders modalities=text,image";
+pub const FAITHFUL_DISCOVERY: &str = "keys=protocolVersion,supportedEnvelopes,schemaVersions,limits,implementation,aiProviders,protocolVersions,preferredVersion modalities=text,image";
 
 /// What the faithful host's discovery looks like through `Probe::DiscoveryEnvelopes`.
 pub const FAITHFUL_ENVELOPES: &str =
@@ -145,6 +145,15 @@ pub enum Probe {
     /// through `observe`); the verdict is the call's, then `=>` and what the model
     /// received (`mock_upstream::describe`).
     Forward { body: Value },
+    /// GET discovery with `OpenWOP-Version` (or none); with `revalidate`, GET it again
+    /// with `If-None-Match` set to the first answer's ETag and report the second.
+    Negotiate {
+        version: Option<&'static str>,
+        revalidate: bool,
+    },
+    /// POST the v2 seam (`OpenWOP-Version: 2.0`); the verdict is `"<status> <code>"`,
+    /// plus `+key` for each top-level key beyond `{error, message, details}`.
+    CallV2 { body: Value },
 }
 
 pub fn client() -> reqwest::Client {
@@ -199,7 +208,93 @@ pub async fn send(client: &reqwest::Client, base: &str, probe: &Probe) -> String
         }
         Probe::Forward { body } => post_call(client, base, body, None).await,
         Probe::Call { body, bearer } => post_call(client, base, body, *bearer).await,
+        Probe::Negotiate {
+            version,
+            revalidate,
+        } => negotiate(client, base, *version, *revalidate).await,
+        Probe::CallV2 { body } => {
+            let response = client
+                .post(format!("{base}/conformance/seams/sample/ai/call"))
+                .header("OpenWOP-Version", "2.0")
+                .json(body)
+                .send()
+                .await
+                .expect("v2 ai/call request");
+            let status = response.status().as_u16();
+            let body: Value = response.json().await.expect("v2 ai/call answers JSON");
+            let extra: String = body
+                .as_object()
+                .into_iter()
+                .flat_map(|o| o.keys())
+                .filter(|k| !["error", "message", "details"].contains(&k.as_str()))
+                .map(|k| format!(" +{k}"))
+                .collect();
+            format!("{status} {}{extra}", body["error"].as_str().unwrap_or("-"))
+        }
     }
+}
+
+/// `"200 etag root=<v1|v2> versions=1.0,2.0"`, `"406 protocol_version_unsupported
+/// versions=1.0,2.0"`, or the revalidation's status (`"304"`).
+async fn negotiate(
+    client: &reqwest::Client,
+    base: &str,
+    version: Option<&str>,
+    revalidate: bool,
+) -> String {
+    let get = |tag: Option<String>| {
+        let mut request = client.get(format!("{base}/.well-known/openwop"));
+        if let Some(version) = version {
+            request = request.header("OpenWOP-Version", version);
+        }
+        if let Some(tag) = tag {
+            request = request.header("If-None-Match", tag);
+        }
+        request.send()
+    };
+    let response = get(None).await.expect("discovery request");
+    let status = response.status().as_u16();
+    let tag = response
+        .headers()
+        .get("etag")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned);
+    let body: Value = response.json().await.expect("discovery answers JSON");
+    if revalidate {
+        let again = get(tag.clone().or(Some("\"none\"".into()))).await;
+        return again.expect("revalidation").status().as_u16().to_string();
+    }
+    let versions = |v: &Value| {
+        v.as_array()
+            .map(|list| {
+                let names: Vec<&str> = list.iter().filter_map(Value::as_str).collect();
+                names.join(",")
+            })
+            .unwrap_or_else(|| "-".into())
+    };
+    if status != 200 {
+        let code = body["error"].as_str().unwrap_or("-");
+        return format!(
+            "{status} {code} versions={}",
+            versions(&body["details"]["protocolVersions"])
+        );
+    }
+    let root = if body["supportedEnvelopes"].is_object() {
+        "v2"
+    } else {
+        "v1"
+    };
+    // `supported` is v1's claim; in a v2 root it is the fault.
+    let supported = if root == "v2" && body["aiProviders"].get("supported").is_some() {
+        " supported"
+    } else {
+        ""
+    };
+    format!(
+        "{status} {} root={root}{supported} versions={}",
+        if tag.is_some() { "etag" } else { "no-etag" },
+        versions(&body["protocolVersions"])
+    )
 }
 
 async fn post_call(

@@ -11,10 +11,6 @@ use std::time::Duration;
 /// Between SIGTERM and SIGKILL (abort, `--timeout`).
 pub const GRACE: Duration = Duration::from_secs(3);
 
-/// How long a bridge may take to exit after its `done`: generous, because an
-/// interpreter's shutdown on a loaded machine is slow and that is not the bridge's fault.
-pub const AFTER_DONE: Duration = Duration::from_secs(5);
-
 /// The variable carrying the witness's base URL (with `--witness`).
 pub const WITNESS_VAR: &str = "MMCONFORM_WITNESS_URL";
 /// The variable carrying the case id.
@@ -28,7 +24,6 @@ pub struct Bridge {
     pub limits: LineLimits,
     pub timeout: Duration,
     pub grace: Duration,
-    pub after_done: Duration,
 }
 
 /// The `describe` request line.
@@ -96,7 +91,10 @@ impl Bridge {
             limits: self.limits,
             timeout: self.timeout,
             grace: self.grace,
-            after_end: self.after_done,
+            // After `done` the bridge has what is left of --timeout to exit: an
+            // interpreter's shutdown on a loaded machine is slow, and no shorter wait can
+            // tell that from a bridge that never exits.
+            after_end: self.timeout,
             stop,
             sigterm_on_first_line: abort,
             ends_output: &is_done,

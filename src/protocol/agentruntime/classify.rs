@@ -68,7 +68,7 @@ impl<'a> Observed<'a> {
                 f.read_end.describe()
             )),
             Some(EndedBy::Timeout) if self.dones().is_empty() => Some(format!(
-                "the bridge ran past --timeout ({}) without a done; ended with SIGTERM/SIGKILL",
+                "the bridge ran past --timeout ({}) before its answer was complete; ended with SIGTERM/SIGKILL",
                 secs(f.elapsed)
             )),
             _ => None,

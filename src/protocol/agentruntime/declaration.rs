@@ -85,14 +85,9 @@ impl Capabilities {
         let Some(list) = &self.accepts_inbound else {
             return true;
         };
-        let essence = media::mime_essence(mime);
-        list.iter().any(|entry| {
-            if entry.ends_with('/') {
-                essence.starts_with(entry.as_str())
-            } else {
-                essence == *entry
-            }
-        })
+        // The same prefix rule as --accepts (AgentRuntime #385 is where it comes from).
+        list.iter()
+            .any(|entry| crate::protocol::agui::declaration::prefix_accepts(entry, mime))
     }
 
     pub fn accepted_mimes(&self) -> Vec<&'static str> {

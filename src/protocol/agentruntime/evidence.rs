@@ -15,6 +15,7 @@ pub fn of_run(command: &str, op: &str, finished: &Finished) -> ProtocolEvidence 
     let run = Observed::new(finished);
     // A describe prints a declaration, not events: its bucket says whether it answered.
     let classification = match op {
+        _ if run.unfinished().is_some() => "unfinished",
         "describe" if run.exited_zero() && finished.lines.len() == 1 => "described",
         "describe" => "broken",
         _ => run.classification(),

@@ -77,7 +77,6 @@ impl Protocol for Agentruntime {
             limits: LineLimits::for_body_cap(config.max_response_bytes),
             timeout: config.timeout,
             grace: bridge::GRACE.min(config.timeout),
-            after_done: bridge::AFTER_DONE.min(config.timeout),
         };
         Ok(Box::new(run::AgentruntimeRun::new(config.clone(), bridge)))
     }

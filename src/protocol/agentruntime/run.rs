@@ -162,6 +162,12 @@ impl ProtocolRun for AgentruntimeRun {
             "describe",
             &described.finished,
         ));
+        let observed = super::classify::Observed::new(&described.finished);
+        if let Some(why) = observed.unfinished() {
+            // Our timeout, a bound or the run's stop ended describe: nothing to judge.
+            result.reason = Some(why);
+            return Some(result);
+        }
         result.assertions = describe::judge(described);
         crate::judge::verdict::decide(&mut result, input.strict);
         Some(result)

@@ -39,6 +39,9 @@ fn source(
     let value = match kind {
         MediaSource::Data => match &spec.data {
             Some(literal) => text(literal)?,
+            None if spec.base64_noise => crate::request::base64_noise::interleave(
+                &base64::engine::general_purpose::STANDARD.encode(bytes),
+            ),
             None => base64::engine::general_purpose::STANDARD.encode(bytes),
         },
         MediaSource::Url => match (&spec.url, inputs.media_base_url) {

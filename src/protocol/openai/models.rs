@@ -49,6 +49,14 @@ pub async fn choose(client: &HttpClient) -> ModelChoice {
         Err(e) => return ModelChoice::NoAnswer(format!("GET {url}: {e}")),
     };
     let pass = "pass --model NAME";
+    if matches!(response.status, 401 | 403) {
+        // The list is there, behind the door: the fix is the token, not the model.
+        return ModelChoice::Ambiguous(format!(
+            "no --model given and GET {url} answered {} (authentication): the server wants a \
+             token; set it (OPENAI_API_KEY, --token-env or --token-file), or {pass}",
+            response.status
+        ));
+    }
     if !(200..300).contains(&response.status) {
         return ModelChoice::Ambiguous(format!(
             "no --model given and GET {url} answered {}: {pass}",

@@ -75,6 +75,9 @@ pub(crate) fn rendered(
     };
     let base64 = match &spec.data {
         Some(literal) => text(literal)?,
+        None if spec.base64_noise => crate::request::base64_noise::interleave(
+            &base64::engine::general_purpose::STANDARD.encode(&bytes),
+        ),
         None => base64::engine::general_purpose::STANDARD.encode(&bytes),
     };
     let sources = spec.source.as_ref().map(|s| s.to_vec()).unwrap_or_default();

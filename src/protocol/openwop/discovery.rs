@@ -29,7 +29,7 @@ pub struct DiscoveryResult {
 pub fn context(usable: Option<&Value>, config: &RunConfig) -> Value {
     json!({
         "discovery": usable.cloned().unwrap_or(Value::Null),
-        "openwop": facts::derive(usable, config.max_probe_bytes),
+        "openwop": facts::derive(usable, config.openwop_major, config.max_probe_bytes),
         "run": config.run_facts(),
     })
 }
@@ -85,7 +85,19 @@ pub async fn fetch(client: &HttpClient, config: &RunConfig) -> DiscoveryResult {
     } else {
         None
     };
-    let context = context(usable, config);
+    let mut context = context(usable, config);
+    // The version the host says answered (versioning.md §1.4), as the run records it.
+    let answered = exchange
+        .response
+        .as_ref()
+        .and_then(|r| {
+            r.headers
+                .iter()
+                .find(|(k, _)| k.eq_ignore_ascii_case("openwop-version"))
+        })
+        .map(|(_, v)| json!(v))
+        .unwrap_or(Value::Null);
+    context["openwop"]["answeredVersion"] = answered;
     let snapshot = DiscoverySnapshot {
         url,
         status,
@@ -100,6 +112,31 @@ pub async fn fetch(client: &HttpClient, config: &RunConfig) -> DiscoveryResult {
         problem,
         exchange,
         response: result.ok(),
+    }
+}
+
+impl DiscoveryResult {
+    /// The HTTP status of the run's discovery answer, if one arrived.
+    pub fn status(&self) -> Option<u16> {
+        self.snapshot.status
+    }
+
+    /// A response header of the run's discovery answer (name case-insensitive).
+    pub fn header(&self, name: &str) -> Option<String> {
+        self.exchange
+            .response
+            .as_ref()?
+            .headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.clone())
+    }
+
+    /// The run's discovery exchange, cited (not sent again) by a case judged on it.
+    pub fn cited(&self) -> Exchange {
+        let mut cited = self.exchange.clone();
+        cited.cached = true;
+        cited
     }
 }
 

@@ -6,7 +6,13 @@
 use serde_json::{Map, Value, json};
 
 /// Names available under `openwop.` (checked by `lint`).
-pub const FACT_NAMES: [&str; 12] = [
+pub const FACT_NAMES: [&str; 17] = [
+    "major",
+    // The `OpenWOP-Version` header of the discovery answer (set by `discovery::fetch`).
+    "answeredVersion",
+    "protocolVersions",
+    "preferredVersion",
+    "listsV2",
     "aiProvidersAtRoot",
     "aiProvidersInWrapper",
     "aiSupported",
@@ -44,8 +50,34 @@ fn ai_supported(ai: &Value) -> bool {
     }
 }
 
-/// Derives `openwop.*` facts. `max_probe_bytes` bounds the limit probe's part size.
-pub fn derive(document: Option<&Value>, max_probe_bytes: u64) -> Value {
+/// The `<major>.<minor>` strings a document lists in `protocolVersions` (both majors'
+/// documents carry it on a v2-era host; a v1-only host has none).
+fn protocol_versions(document: Option<&Value>) -> Vec<String> {
+    document
+        .and_then(|d| d.get("protocolVersions"))
+        .and_then(Value::as_array)
+        .map(|items| {
+            items
+                .iter()
+                .filter_map(Value::as_str)
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Whether `version` names major `major` (`2`, `2.0`, `2.13`).
+pub fn is_major(version: &str, major: u8) -> bool {
+    let head = version.split('.').next().unwrap_or_default();
+    head.parse::<u8>().ok() == Some(major)
+}
+
+/// Derives `openwop.*` facts. `major` is the major the run targets (the document was
+/// fetched for it); `max_probe_bytes` bounds the limit probe's part size. v1 and v2
+/// documents keep `aiProviders.input` at the same place; AI support is v1's
+/// `supported` or v2's `providers` (presence of the record is the v2 claim).
+pub fn derive(document: Option<&Value>, major: u8, max_probe_bytes: u64) -> Value {
+    let versions = protocol_versions(document);
     let root_ai = document
         .and_then(|d| d.get("aiProviders"))
         .filter(|v| v.is_object());
@@ -88,6 +120,22 @@ pub fn derive(document: Option<&Value>, max_probe_bytes: u64) -> Value {
     let limit_probe_fits = limit_probe_fits(max_bytes, max_body, max_probe_bytes);
 
     let mut facts = Map::new();
+    facts.insert("major".into(), json!(major));
+    // Known only from the answer's headers: `discovery::fetch` fills it in.
+    facts.insert("answeredVersion".into(), Value::Null);
+    facts.insert(
+        "listsV2".into(),
+        json!(versions.iter().any(|v| is_major(v, 2))),
+    );
+    facts.insert("protocolVersions".into(), json!(versions));
+    facts.insert(
+        "preferredVersion".into(),
+        document
+            .and_then(|d| d.get("preferredVersion"))
+            .filter(|v| v.is_string())
+            .cloned()
+            .unwrap_or(Value::Null),
+    );
     facts.insert("aiProvidersAtRoot".into(), json!(root_ai.is_some()));
     facts.insert("aiProvidersInWrapper".into(), json!(wrapped_ai.is_some()));
     facts.insert(
@@ -151,7 +199,7 @@ mod tests {
     #[test]
     fn reads_root_only_and_makes_text_implicit() {
         let doc = json!({"aiProviders": {"supported": ["x"], "input": {"modalities": ["image"], "maxBytesPerPart": 4096}}});
-        let f = derive(Some(&doc), 1 << 20);
+        let f = derive(Some(&doc), 1, 1 << 20);
         assert_eq!(f["modalities"], json!(["text", "image"]));
         assert_eq!(f["unadvertised"], json!(["audio", "document"]));
         assert_eq!(f["firstAdvertised"], json!("image"));
@@ -160,7 +208,7 @@ mod tests {
         assert_eq!(f["limitProbeFits"], json!(true));
 
         let wrapped = json!({"capabilities": {"aiProviders": {"supported": true, "input": {"modalities": ["image"]}}}});
-        let f = derive(Some(&wrapped), 1 << 20);
+        let f = derive(Some(&wrapped), 1, 1 << 20);
         assert_eq!(f["aiProvidersAtRoot"], json!(false));
         assert_eq!(f["aiProvidersInWrapper"], json!(true));
         assert_eq!(f["modalities"], json!(["text"]));
@@ -168,9 +216,30 @@ mod tests {
     }
 
     #[test]
+    fn a_v2_root_gives_the_same_planning_facts() {
+        let doc = json!({
+            "protocolVersions": ["1.4", "2.0"], "preferredVersion": "1.4",
+            "aiProviders": {"status": "experimental", "since": "2.0", "until": "3.0",
+                "witness": "witnessable-gated", "providers": ["reference"],
+                "input": {"modalities": ["text", "audio"], "maxBytesPerPart": 4096}}
+        });
+        let f = derive(Some(&doc), 2, 1 << 20);
+        assert_eq!(f["major"], json!(2));
+        assert_eq!(f["listsV2"], json!(true));
+        assert_eq!(f["preferredVersion"], json!("1.4"));
+        assert_eq!(f["aiSupported"], json!(true));
+        assert_eq!(f["modalities"], json!(["text", "audio"]));
+        assert_eq!(f["firstUnadvertised"], json!("image"));
+        let v1_only = derive(Some(&json!({"protocolVersion": "1.0"})), 1, 1 << 20);
+        assert_eq!(v1_only["listsV2"], json!(false));
+        assert_eq!(v1_only["protocolVersions"], json!([]));
+        assert!(is_major("2", 2) && is_major("2.13", 2) && !is_major("12.0", 2));
+    }
+
+    #[test]
     fn every_modality_advertised_still_leaves_video_unadvertised() {
         let doc = json!({"aiProviders": {"supported": true, "input": {"modalities": ["text", "image", "audio", "document"]}}});
-        let f = derive(Some(&doc), 1 << 20);
+        let f = derive(Some(&doc), 1, 1 << 20);
         assert_eq!(f["unadvertised"], json!([]));
         assert_eq!(f["firstUnadvertised"], json!("video"));
     }
@@ -178,16 +247,28 @@ mod tests {
     #[test]
     fn limit_probe_must_fit_the_body_limit_and_the_probe_cap() {
         let doc = json!({"limits": {"maxRequestBodyBytes": 4000}, "aiProviders": {"input": {"maxBytesPerPart": 2048}}});
-        assert_eq!(derive(Some(&doc), 1 << 20)["limitProbeFits"], json!(true));
+        assert_eq!(
+            derive(Some(&doc), 1, 1 << 20)["limitProbeFits"],
+            json!(true)
+        );
         let doc = json!({"limits": {"maxRequestBodyBytes": 3000}, "aiProviders": {"input": {"maxBytesPerPart": 2048}}});
-        assert_eq!(derive(Some(&doc), 1 << 20)["limitProbeFits"], json!(false));
+        assert_eq!(
+            derive(Some(&doc), 1, 1 << 20)["limitProbeFits"],
+            json!(false)
+        );
         let doc = json!({"aiProviders": {"input": {"maxBytesPerPart": 2048}}});
-        assert_eq!(derive(Some(&doc), 500)["limitProbeFits"], json!(false));
+        assert_eq!(derive(Some(&doc), 1, 500)["limitProbeFits"], json!(false));
         // Too small for any valid file of every type the probe may send, or absurdly
         // large: the probe does not apply, and nothing overflows.
         let doc = json!({"aiProviders": {"input": {"maxBytesPerPart": 1000}}});
-        assert_eq!(derive(Some(&doc), 1 << 20)["limitProbeFits"], json!(false));
+        assert_eq!(
+            derive(Some(&doc), 1, 1 << 20)["limitProbeFits"],
+            json!(false)
+        );
         let doc = json!({"aiProviders": {"input": {"maxBytesPerPart": u64::MAX}}});
-        assert_eq!(derive(Some(&doc), u64::MAX)["limitProbeFits"], json!(false));
+        assert_eq!(
+            derive(Some(&doc), 1, u64::MAX)["limitProbeFits"],
+            json!(false)
+        );
     }
 }

@@ -9,10 +9,13 @@ pub mod discovery;
 pub mod evidence;
 pub mod facts;
 pub mod lint;
+pub mod major;
+pub mod negotiation;
 pub mod part;
 pub mod provider;
 pub mod run;
 pub mod seam_case;
+pub mod v2_errors;
 
 use crate::config::RunConfig;
 use crate::protocol::{LintFinding, Protocol, ProtocolRun};
@@ -21,8 +24,17 @@ use serde_json::Value;
 use std::sync::Arc;
 
 /// The scenario endpoints an openwop case may send to (`discovery` is judged on the
-/// document fetched once per run).
-pub const ENDPOINTS: [&str; 3] = ["ai-call", "envelope-accept", "discovery"];
+/// document fetched once per run; the other `discovery-*` refetch it, [`negotiation`]).
+pub const ENDPOINTS: [&str; 8] = [
+    "ai-call",
+    "envelope-accept",
+    "discovery",
+    "discovery-v1",
+    "discovery-v2",
+    "discovery-v2.0",
+    "discovery-unknown-major",
+    negotiation::REVALIDATE,
+];
 
 /// The protocol name scenario files use (`profile: openwop`).
 pub const PROFILE: &str = "openwop";

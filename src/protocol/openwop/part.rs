@@ -83,6 +83,9 @@ pub fn render(
                     None => {
                         if let Some(file) = file.take() {
                             encoded = crate::request::base64_in_place::encode(file);
+                            if spec.base64_noise {
+                                encoded = crate::request::base64_noise::interleave(&encoded);
+                            }
                         }
                         if data_sources_left == 0 {
                             std::mem::take(&mut encoded)

@@ -93,21 +93,19 @@ impl ProtocolRun for OpenwopRun {
             // Discovery cases are judged on the document itself, usable or not. The
             // seams are probed at the same time: on a slow host one round trip, not
             // one per seam (each probe is numbered in endpoint order as it starts).
-            let probes =
-                endpoints
-                    .iter()
-                    .filter(|e| *e != "discovery")
-                    .map(|endpoint| async move {
-                        let blocked =
-                            match (problem, super::seam(endpoint, self.config.openwop_major)) {
-                                (Some(problem), _) => {
-                                    Some(format!("discovery unusable: {problem}"))
-                                }
-                                (None, Some(seam)) => discovery::probe_seam(client, &seam).await,
-                                (None, None) => Some(format!("unknown endpoint `{endpoint}`")),
-                            };
-                        (endpoint, blocked)
-                    });
+            let probes = endpoints
+                .iter()
+                // The negotiation cases refetch discovery itself: nothing to probe.
+                .filter(|e| *e != "discovery" && !super::negotiation::is_negotiation(e))
+                .map(|endpoint| async move {
+                    let blocked = match (problem, super::seam(endpoint, self.config.openwop_major))
+                    {
+                        (Some(problem), _) => Some(format!("discovery unusable: {problem}")),
+                        (None, Some(seam)) => discovery::probe_seam(client, &seam).await,
+                        (None, None) => Some(format!("unknown endpoint `{endpoint}`")),
+                    };
+                    (endpoint, blocked)
+                });
             let mut probed = Probed::default();
             for (endpoint, blocked) in futures_util::future::join_all(probes).await {
                 if let Some(reason) = blocked {
@@ -125,6 +123,10 @@ impl ProtocolRun for OpenwopRun {
     /// not wait for it (a case on a seam the probe finds missing is blocked after all).
     fn send_while_probing(&self) -> bool {
         true
+    }
+
+    fn excludes(&self, case: &SuiteCase, context: &Value) -> Option<String> {
+        super::major::excludes(&case.spec, self.config.openwop_major, context)
     }
 
     fn on_hand(&self, case: &SuiteCase) -> bool {
@@ -150,6 +152,12 @@ impl ProtocolRun for OpenwopRun {
     fn run_case<'a>(&'a self, input: CaseInput<'a>) -> BoxFuture<'a, CaseResult> {
         async move {
             let env = self.env(&input);
+            let endpoint = input.case.spec.endpoint().unwrap_or_default();
+            if super::negotiation::is_negotiation(endpoint) {
+                let discovery = self.discovery.as_ref();
+                return super::negotiation::run_case(input.planned, input.case, &env, discovery)
+                    .await;
+            }
             seam_case::run_seam_case(input.planned, input.case, &env).await
         }
         .boxed()

@@ -49,7 +49,11 @@ pub fn judge_response(
             result.outcome = Outcome::Error;
             result.reason = Some(format!("scenario defect while judging: {e}"));
         }
-        Ok(j) => {
+        Ok(mut j) => {
+            if env.major >= 2 {
+                let reading = judge::error_body::read(&response.body);
+                super::v2_errors::apply(&case.spec.expect, response.status, &reading, &mut j);
+            }
             result.assertions = j.assertions;
             result.notes = j.notes;
             verdict::decide(&mut result, env.strict);

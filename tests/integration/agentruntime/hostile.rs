@@ -9,7 +9,7 @@ use std::time::Duration;
 const DONE: &str =
     r#"{"type":"done","result":{"text":"","sessionId":"s","durationMs":1,"aborted":false}}"#;
 
-/// Runs the contract case against `script`, bounded by `--timeout SECS`.
+/// Runs describe and the contract case against `script`, bounded by `--timeout SECS`.
 fn hostile(script: &str, timeout: &str) -> (common::RunResult, Duration) {
     let command = format!("sh -c '{script}'");
     run_timed(
@@ -22,6 +22,8 @@ fn hostile(script: &str, timeout: &str) -> (common::RunResult, Duration) {
             timeout,
             "--filter",
             "agentruntime.contract",
+            "--filter",
+            "agentruntime.describe",
         ],
         &[],
         Duration::from_secs(60),
@@ -87,6 +89,13 @@ fn binary_output_fails_the_contract() {
 fn a_bridge_that_never_exits_is_ended_at_the_timeout_and_blocked() {
     let (r, wall) = hostile("exec sleep 600", "2");
     judged(&r);
+    // Our timeout ended describe too: nothing to judge, never a failure.
+    assert_eq!(
+        r.outcome("agentruntime.describe"),
+        "blocked",
+        "{}",
+        r.context()
+    );
     assert_eq!(
         r.outcome("agentruntime.contract"),
         "blocked",
@@ -103,7 +112,7 @@ fn lines_after_done_and_a_bridge_that_lingers_fail_the_contract() {
         "echo \"{}\"; echo {{}}; exec sleep 600",
         DONE.replace('"', "\\\"")
     );
-    let (r, wall) = hostile(&script, "20");
+    let (r, wall) = hostile(&script, "3");
     judged(&r);
     assert_eq!(
         r.outcome("agentruntime.contract"),

@@ -34,6 +34,8 @@ const ROWS: &[Row] = &[
     ("drops-unknown-source", &[], "agui.malformed.refused.unknown-source-type", SHOULD),
     ("coerces-numeric-content", &[], "agui.malformed.refused.numeric-content", SHOULD),
     ("accepts-invalid-base64", &[], "agui.malformed.refused.invalid-base64", SHOULD),
+    ("lax-base64", &[], "agui.malformed.refused.base64-noise", SHOULD),
+    ("accepts-non-http-url", &[], "agui.malformed.refused.non-http-url[gopher]", SHOULD),
     ("ignores-mime-prefix", &[], "agui.undeclared-mime-refused[audio,audio/mpeg]", SHOULD),
     // The silent drop inside a completed run: only the echo can see it.
     ("forwards-images-only", &[], "agui.accept.data[audio,audio/wav]", MUST),

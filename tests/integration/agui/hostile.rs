@@ -82,6 +82,8 @@ fn against(url: &str) -> (common::RunResult, Duration) {
         "agui.string-content-completes",
         "--filter",
         "agui.malformed.refused.numeric-content",
+        "--filter",
+        "agui.malformed.no-crash.numeric-content",
     ]);
     (r, started.elapsed())
 }
@@ -116,6 +118,8 @@ fn broken_answers_are_verdicts() {
     );
     let (r, _) = against(&format!("{base}/json"));
     assert_eq!(r.outcome("agui.string-content-completes"), "fail");
+    // An answer that is not the protocol at all is no pass of "does not crash".
+    assert_eq!(r.outcome("agui.malformed.no-crash.numeric-content"), "fail");
     assert!(
         r.stdout
             .contains("is not an event stream (content-type application/json)"),
@@ -125,5 +129,6 @@ fn broken_answers_are_verdicts() {
     // A 418 to malformed input is a rejection before the stream: the SHOULD holds.
     let (r, _) = against(&format!("{base}/teapot"));
     assert_eq!(r.outcome("agui.malformed.refused.numeric-content"), "pass");
+    assert_eq!(r.outcome("agui.malformed.no-crash.numeric-content"), "pass");
     assert_eq!(r.outcome("agui.string-content-completes"), "fail");
 }

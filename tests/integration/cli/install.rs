@@ -1,6 +1,6 @@
 //! Installable in one command: the README opens with `cargo install --locked --path .`
-//! and the Rust version Cargo.toml asks for, the `mmconform ...` commands it shows are
-//! commands the installed binary has, and the licence and changelog the package names
+//! and the Rust version Cargo.toml asks for, the `mmconform ...` commands it and the
+//! guide show are commands the installed binary has, and the licence and changelog the package names
 //! are there.
 
 use crate::common::bin;
@@ -41,10 +41,27 @@ fn the_readme_starts_with_the_install_command_and_the_rust_version() {
     assert!(intro.contains(&format!("Rust {rust} or later")), "{intro}");
 }
 
+/// README.md and every page of the guide.
+fn documentation() -> String {
+    let mut text = repository_file("README.md");
+    let mut dirs = vec![std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/guide")];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "md") {
+                text.push_str(&std::fs::read_to_string(&path).unwrap());
+            }
+        }
+    }
+    text
+}
+
 #[test]
-fn every_readme_command_is_one_the_binary_has() {
-    let commands = readme_commands(&repository_file("README.md"));
-    assert!(commands.len() >= 10, "{commands:?}");
+fn every_documented_command_is_one_the_binary_has() {
+    let commands = readme_commands(&documentation());
+    assert!(commands.len() >= 40, "{commands:?}");
     let mut checked = std::collections::BTreeSet::new();
     for command in commands {
         let words: Vec<&str> = command.split_whitespace().collect();

@@ -6,7 +6,7 @@ use std::process::Command;
 
 /// Runs `shell` under a pseudo-terminal and returns everything the terminal showed;
 /// `None` (outside CI only) when `script` is not installed.
-fn under_pty(shell: &str) -> Option<String> {
+pub(super) fn under_pty(shell: &str) -> Option<String> {
     let probe = Command::new("script").arg("--version").output();
     if probe.is_err() {
         assert!(

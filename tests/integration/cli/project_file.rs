@@ -119,6 +119,41 @@ fn an_unknown_key_or_a_bad_value_is_exit_2_at_its_position() {
             "mmconform.toml:1:10",
             "expected a boolean",
         ),
+        (
+            "timeout = \"30s\"\n",
+            "mmconform.toml:1:11",
+            "expected a number of seconds (such as 30 or 2.5), not the text \"30s\"",
+        ),
+        (
+            "deadline = 0\n",
+            "mmconform.toml:1:12",
+            "expected a number of seconds between 0 and 86400",
+        ),
+        (
+            "concurrency = 2.5\n",
+            "mmconform.toml:1:15",
+            "a whole number between 1 and 256",
+        ),
+        (
+            "witness = \"localhost\"\n",
+            "mmconform.toml:1:11",
+            "expected an address and port such as \"127.0.0.1:0\"",
+        ),
+        (
+            "accepts = 3\n",
+            "mmconform.toml:1:11",
+            "expected a list of MIME types",
+        ),
+        (
+            "accepts = [\"image/\"]\nclaims = \"c.yaml\"\n",
+            "mmconform.toml:1:11",
+            "give `accepts` or `claims`, not both",
+        ),
+        (
+            "profile = \"opena\"\n",
+            "mmconform.toml:1:11",
+            "did you mean `openai`?",
+        ),
     ];
     for (text, at, says) in cases {
         let dir = tempfile::tempdir().unwrap();
@@ -142,21 +177,190 @@ fn other_commands_ignore_the_file() {
     assert_eq!(code, 0, "{stderr}");
 }
 
-/// The README's example project file is one mmconform reads without a complaint.
+/// The CI guide's example project file is one mmconform reads without a complaint (the
+/// docs tests also run `mmconform run` on it).
 #[test]
-fn the_readme_example_is_a_valid_project_file() {
-    let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
-    let start = readme
+fn the_guide_example_is_a_valid_project_file() {
+    let page =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/guide/ci.md")).unwrap();
+    let start = page
         .find("```toml\n# mmconform.toml\n")
-        .expect("the README's example");
-    let body = &readme[start + "```toml\n".len()..];
+        .expect("the guide's example");
+    let body = &page[start + "```toml\n".len()..];
     let example = &body[..body.find("```").unwrap()];
-    assert!(example.contains("baseline =") && example.contains("junit ="));
+    assert!(example.contains("deadline =") && example.contains("junit ="));
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("mmconform.toml"), example).unwrap();
     // `list` reads and checks every key; the command line points it at the embedded host.
     let (code, stderr) = run_in(dir.path(), &["list", "--target", "reference"]);
     assert_eq!(code, 0, "{stderr}");
     assert!(stderr.contains("options from mmconform.toml"), "{stderr}");
+}
+
+#[test]
+fn a_token_typed_where_its_variable_belongs_is_refused_without_echoing_it() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("mmconform.toml"),
+        "token_env = \"sk-secret-0123456789\"\n",
+    )
+    .unwrap();
+    let (code, stderr) = run_in(dir.path(), &["run"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("mmconform.toml:1:13"), "{stderr}");
+    assert!(stderr.contains("not the token itself"), "{stderr}");
+    assert!(!stderr.contains("sk-secret"), "{stderr}");
+}
+
+/// The keys every profile needs: the witness, the deadline and the token variable plan
+/// an openwop run; an AG-UI declaration plans `list`; the command line still wins.
+#[test]
+fn the_profile_keys_plan_the_run() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("mmconform.toml"),
+        "target = \"reference\"\nwitness = \"127.0.0.1:0\"\ndeadline = 120\n\
+         token_env = \"HOST_TOKEN\"\nreport = \"r.json\"\n",
+    )
+    .unwrap();
+    let out = bin()
+        .current_dir(dir.path())
+        .arg("run")
+        .env("HOST_TOKEN", "t0ken-from-the-file's-variable")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let report = read_json(&dir.path().join("r.json")).unwrap();
+    let witness = report["run"]["witness"].as_str().unwrap_or_default();
+    assert!(
+        witness.starts_with("http://127.0.0.1:"),
+        "{}",
+        report["run"]
+    );
+    let auth = report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["id"] == "openwop.auth.seam-requires-token")
+        .unwrap();
+    assert_eq!(auth["outcome"], "pass", "the token from token_env: {auth}");
+
+    std::fs::write(
+        dir.path().join("mmconform.toml"),
+        "target = \"http://127.0.0.1:8000/agent\"\nprofile = \"agui\"\n\
+         accepts = [\"image/\", \"application/pdf\"]\n",
+    )
+    .unwrap();
+    let list = |extra: &[&str]| {
+        let out = bin()
+            .current_dir(dir.path())
+            .args(["list", "--format", "json"])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()["note"].to_string()
+    };
+    let declared = list(&[]);
+    assert!(declared.contains("image/, application/pdf"), "{declared}");
+    let declared = list(&["--accepts", "audio/wav"]);
+    assert!(declared.contains("accepts audio/wav;"), "{declared}");
+}
+
+/// The documented precedence: command line, then environment, then the file. The
+/// profile's target variable beats the file's `target` (here: a closed port, so a run
+/// that used it would exit 4 instead of 0).
+#[test]
+fn the_target_variable_beats_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let closed = {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        listener.local_addr().unwrap().port()
+    };
+    let project = PROJECT.replace(
+        "target = \"reference\"",
+        &format!("target = \"http://127.0.0.1:{closed}\""),
+    );
+    std::fs::write(dir.path().join("mmconform.toml"), project).unwrap();
+    let out = bin()
+        .current_dir(dir.path())
+        .args(["run"])
+        .env("OPENWOP_BASE_URL", "reference")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let report = read_json(&dir.path().join("out/report.json")).expect("a report");
+    assert!(
+        report["run"]["target"]
+            .as_str()
+            .is_some_and(|t| t.starts_with("reference")),
+        "{}",
+        report["run"]
+    );
+}
+
+/// The CI project file the user guide shows, against its stand-in host (`reference`):
+/// `require = true` judges requirements, so the skipped siblings of an exercised one do
+/// not fail, and the two cases only the user can enable (a media URL the host can fetch,
+/// a token) are waived by name. Without the waiver they fail, each naming what to pass.
+const CI_PROJECT: &str = r#"# mmconform.toml
+target = "reference"
+profile = "openwop"
+filters = ["openwop.*"]
+junit = "junit.xml"
+report = "evidence.json"
+strict = false
+require = true
+# cases that need what only you can give: a --media-base-url the host can fetch, a token
+waive = ["openwop.rfc0091.advertised-url-accepted", "openwop.auth.seam-requires-token"]
+timeout = 30
+concurrency = 8
+"#;
+
+#[test]
+fn the_ci_project_file_passes_under_require_against_its_stand_in() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("mmconform.toml"), CI_PROJECT).unwrap();
+    let (code, stderr) = run_in(dir.path(), &["run"]);
+    let report = read_json(&dir.path().join("evidence.json")).expect("a report");
+    assert_eq!(code, 0, "{stderr}\n{}", report["summary"]);
+    assert_eq!(report["run"]["require"], true);
+    assert!(
+        !ids(&report, "skip").is_empty(),
+        "skipped siblings stay skips"
+    );
+    assert_junit_valid(&dir.path().join("junit.xml"));
+
+    // Without the waiver, the cases only the user can enable fail, saying what to pass.
+    let unwaived = CI_PROJECT
+        .lines()
+        .filter(|l| !l.starts_with("waive"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    std::fs::write(dir.path().join("mmconform.toml"), unwaived).unwrap();
+    let (code, stderr) = run_in(dir.path(), &["run"]);
+    assert_eq!(code, 1, "{stderr}");
+    let report = read_json(&dir.path().join("evidence.json")).unwrap();
+    let failed = ids(&report, "fail");
+    assert!(
+        failed.iter().all(
+            |id| id.starts_with("openwop.rfc0091.advertised-url-accepted")
+                || id == "openwop.auth.seam-requires-token"
+        ),
+        "{failed:?}"
+    );
+    let reasons: Vec<&str> = report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["outcome"] == "fail")
+        .filter_map(|c| c["reason"].as_str())
+        .collect();
+    assert!(
+        reasons
+            .iter()
+            .any(|r| r.contains("not exercised") && r.contains("--media-base-url")),
+        "{reasons:?}"
+    );
 }

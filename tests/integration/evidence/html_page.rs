@@ -41,7 +41,14 @@ fn the_html_page_is_self_contained_and_its_matrix_reads_without_colour() {
     let cases = assert_matrix_reads_without_colour(&document);
     let report: Value =
         serde_json::from_str(&std::fs::read_to_string(d.join("text-image.json")).unwrap()).unwrap();
-    assert_eq!(cases, report["cases"].as_array().unwrap().len());
+    // Cases excluded in every report (a run of the other openwop major) are not shown.
+    let shown = report["cases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["outcome"] != "excluded")
+        .count();
+    assert_eq!(cases, shown);
     let inputs = document
         .all("table")
         .into_iter()

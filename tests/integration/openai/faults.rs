@@ -13,7 +13,9 @@ const TABLE: Table = Table {
     profile: "openai",
     base: &["--profile", "openai", "--target", "reference"],
     rows: ROWS,
-    elsewhere: &[],
+    elsewhere: &[
+        "ignores-auth", // ignored_auth_is_caught_when_a_token_is_configured
+    ],
 };
 
 const TEXT: &[&str] = &["--model", "reference-text"];
@@ -37,6 +39,8 @@ const ROWS: &[Row] = &[
     ("drops-unsupported-parts", TEXT, "openai.refuse.undeclared[file]", MUST),
     ("crash-on-invalid-base64", &[], "openai.malformed.no-crash.invalid-base64", MUST),
     ("crash-on-invalid-base64", &[], "openai.malformed.refused.invalid-base64", SHOULD),
+    ("lax-base64", &[], "openai.malformed.refused.base64-noise", SHOULD),
+    ("accepts-non-http-url", &[], "openai.malformed.refused.non-http-image-url[file]", SHOULD),
     ("crash-on-malformed", &[], "openai.malformed.no-crash.empty-content", MUST),
     ("crash-on-malformed", &[], "openai.malformed.no-crash.image-url-bare-string", MUST),
     ("crash-on-malformed", &[], "openai.malformed.no-crash.audio-unknown-format", MUST),
@@ -79,4 +83,31 @@ fn every_server_fault_fails_its_case() {
 #[test]
 fn every_listed_server_fault_has_a_row() {
     check_coverage(&TABLE);
+}
+
+/// With a token (the embedded server then requires it), the case that sends none
+/// expects 401/403; a server that serves it anyway fails it.
+#[test]
+fn ignored_auth_is_caught_when_a_token_is_configured() {
+    use crate::common::run_with_env;
+    let env = [("OPENAI_API_KEY", "sk-mmconform-canary-2e8d")];
+    let args = [
+        "--profile",
+        "openai",
+        "--target",
+        "reference",
+        "--filter",
+        "openai.auth.*",
+    ];
+    let ok = run_with_env(&args, &env);
+    assert_eq!(ok.code, 0, "{}", ok.context());
+    assert_eq!(ok.outcome("openai.auth.requires-token"), "pass");
+    let mut faulty = args.to_vec();
+    faulty.extend(["--reference-fault", "ignores-auth", "--strict"]);
+    let bad = run_with_env(&faulty, &env);
+    assert_eq!(bad.code, 1, "{}", bad.context());
+    assert_eq!(bad.outcome("openai.auth.requires-token"), "fail");
+    // Without a token the case does not apply.
+    let r = crate::common::run(&args);
+    assert_eq!(r.outcome("openai.auth.requires-token"), "skip");
 }

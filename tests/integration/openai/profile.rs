@@ -67,6 +67,11 @@ fn the_multimodal_model_passes_every_case_that_applies() {
         "{}",
         r.stdout
     );
+    // Without a witness, the passes that could not see the far end are counted once.
+    let caveat = "could not see whether the media reached the model: run with --witness";
+    assert_eq!(r.stdout.matches(caveat).count(), 1, "{}", r.stdout);
+    let advice = &r.report.as_ref().unwrap()["summary"]["advice"];
+    assert!(advice.to_string().contains(caveat), "{advice}");
 }
 
 #[test]
@@ -187,6 +192,7 @@ fn a_404_refusal_fails_by_that_name() {
 fn an_openai_run_with_a_witness_passes() {
     let r = reference(&["--witness", "127.0.0.1:0"]);
     clean(&r);
+    assert!(!r.stdout.contains("could not see whether"), "{}", r.stdout);
 }
 
 /// `serve-reference --profile openai --port 0`, and the API base it prints.
@@ -273,14 +279,44 @@ fn a_declaration_plans_a_run_against_a_served_endpoint() {
     assert_eq!(r.outcome("openai.accept.stream[image]"), "skip");
     assert_eq!(r.outcome("openai.refuse.undeclared[image]"), "skip");
     assert_eq!(r.outcome("openai.refuse.undeclared[audio]"), "fail");
+    // The failure says the declaration, not the server, may be what is wrong.
+    assert!(
+        r.stdout
+            .contains("hint: if the model takes audio parts, the declaration is what is wrong: pass --accepts audio/"),
+        "{}",
+        r.stdout
+    );
     let text = std::fs::read_to_string(r.dir.path().join("report.json")).unwrap();
     assert!(!text.contains(token), "the token leaked into the report");
     assert!(!r.junit.as_ref().unwrap().contains(token));
     assert!(!r.stdout.contains(token));
-    // Without the token every call is refused 401: the probe's answer is not a 404, so
-    // the cases run and fail on what they see, never exit 4.
+    // Without the token every call is refused 401: an authentication answer is no
+    // verdict on the host, so the cases are blocked (exit 3), a refusal never passes on
+    // it, and one line says what to set.
     let r = run(&args);
-    assert_eq!(r.code, 1, "{}", r.context());
+    assert_eq!(r.code, 3, "{}", r.context());
+    assert!(r.ids_with("pass").is_empty(), "{}", r.context());
+    assert!(r.ids_with("fail").is_empty(), "{}", r.context());
+    assert_eq!(r.outcome("openai.refuse.undeclared[audio]"), "blocked");
+    assert!(
+        r.stdout.contains("which are blocked: set OPENAI_API_KEY"),
+        "{}",
+        r.stdout
+    );
+    // A --token-env naming an unset variable is a usage error before anything is sent.
+    let mut named = args.to_vec();
+    named.extend(["--token-env", "MMCONFORM_UNSET_TOKEN_VAR"]);
+    let r = run(&named);
+    assert_eq!(r.code, 2, "{}", r.context());
+    assert!(
+        r.stderr.contains("MMCONFORM_UNSET_TOKEN_VAR"),
+        "{}",
+        r.stderr
+    );
+    // Without --model, the model list behind the same door asks for the token.
+    let r = run(&["--profile", "openai", "--target", &server.url]);
+    assert_eq!(r.code, 2, "{}", r.context());
+    assert!(r.stderr.contains("wants a token"), "{}", r.stderr);
 }
 
 #[test]

@@ -10,6 +10,8 @@ use crate::fault_table::{MUST, Row, SHOULD, Table, check_coverage, check_every_r
 
 /// The envelope faults run only the RFC 0021 cases.
 const ENVELOPES: &[&str] = &["--filter", "openwop.rfc0021.*"];
+/// A run targeting openwop 2.
+const V2: &[&str] = &["--openwop-major", "2"];
 const MEDIA_BASE_URL: &[&str] = &["--media-base-url", "http://media.example.invalid/mm"];
 /// The forwarding faults need the host to forward to a witness (`expect.witness`).
 const WITNESS: &[&str] = &["--witness", "127.0.0.1:0", "--witness-wait", "1"];
@@ -35,7 +37,7 @@ const TABLE: Table = Table {
 };
 
 #[rustfmt::skip]
-const ROWS: &[Row] = &[
+pub(super) const ROWS: &[Row] = &[
     // Discovery and RFC 0091 (`messages[].content` parts).
     ("discovery-missing-required", &[], "openwop.discovery.document", MUST),
     ("wrapper-only-discovery", &[], "openwop.discovery.aiproviders-at-root", MUST),
@@ -54,12 +56,16 @@ const ROWS: &[Row] = &[
     ("validates-user-messages-only", &[], "openwop.rfc0091.unadvertised-in-assistant-message-rejected", MUST),
     ("nested-error-body", &[], "openwop.rfc0091.error-body-flat", MUST),
     ("accepts-loopback-url", &[], "openwop.rfc0091.ssrf.loopback-url-rejected", MUST),
+    ("accepts-mapped-hex", &[], "openwop.rfc0196.mapped-ipv4-rejected[::ffff:7f00:1]", MUST),
+    ("accepts-nat64-loopback", &[], "openwop.rfc0196.embedded-ipv4-rejected[64:ff9b::7f00:1]", SHOULD),
     ("accepts-png-only", &[], "openwop.rfc0091.advertised-mime-accepted[image,image/jpeg]", SHOULD),
     ("accepts-missing-source", &[], "openwop.rfc0091.shape.no-source[image]", SHOULD),
     ("accepts-two-sources", &[], "openwop.rfc0091.shape.two-sources-data-mediaref[image]", SHOULD),
     ("accepts-two-sources", MEDIA_BASE_URL, "openwop.rfc0091.shape.two-sources-data-url[image]", SHOULD),
     ("accepts-missing-mime-type", &[], "openwop.rfc0091.shape.no-mime-type[image]", SHOULD),
     ("accepts-invalid-base64", &[], "openwop.rfc0091.shape.invalid-base64[image]", SHOULD),
+    ("lax-base64", &[], "openwop.rfc0091.shape.base64-noise[image]", SHOULD),
+    ("accepts-non-http-url", &[], "openwop.rfc0091.ssrf.non-http-url-rejected[file]", MUST),
     ("accepts-numeric-content", &[], "openwop.rfc0091.shape.content-not-string-or-array", SHOULD),
     ("accepts-empty-messages", &[], "openwop.rfc0091.shape.empty-messages", SHOULD),
     ("off-by-one-limit", &[], "openwop.rfc0091.limit.at-max-accepted", SHOULD),
@@ -99,6 +105,22 @@ const ROWS: &[Row] = &[
     ("discovery-envelopes-not-array", ENVELOPES, "openwop.rfc0021.supported-envelopes-shape", MUST),
     ("discovery-missing-universal-envelopes", &[], "openwop.rfc0021.universal-kind-advertised[error]", SHOULD),
     ("discovery-wrong-schema-version", &[], "openwop.rfc0021.universal-schema-version[error]", SHOULD),
+    // openwop 2: negotiation (also seen by a v1 run, the host listing 2.0), the v2 root,
+    // and refusals spelled from the v2 registry.
+    ("v2-request-gets-v1-document", V2, "openwop.v2.discovery.root", MUST),
+    ("v2-request-gets-v1-document", &[], "openwop.v2.negotiation.v2-request-gets-root", MUST),
+    ("v1-document-without-versions", V2, "openwop.v2.negotiation.v1-document-versions", MUST),
+    ("v2-record-keeps-supported", V2, "openwop.v2.discovery.aiproviders-providers", MUST),
+    ("v2-minor-spelling-refused", &[], "openwop.v2.negotiation.minor-spelling-selects-v2", MUST),
+    ("unknown-major-served", &[], "openwop.v2.negotiation.unknown-major-refused", MUST),
+    ("unknown-major-without-versions", V2, "openwop.v2.negotiation.unknown-major-refused", MUST),
+    ("discovery-without-etag", &[], "openwop.v2.negotiation.revalidate-304", MUST),
+    ("ignores-if-none-match", V2, "openwop.v2.negotiation.revalidate-304", MUST),
+    ("v2-legacy-error-codes", V2, "openwop.rfc0091.ssrf.loopback-url-rejected", MUST),
+    ("v2-legacy-error-codes", V2, "openwop.rfc0091.shape.no-source[image]", SHOULD),
+    ("v2-refusal-status-400", V2, "openwop.rfc0091.unadvertised-rejected[audio]", MUST),
+    ("v2-refusal-validation-error", V2, "openwop.rfc0091.unadvertised-rejected[audio]", MUST),
+    ("v2-error-extra-member", V2, "openwop.rfc0091.error-body-flat", MUST),
 ];
 
 #[test]

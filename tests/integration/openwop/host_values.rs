@@ -93,7 +93,7 @@ fn mutated(document: &Value, pointer: &str, value: Option<Value>) -> Value {
 fn tool_errors(suite: &Suite, document: &Value) -> Vec<String> {
     let context = json!({
         "discovery": document,
-        "openwop": facts::derive(Some(document), MAX_PROBE),
+        "openwop": facts::derive(Some(document), 1, MAX_PROBE),
         "run": {"tokenConfigured": true, "mediaBaseUrl": "http://127.0.0.1:9/media",
                 "mediaRefs": {"image": "ref-image"}, "dialect": "spec", "openwopMajor": 1},
     });

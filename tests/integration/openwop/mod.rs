@@ -3,6 +3,7 @@
 
 mod envelopes;
 mod faults;
+mod faults_v2;
 mod host_values;
 mod reference_host;
 mod wire;

@@ -33,6 +33,10 @@ fault_catalogue! {
             "User content that is a number is read as text and the run completes.";
         AcceptsInvalidBase64 => "accepts-invalid-base64",
             "A data source whose value is not base64 is passed on undecoded and the run completes.";
+        AcceptsNonHttpUrl => "accepts-non-http-url",
+            "A url source of any scheme (file://, ftp://, gopher://) is taken as if it were http(s) and the run completes (never opened).";
+        LaxBase64 => "lax-base64",
+            "Base64 is decoded as Python's default decoder does: characters outside the alphabet are skipped, so base64 with `*` inserted is taken as the file it encodes.";
         IgnoresMimePrefix => "ignores-mime-prefix",
             "Only the part kind is checked, so a MIME type outside the declared prefixes (audio/mpeg when only audio/wav is declared) completes.";
         ForwardsImagesOnly => "forwards-images-only",

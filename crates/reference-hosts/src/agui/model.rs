@@ -93,7 +93,17 @@ fn read_bytes(
 ) -> Result<Option<Vec<u8>>, Verdict> {
     match source {
         Source::Data { value, .. } => {
-            match base64::engine::general_purpose::STANDARD.decode(value) {
+            // The lax-base64 fault decodes as Python's default does: characters outside
+            // the alphabet are skipped (RFC 4648 §3.3 says to reject them).
+            let value: String = if config.fault == Some(AguiFault::LaxBase64) {
+                value
+                    .chars()
+                    .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '/' | '='))
+                    .collect()
+            } else {
+                value.clone()
+            };
+            match base64::engine::general_purpose::STANDARD.decode(&value) {
                 Ok(bytes) => Ok(Some(bytes)),
                 Err(e) => match config.fault {
                     Some(AguiFault::CrashOnInvalidBase64) => {
@@ -109,6 +119,8 @@ fn read_bytes(
         }
         Source::Url { value, .. } => match url::Url::parse(value) {
             Ok(u) if matches!(u.scheme(), "http" | "https") => Ok(None),
+            // The fault takes any scheme (and still never opens it).
+            Ok(_) if config.fault == Some(AguiFault::AcceptsNonHttpUrl) => Ok(None),
             _ => Err(run_error(
                 "invalid_url",
                 format!("the {kind} part's url `{value}` is not an http(s) URL"),

@@ -73,7 +73,13 @@ pub fn is_data_url(url: &str) -> bool {
 }
 
 /// Parses and decodes a base64 data URL, and checks the bytes against its type.
+#[cfg(test)]
 pub fn parse(url: &str) -> Result<Inline, InlineError> {
+    parse_with(url, false)
+}
+
+/// [`parse`], decoding as a lax decoder does when `lax` (the `lax-base64` fault).
+pub fn parse_with(url: &str, lax: bool) -> Result<Inline, InlineError> {
     if !is_data_url(url) {
         return Err(InlineError::NotDataUrl);
     }
@@ -89,14 +95,23 @@ pub fn parse(url: &str) -> Result<Inline, InlineError> {
     if !base64 {
         return Err(InlineError::NotBase64Encoded);
     }
-    let bytes = decode(payload)?;
+    let bytes = decode_with(payload, lax)?;
     let mime = mmconform_media::canonical_mime(mime);
     check_bytes(&mime, &bytes)?;
     Ok(Inline { mime, bytes })
 }
 
-/// Standard base64 with padding, nothing else (no whitespace, no URL alphabet).
-pub fn decode(b64: &str) -> Result<Vec<u8>, InlineError> {
+/// Standard padded base64 (no whitespace, no URL alphabet), or with `lax` as Python's
+/// default decoder does it: every character outside the
+/// alphabet is skipped first (RFC 4648 §3.3 says to reject them).
+pub fn decode_with(b64: &str, lax: bool) -> Result<Vec<u8>, InlineError> {
+    if lax {
+        let kept: String = b64
+            .chars()
+            .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '/' | '='))
+            .collect();
+        return STANDARD.decode(kept).map_err(|_| InlineError::BadBase64);
+    }
     STANDARD.decode(b64).map_err(|_| InlineError::BadBase64)
 }
 

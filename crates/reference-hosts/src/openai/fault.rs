@@ -15,6 +15,12 @@ fault_catalogue! {
             "Every part the chosen model cannot take (image, audio, file) is silently left out and the request answers 200.";
         CrashOnInvalidBase64 => "crash-on-invalid-base64",
             "Base64 that does not decode (in a data URL or input_audio.data) makes the server answer 500.";
+        IgnoresAuth => "ignores-auth",
+            "With a token configured, a request without `Authorization` is served as if it carried the right one.";
+        AcceptsNonHttpUrl => "accepts-non-http-url",
+            "An image_url of any scheme (file://, ftp://, gopher://) is taken as if it were http(s) (never opened).";
+        LaxBase64 => "lax-base64",
+            "Base64 is decoded as Python's default decoder does: characters outside the alphabet are skipped, so base64 with `*` inserted is taken as the file it encodes.";
         CrashOnMalformed => "crash-on-malformed",
             "Every malformed request (a shape error that deserves 400 invalid_request_error) is answered 500.";
         AcceptsUnknownPartType => "accepts-unknown-part-type",

@@ -62,6 +62,26 @@ fn signature(fault: OpenaiFault) -> Signature {
             "400 invalid_value messages[0].content[1].image_url.url",
             "500 - -",
         ),
+        LaxBase64 => {
+            let url = image("image/png")["image_url"]["url"]
+                .as_str()
+                .unwrap()
+                .to_string();
+            // A `*` after the first base64 group: only a lax decoder reads the image.
+            let (head, payload) = url.split_once(";base64,").unwrap();
+            let noisy = format!("{head};base64,{}*{}", &payload[..4], &payload[4..]);
+            sig(
+                multi(json!([text("a"), image_url(&noisy)])),
+                "400 invalid_value messages[0].content[1].image_url.url",
+                "200 text,image",
+            )
+        }
+        AcceptsNonHttpUrl => sig(
+            multi(json!([text("a"), image_url("file:///etc/passwd")])),
+            "400 invalid_value messages[0].content[1].image_url.url",
+            "200 text,image",
+        ),
+        IgnoresAuth => sig(multi(json!("hi")), "401 invalid_api_key -", "200 text"),
         CrashOnMalformed => sig(
             multi(json!([text("a"), text("")])),
             "400 invalid_value messages[0].content[1].text",
@@ -200,7 +220,11 @@ fn signature(fault: OpenaiFault) -> Signature {
 /// The answer to `body` from the server with `fault`; for a forwarding fault, what
 /// the upstream received.
 async fn answer(fault: Option<OpenaiFault>, needs_upstream: bool, body: &Value) -> String {
-    let config = OpenaiConfig::new(fault);
+    let mut config = OpenaiConfig::new(fault);
+    // Only a server that requires a token can ignore it: the probe sends none.
+    if fault.is_none_or(|f| f == OpenaiFault::IgnoresAuth) {
+        config.token = token_for_auth_probe(body);
+    }
     if body.get("input").is_some() {
         return observe_responses(config, body).await;
     }
@@ -213,6 +237,12 @@ async fn answer(fault: Option<OpenaiFault>, needs_upstream: bool, body: &Value) 
         return upstream_parts(&received);
     }
     observe(config, body).await
+}
+
+/// The token the auth probe's server requires: set for the one body the IgnoresAuth
+/// signature sends (plain string content "hi"), so the other probes stay open.
+fn token_for_auth_probe(body: &Value) -> Option<String> {
+    (body == &multi(json!("hi"))).then(|| "s3cret".to_string())
 }
 
 #[tokio::test]

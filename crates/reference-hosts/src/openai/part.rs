@@ -186,8 +186,11 @@ fn image(
         }
     };
     let inline = if data_url::is_data_url(url) {
-        Some(data_url::parse(url).map_err(|e| inline_refused(&format!("{at}.url"), &e))?)
-    } else if http_url(url) && fault != Some(OpenaiFault::RefusesHttpImageUrl) {
+        let lax = fault == Some(OpenaiFault::LaxBase64);
+        Some(data_url::parse_with(url, lax).map_err(|e| inline_refused(&format!("{at}.url"), &e))?)
+    } else if (http_url(url) && fault != Some(OpenaiFault::RefusesHttpImageUrl))
+        || (fault == Some(OpenaiFault::AcceptsNonHttpUrl) && url::Url::parse(url).is_ok())
+    {
         None
     } else {
         return Err(invalid_value(
@@ -247,7 +250,9 @@ fn audio(
     } else {
         "audio/mpeg"
     };
-    let bytes = data_url::decode(data).map_err(|e| inline_refused(&format!("{at}.data"), &e))?;
+    let lax = fault == Some(OpenaiFault::LaxBase64);
+    let bytes =
+        data_url::decode_with(data, lax).map_err(|e| inline_refused(&format!("{at}.data"), &e))?;
     data_url::check_bytes(mime, &bytes).map_err(|e| inline_refused(&format!("{at}.data"), &e))?;
     if !model.audio {
         return Err(refuse(model, path, "audio", AUDIO_NOT_SUPPORTED));
@@ -284,7 +289,7 @@ fn file(
         (false, false) => return Err(missing(&format!("{at}.file_data"))),
         (true, false) => {
             let data = string(file, "file_data", &at)?;
-            let inline = data_url::parse(data)
+            let inline = data_url::parse_with(data, fault == Some(OpenaiFault::LaxBase64))
                 .map_err(|e| inline_refused(&format!("{at}.file_data"), &e))?;
             let name = filename.ok_or_else(|| missing(&format!("{at}.filename")))?;
             Seen::file(&inline.mime, name, &inline.bytes)

@@ -70,6 +70,9 @@ fn authorized(config: &OpenaiConfig, headers: &HeaderMap) -> Result<(), ApiError
     let Some(expected) = config.token.as_deref() else {
         return Ok(());
     };
+    if config.faulted(OpenaiFault::IgnoresAuth) {
+        return Ok(());
+    }
     let message = match presented_bearer(headers) {
         Some(token) if token == expected => return Ok(()),
         Some(_) => "Incorrect API key provided.",

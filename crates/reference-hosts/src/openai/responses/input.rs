@@ -255,7 +255,8 @@ fn input_file(
                 Value::String(url) => url,
                 other => return Err(wrong_type(&format!("{at}.file_url"), "a string", other)),
             };
-            if !super::super::part::http_url(url) {
+            let any_scheme = config.faulted(OpenaiFault::AcceptsNonHttpUrl);
+            if !super::super::part::http_url(url) && !(any_scheme && url::Url::parse(url).is_ok()) {
                 return Err(invalid_value(
                     &format!("{at}.file_url"),
                     format!("Invalid '{at}.file_url': expected an http(s) URL."),

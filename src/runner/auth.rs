@@ -1,0 +1,175 @@
+//! A 401 or 403 that is an authentication answer says nothing about how the host treats
+//! media: the request never got past the door. Such a case is `blocked` (never a pass
+//! of a refusal expectation, never a failure), and the run says once what to set. The
+//! case that sends no credentials on purpose (`request.auth: false`) is the one whose
+//! verdict *is* the authentication answer; it is left alone.
+
+use crate::outcome::{CaseResult, Exchange, Outcome};
+
+/// How a case blocked by an authentication answer starts its reason; the ledger counts
+/// them by it to print one line for the run.
+pub const REASON_PREFIX: &str = "authentication refused";
+
+/// Words in a 403 body that make it an authentication answer rather than a refusal of
+/// what was sent (an SSRF guard may well answer 403 to a URL it will not fetch).
+const AUTH_WORDS: [&str; 8] = [
+    "unauthenticated",
+    "unauthorized",
+    "authentication",
+    "api key",
+    "api_key",
+    "apikey",
+    "credential",
+    "token",
+];
+
+/// The status of `exchange` when it is an authentication answer: every 401, and a 403
+/// that carries `WWW-Authenticate` or speaks of credentials.
+fn auth_status(exchange: &Exchange) -> Option<u16> {
+    let response = exchange.response.as_ref()?;
+    match response.status {
+        401 => Some(401),
+        403 => {
+            let challenge = response
+                .headers
+                .iter()
+                .any(|(name, _)| name.eq_ignore_ascii_case("www-authenticate"));
+            let body = response.body.to_ascii_lowercase();
+            (challenge || AUTH_WORDS.iter().any(|w| body.contains(w))).then_some(403)
+        }
+        _ => None,
+    }
+}
+
+/// Blocks `result` when one of its own exchanges (not the run's cached discovery) got
+/// an authentication answer. `sent_credentials` is the case's `request.auth`: a case
+/// that withholds them on purpose is judged on that answer instead.
+pub fn block_if_refused(result: &mut CaseResult, sent_credentials: bool) {
+    if !sent_credentials || matches!(result.outcome, Outcome::Error | Outcome::Skip) {
+        return;
+    }
+    let Some(status) = result
+        .exchanges
+        .iter()
+        .filter(|e| !e.cached)
+        .find_map(auth_status)
+    else {
+        return;
+    };
+    if result.outcome != Outcome::Blocked {
+        result.notes.push(format!(
+            "would have been {} on this answer; an authentication answer is not a verdict on the host",
+            result.outcome
+        ));
+    }
+    result.outcome = Outcome::Blocked;
+    result.reason = Some(format!(
+        "{REASON_PREFIX}: the host answered HTTP {status}, so the request was never judged"
+    ));
+}
+
+/// Whether `result` was blocked by an authentication answer.
+pub fn is_refused(result: &CaseResult) -> bool {
+    result.outcome == Outcome::Blocked
+        && result
+            .reason
+            .as_deref()
+            .is_some_and(|r| r.starts_with(REASON_PREFIX))
+}
+
+/// The run's one line about them: how many, and what to set. `token_given` tells a
+/// wrong token from a missing one.
+pub fn advice(refused: usize, variable: &str, token_given: bool) -> Option<String> {
+    if refused == 0 {
+        return None;
+    }
+    let fix = if token_given {
+        format!("check the token ({variable}, --token-env or --token-file)")
+    } else {
+        format!("set {variable} or --token-env / --token-file")
+    };
+    Some(format!(
+        "the host answered 401/403 (authentication) to {refused} case(s), which are blocked: {fix}"
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::event_fixtures as fixtures;
+    use crate::outcome::{Level, RecordedRequest, RecordedResponse};
+
+    fn answered(status: u16, body: &str, outcome: Outcome) -> CaseResult {
+        let mut r = fixtures::case(
+            "c",
+            "c",
+            fixtures::requirement("s", Level::Must, "t"),
+            outcome,
+        );
+        r.exchanges = vec![Exchange {
+            request: RecordedRequest {
+                method: "POST".into(),
+                url: "http://127.0.0.1:1/v1/chat/completions".into(),
+                headers: vec![],
+                body: None,
+                sent: None,
+            },
+            response: Some(RecordedResponse {
+                status,
+                headers: vec![],
+                body: body.into(),
+                truncated: false,
+            }),
+            curl: String::new(),
+            retries: 0,
+            notes: vec![],
+            seq: None,
+            cached: false,
+        }];
+        r
+    }
+
+    #[test]
+    fn a_401_never_passes_a_refusal() {
+        let mut r = answered(
+            401,
+            r#"{"error":{"code":"invalid_api_key"}}"#,
+            Outcome::Pass,
+        );
+        block_if_refused(&mut r, true);
+        assert_eq!(r.outcome, Outcome::Blocked);
+        assert!(is_refused(&r));
+        assert!(r.notes[0].contains("would have been pass"));
+    }
+
+    #[test]
+    fn a_403_counts_only_when_it_speaks_of_credentials() {
+        let mut policy = answered(403, r#"{"error":"url not allowed"}"#, Outcome::Pass);
+        block_if_refused(&mut policy, true);
+        assert_eq!(policy.outcome, Outcome::Pass);
+        let mut key = answered(403, "Invalid API key", Outcome::Fail);
+        block_if_refused(&mut key, true);
+        assert_eq!(key.outcome, Outcome::Blocked);
+    }
+
+    #[test]
+    fn the_case_that_withholds_credentials_keeps_its_verdict() {
+        let mut r = answered(401, "unauthenticated", Outcome::Pass);
+        block_if_refused(&mut r, false);
+        assert_eq!(r.outcome, Outcome::Pass);
+        let mut ok = answered(200, "{}", Outcome::Fail);
+        block_if_refused(&mut ok, true);
+        assert_eq!(ok.outcome, Outcome::Fail);
+    }
+
+    #[test]
+    fn advice_names_the_variable() {
+        assert_eq!(advice(0, "OPENAI_API_KEY", false), None);
+        let line = advice(15, "OPENAI_API_KEY", false).unwrap();
+        assert!(
+            line.contains("15 case(s)") && line.contains("set OPENAI_API_KEY"),
+            "{line}"
+        );
+        assert!(advice(1, "X", true).unwrap().contains("check the token"));
+    }
+}
