@@ -12,6 +12,7 @@ pub mod error_shape;
 pub mod json_body;
 pub mod prefer;
 pub mod refusal;
+pub mod repair;
 pub mod schema;
 pub mod status;
 pub mod validity;

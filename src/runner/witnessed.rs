@@ -58,7 +58,7 @@ pub async fn record(w: &Witnessed<'_>, result: &mut CaseResult) {
 pub fn not_evaluated(expect: WitnessExpectation) -> String {
     match expect {
         WitnessExpectation::Reached => "expect.witness not evaluated: without --witness, a part dropped inside a 2xx cannot be seen".into(),
-        WitnessExpectation::Withheld => "expect.witness not evaluated: without --witness, whether the model saw this input cannot be seen".into(),
+        WitnessExpectation::Withheld | WitnessExpectation::WithheldOrRepaired => "expect.witness not evaluated: without --witness, whether the model saw this input cannot be seen".into(),
         WitnessExpectation::Delivered | WitnessExpectation::Prompt => "expect.witness not evaluated: without --witness, what reached the model cannot be seen".into(),
     }
 }
@@ -143,7 +143,7 @@ fn may_rest_on_a_dropped_call(
     assertions: &[crate::outcome::AssertionResult],
 ) -> bool {
     assertions.iter().any(|a| match expect {
-        WitnessExpectation::Withheld => a.passed,
+        WitnessExpectation::Withheld | WitnessExpectation::WithheldOrRepaired => a.passed,
         WitnessExpectation::Reached
         | WitnessExpectation::Delivered
         | WitnessExpectation::Prompt => !a.passed,
