@@ -300,4 +300,19 @@ async fn forwarding_sends_the_accepted_call_on_and_never_a_refused_one() {
     .await;
     assert!(got.starts_with("200 "), "{got}");
     assert_eq!(mock.received().len(), 3);
+    let skipping = AnthropicConfig::new(Some(AnthropicFault::ForwardSkipsModel))
+        .with_upstream(Some(mock.base()));
+    let got = verdict(skipping, ask(MULTIMODAL_MODEL, json!([text("a")]))).await;
+    assert_eq!(got, "200 saw: text");
+    assert_eq!(mock.received().len(), 3, "the upstream was never called");
+}
+
+#[test]
+fn fault_names_round_trip_and_only_forwarding_faults_need_an_upstream() {
+    for fault in AnthropicFault::all() {
+        assert_eq!(fault.name().parse::<AnthropicFault>(), Ok(*fault));
+        assert!(fault.description().ends_with('.'), "{fault}");
+        assert_eq!(fault.needs_upstream(), fault.name().starts_with("forward-"));
+    }
+    assert_eq!(AnthropicFault::all().len(), 15);
 }
