@@ -98,7 +98,7 @@ async fn a_responses_stream_sends_every_event_up_to_completed() {
     let last = body
         .lines()
         .filter_map(|l| l.strip_prefix("data: "))
-        .last()
+        .next_back()
         .unwrap();
     let last: Value = serde_json::from_str(last).unwrap();
     assert_eq!(last["type"], "response.completed");
