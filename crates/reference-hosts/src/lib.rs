@@ -29,6 +29,7 @@
 pub mod agentruntime;
 pub mod agui;
 mod ai_call;
+pub mod anthropic;
 mod auth;
 mod body_limit;
 mod discovery;

@@ -19,7 +19,7 @@
 
 mod api_error;
 mod completion;
-mod data_url;
+pub(crate) mod data_url;
 mod fault;
 mod forward;
 mod models;
