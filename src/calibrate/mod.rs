@@ -14,6 +14,7 @@ pub mod render;
 pub mod schema_mutant;
 pub mod setup;
 pub mod setup_agentruntime;
+pub mod setup_anthropic;
 pub mod setup_openai;
 pub mod variant;
 

@@ -2,6 +2,7 @@
 //! case (a host advertising audio never runs the "unadvertised audio" negative), so the
 //! catalogue holds several per profile, and every case must run in at least one of them.
 
+use super::setup_anthropic::{self, AnthropicShape};
 use super::setup_openai::{self, OpenaiShape};
 use super::variant::Variant;
 use crate::config::{EmbeddedClaims, RunConfig, Target, Token};
@@ -57,6 +58,8 @@ pub enum Shape {
     Agui(&'static [&'static str]),
     /// The OpenAI-compatible reference server serving one model, declared one way.
     Openai(OpenaiShape),
+    /// The Anthropic Messages reference server serving one model.
+    Anthropic(AnthropicShape),
     /// The reference AgentRuntime, a bridge process per case, declaring these types
     /// (none: its default).
     Agentruntime(&'static [&'static str]),
@@ -276,6 +279,17 @@ pub fn setups() -> Vec<Setup> {
         upstream_wire: UpstreamWire::Responses,
     }])
     .chain(
+        setup_anthropic::shapes()
+            .into_iter()
+            .map(|(name, summary, shape, witness)| Setup {
+                name,
+                summary,
+                shape: Shape::Anthropic(shape),
+                witness,
+                upstream_wire: UpstreamWire::Chat,
+            }),
+    )
+    .chain(
         super::setup_agentruntime::SHAPES
             .into_iter()
             .map(|(name, summary, accepts)| Setup {
@@ -296,6 +310,7 @@ impl Setup {
             Shape::Openwop(_) => crate::protocol::openwop::PROFILE,
             Shape::Agui(_) => crate::protocol::agui::PROFILE,
             Shape::Openai(shape) => shape.profile(),
+            Shape::Anthropic(_) => crate::protocol::anthropic::PROFILE,
             Shape::Agentruntime(_) => crate::protocol::agentruntime::PROFILE,
         }
     }
@@ -328,6 +343,7 @@ impl Setup {
             Shape::Openai(shape) => {
                 embedded(shape.start(variant, upstream, self.upstream_wire).await?)
             }
+            Shape::Anthropic(shape) => embedded(shape.start(variant, upstream).await?),
             Shape::Agentruntime(accepts) => {
                 let fault = match variant {
                     Some(Variant::Runtime(fault)) => Some(*fault),

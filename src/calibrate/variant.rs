@@ -7,6 +7,7 @@ use crate::scenario::suite::Suite;
 use reference_hosts::Fault;
 use reference_hosts::agentruntime::RuntimeFault;
 use reference_hosts::agui::AguiFault;
+use reference_hosts::anthropic::AnthropicFault;
 use reference_hosts::openai::OpenaiFault;
 
 /// How a variant is expected to show up in a run.
@@ -29,6 +30,8 @@ pub enum Variant {
     AguiHost(AguiFault),
     /// A fault of the OpenAI-compatible reference server.
     OpenaiHost(OpenaiFault),
+    /// A fault of the Anthropic Messages reference server.
+    AnthropicHost(AnthropicFault),
     /// A fault of the reference AgentRuntime.
     Runtime(RuntimeFault),
     Schema(SchemaMutant),
@@ -54,6 +57,7 @@ impl Variant {
             // Some names exist in both tables (`refuses-string-content`).
             Variant::AguiHost(f) => format!("agui:{}", f.name()),
             Variant::OpenaiHost(f) => format!("openai:{}", f.name()),
+            Variant::AnthropicHost(f) => format!("anthropic:{}", f.name()),
             Variant::Runtime(f) => format!("agentruntime:{}", f.name()),
             Variant::Schema(m) => m.name(),
         }
@@ -64,6 +68,7 @@ impl Variant {
             Variant::Host(f) => f.description().to_string(),
             Variant::AguiHost(f) => f.description().to_string(),
             Variant::OpenaiHost(f) => f.description().to_string(),
+            Variant::AnthropicHost(f) => f.description().to_string(),
             Variant::Runtime(f) => f.description().to_string(),
             Variant::Schema(m) => m.description(),
         }
@@ -74,6 +79,7 @@ impl Variant {
             Variant::Host(_)
             | Variant::AguiHost(_)
             | Variant::OpenaiHost(_)
+            | Variant::AnthropicHost(_)
             | Variant::Runtime(_) => "host-fault",
             Variant::Schema(_) => "schema-mutant",
         }
@@ -85,6 +91,7 @@ impl Variant {
             Variant::Host(f) => f.needs_upstream(),
             Variant::AguiHost(f) => f.needs_upstream(),
             Variant::OpenaiHost(f) => f.needs_upstream(),
+            Variant::AnthropicHost(f) => f.needs_upstream(),
             // The runtime's faults are its own; every runtime shape has a witness.
             Variant::Runtime(_) | Variant::Schema(_) => false,
         }
@@ -125,6 +132,10 @@ impl Variant {
                     && f.seen_at(responses)
                     && (setup.witness || !f.needs_upstream())
             }
+            Variant::AnthropicHost(f) => {
+                setup.profile() == crate::protocol::anthropic::PROFILE
+                    && (setup.witness || !f.needs_upstream())
+            }
             Variant::Runtime(f) => {
                 setup.profile() == crate::protocol::agentruntime::PROFILE
                     && super::setup_agentruntime::runs_in(*f, setup.name)
@@ -155,6 +166,12 @@ pub fn catalogue(suite: &Suite) -> Vec<Variant> {
         .map(Variant::Host)
         .chain(AguiFault::all().iter().copied().map(Variant::AguiHost))
         .chain(OpenaiFault::all().iter().copied().map(Variant::OpenaiHost))
+        .chain(
+            AnthropicFault::all()
+                .iter()
+                .copied()
+                .map(Variant::AnthropicHost),
+        )
         .chain(RuntimeFault::all().iter().copied().map(Variant::Runtime))
         .chain(
             schema_mutant::catalogue(&judged)

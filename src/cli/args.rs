@@ -68,15 +68,20 @@ pub enum ProfileArg {
     Openai,
     /// The OpenAI Responses API (`POST {base}/responses`) of gateways and model servers.
     OpenaiResponses,
+    /// Anthropic Messages (`POST {base}/messages`) of gateways and model servers.
+    Anthropic,
     /// AgentRuntimes (RemoteClaw #385) through a bridge process: `--target-cmd`.
     Agentruntime,
 }
 
 impl ProfileArg {
-    /// One of the OpenAI front doors (`openai`, `openai-responses`): a model to name,
-    /// a declaration, the OpenAI reference server.
+    /// One of the model-API front doors (`openai`, `openai-responses`, `anthropic`):
+    /// a model to name, a declaration, a reference server of that wire.
     pub fn is_openai(self) -> bool {
-        matches!(self, ProfileArg::Openai | ProfileArg::OpenaiResponses)
+        matches!(
+            self,
+            ProfileArg::Openai | ProfileArg::OpenaiResponses | ProfileArg::Anthropic
+        )
     }
 }
 
@@ -92,6 +97,8 @@ pub enum ServeProfileArg {
     Openai,
     /// The same server, its Responses door (`/v1/responses`) and that door's faults.
     OpenaiResponses,
+    /// The Anthropic Messages server (API base `/v1`, `POST /v1/messages`).
+    Anthropic,
     /// The reference AgentRuntime, speaking bridge protocol v1 on stdin/stdout (one
     /// request per process; its model is $MMCONFORM_WITNESS_URL).
     Agentruntime,

@@ -283,6 +283,7 @@ fn apply_target(
                 "agui",
                 "openai",
                 "openai-responses",
+                "anthropic",
                 "agentruntime",
             ];
             let message = format!(

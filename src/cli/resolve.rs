@@ -79,6 +79,7 @@ pub fn target_env(profile: ProfileArg) -> &'static str {
         ProfileArg::Openwop => "OPENWOP_BASE_URL",
         ProfileArg::Agui => "AGUI_TARGET_URL",
         ProfileArg::Openai | ProfileArg::OpenaiResponses => "OPENAI_BASE_URL",
+        ProfileArg::Anthropic => "ANTHROPIC_BASE_URL",
         ProfileArg::Agentruntime => super::target_cmd::TARGET_CMD_ENV,
     }
 }
@@ -191,6 +192,7 @@ fn appended_path(url: &url::Url, profile: ProfileArg) -> Option<String> {
         ProfileArg::Openwop => "/.well-known/openwop",
         ProfileArg::Openai => "/chat/completions",
         ProfileArg::OpenaiResponses => "/responses",
+        ProfileArg::Anthropic => "/messages",
         ProfileArg::Agui | ProfileArg::Agentruntime => return None,
     };
     let path = url.path().trim_end_matches('/');
@@ -227,6 +229,7 @@ pub fn token_env(args: &TargetArgs) -> &str {
     match (&args.token_env, args.profile) {
         (Some(name), _) => name,
         (None, ProfileArg::Openai | ProfileArg::OpenaiResponses) => "OPENAI_API_KEY",
+        (None, ProfileArg::Anthropic) => "ANTHROPIC_API_KEY",
         (None, _) => "OPENWOP_API_KEY",
     }
 }
@@ -280,6 +283,7 @@ pub fn protocol_name(profile: ProfileArg) -> &'static str {
         ProfileArg::Agui => crate::protocol::agui::PROFILE,
         ProfileArg::Openai => crate::protocol::openai::PROFILE,
         ProfileArg::OpenaiResponses => crate::protocol::openai_responses::PROFILE,
+        ProfileArg::Anthropic => crate::protocol::anthropic::PROFILE,
         ProfileArg::Agentruntime => crate::protocol::agentruntime::PROFILE,
     }
 }
@@ -321,6 +325,16 @@ pub fn resolve_protocol(
             }
             Some(super::embedded_openai::claims(&server.model))
         }
+        TargetChoice::Embedded(Embedded::Anthropic(server)) => {
+            if declared {
+                return Err(
+                    "the reference server declares what its model takes: pick the model \
+                     with --model, not --accepts/--claims"
+                        .into(),
+                );
+            }
+            Some(super::embedded_anthropic::claims(&server.model))
+        }
         _ => None,
     };
     let claims = Claims {
@@ -338,6 +352,7 @@ fn parse_media_ref(raw: &str, profile: ProfileArg) -> Result<(String, String), S
     let kinds: &[&str] = match profile {
         ProfileArg::Agui => &agui::PART_KINDS,
         ProfileArg::Openai | ProfileArg::OpenaiResponses => &crate::protocol::openai::KINDS,
+        ProfileArg::Anthropic => &crate::protocol::anthropic::KINDS,
         ProfileArg::Openwop | ProfileArg::Agentruntime => &NON_TEXT_MODALITIES,
     };
     parse_modalities(&[modality.to_string()], kinds).map_err(|e| format!("--media-ref: {e}"))?;

@@ -89,6 +89,9 @@ pub fn judge_answer(
         Some(ErrorShapeExpectation::Openai) => j
             .assertions
             .push(error_shape::check_openai(parsed.as_ref())),
+        Some(ErrorShapeExpectation::Anthropic) => j
+            .assertions
+            .push(error_shape::check_anthropic(parsed.as_ref())),
         None => {}
     }
     if expect.capability_refusal == Some(true) {

@@ -446,6 +446,8 @@ pub enum ErrorShapeExpectation {
     Flat,
     /// The OpenAI error envelope `{error: {message, type, param?, code?}}`.
     Openai,
+    /// Anthropic's error envelope `{type: "error", error: {type, message}}`.
+    Anthropic,
 }
 
 #[derive(Debug, Clone, Deserialize)]

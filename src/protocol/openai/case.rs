@@ -45,6 +45,17 @@ pub fn with_model(body: Value, model: Option<&str>) -> Value {
     Value::Object(out)
 }
 
+/// `body` with the door's required fields added where the scenario left them out.
+pub fn with_defaults(body: Value, wire: &Wire) -> Value {
+    let Value::Object(mut given) = body else {
+        return body;
+    };
+    for (field, value) in wire.defaults {
+        given.entry(*field).or_insert_with(|| json!(value));
+    }
+    Value::Object(given)
+}
+
 /// Sends the case's call and judges the answer.
 pub async fn run_case(planned: &PlannedCase, case: &SuiteCase, env: &OpenaiEnv<'_>) -> CaseResult {
     let started = Instant::now();
@@ -63,7 +74,7 @@ pub async fn run_case(planned: &PlannedCase, case: &SuiteCase, env: &OpenaiEnv<'
         Some(Ok(body)) => body,
         Some(Err(e)) => return error(format!("request could not be built: {e}")),
     };
-    let body = with_model(body, env.model);
+    let body = with_defaults(with_model(body, env.model), env.wire);
     let answer = read::post_completion(
         env.wire,
         env.client,

@@ -43,6 +43,11 @@ pub struct CompletionEvidence {
     /// `response.completed`, `finish_reason` the response's `status`.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub responses: bool,
+    /// The answer is Anthropic Messages' (`message` objects and `message_*` events,
+    /// `protocol::anthropic::classify`): `chunks` counts its events, `done` is
+    /// `message_stop`, `finish_reason` the `stop_reason`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub messages: bool,
 }
 
 /// `{error: {type, code, message}}` as the answer gave it (each absent when not a string).
@@ -107,7 +112,7 @@ impl CompletionEvidence {
             StreamClass::Rejected | StreamClass::Crashed => {
                 format!("{class}: HTTP {}{error}", self.status)
             }
-            StreamClass::RunError if self.responses => {
+            StreamClass::RunError if self.responses || self.messages => {
                 format!("{class}: error event after {} events{error}", self.chunks)
             }
             StreamClass::RunError => {
@@ -116,6 +121,15 @@ impl CompletionEvidence {
             StreamClass::Completed if self.responses && self.event_stream => format!(
                 "{class}: {} events, response.completed, status {}",
                 self.chunks,
+                self.finish_reason.as_deref().unwrap_or("?")
+            ),
+            StreamClass::Completed if self.messages && self.event_stream => format!(
+                "{class}: {} events, message_stop, stop_reason {}",
+                self.chunks,
+                self.finish_reason.as_deref().unwrap_or("?")
+            ),
+            StreamClass::Completed if self.messages => format!(
+                "{class}: message, stop_reason {}",
                 self.finish_reason.as_deref().unwrap_or("?")
             ),
             StreamClass::Completed if self.responses => format!(
@@ -280,6 +294,7 @@ impl super::wire::StreamClassifier for ChunkClassifier {
             ended_by,
             bytes,
             responses: false,
+            messages: false,
         }
     }
 }
@@ -379,6 +394,7 @@ pub fn classify_body(
         ended_by,
         bytes: body.len(),
         responses: false,
+        messages: false,
     }
 }
 

@@ -44,6 +44,8 @@ pub static CHAT: wire::Wire = wire::Wire {
     profile: PROFILE,
     endpoint: ENDPOINT,
     path: PATH,
+    headers: &[],
+    defaults: &[],
     render: part::render,
     probe_body: |model, nonce| {
         serde_json::json!({

@@ -40,7 +40,10 @@ pub async fn post_completion(
         purpose: purpose.to_string(),
         method: reqwest::Method::POST,
         path: wire.path.to_string(),
-        headers: vec![("Accept".into(), accept.into())],
+        headers: std::iter::once(("Accept", accept))
+            .chain(wire.headers.iter().copied())
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect(),
         body: Some(body.clone()),
         auth,
     };

@@ -1,8 +1,10 @@
-//! What differs between the OpenAI front doors this folder runs: Chat Completions
-//! (`--profile openai`) and Responses (`--profile openai-responses`,
-//! `protocol::openai_responses`). The declaration, the model pick, the request
-//! bounds and the judging are the same; a door names its endpoint and path, renders
-//! `$media` in its spelling, says how the probe asks, and classifies its answers.
+//! What differs between the model-API front doors this folder runs: Chat Completions
+//! (`--profile openai`), Responses (`--profile openai-responses`,
+//! `protocol::openai_responses`) and Anthropic Messages (`--profile anthropic`,
+//! `protocol::anthropic`). The declaration, the model pick, the request bounds and the
+//! judging are the same; a door names its endpoint and path, the headers and body
+//! fields it requires, renders `$media` in its spelling, says how the probe asks, and
+//! classifies its answers.
 
 use super::CompletionEvidence;
 use super::part::PartInputs;
@@ -51,6 +53,11 @@ pub struct Wire {
     pub endpoint: &'static str,
     /// Where it lives under the API base.
     pub path: &'static str,
+    /// Headers every call carries (Anthropic's `anthropic-version`).
+    pub headers: &'static [(&'static str, &'static str)],
+    /// Body fields the door requires, added where a scenario does not set them
+    /// (Anthropic's `max_tokens`).
+    pub defaults: &'static [(&'static str, u64)],
     pub render: RenderPart,
     /// The plain-text probe body for a model and a nonce.
     pub probe_body: fn(&str, &str) -> Value,

@@ -179,6 +179,7 @@ impl StreamClassifier for EventClassifier {
             ended_by,
             bytes,
             responses: true,
+            messages: false,
         }
     }
 }

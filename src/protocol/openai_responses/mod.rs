@@ -35,6 +35,8 @@ pub static RESPONSES: Wire = Wire {
     profile: PROFILE,
     endpoint: ENDPOINT,
     path: PATH,
+    headers: &[],
+    defaults: &[],
     render: part::render,
     probe_body: |model, nonce| json!({"model": model, "input": format!("mmconform endpoint probe {nonce}")}),
     stream_classifier: || Box::new(classify::EventClassifier::default()),

@@ -22,6 +22,12 @@ fault_catalogue! {
             "Document blocks are silently left out (of the answer and of the forwarded call) and the request answers 200.";
         IgnoresImageOnTextModel => "ignores-image-on-text-model",
             "The text-only model answers 200 to an image, silently leaving it out.";
+        IgnoresDocumentOnTextModel => "ignores-document-on-text-model",
+            "The text-only model answers 200 to a document, silently leaving it out.";
+        CrashOnMalformed => "crash-on-malformed",
+            "Every malformed request (one that deserves 400 invalid_request_error) is answered 500 api_error.";
+        IgnoresAuth => "ignores-auth",
+            "With a key configured, a request without `x-api-key` is served as if it carried the right one.";
         ErrorBodyNotAnthropic => "error-body-not-anthropic",
             "Every error body is `{\"error\": \"<message>\"}` instead of `{type: error, error: {type, message}}`.";
         StreamWithoutMessageStop => "stream-without-message-stop",

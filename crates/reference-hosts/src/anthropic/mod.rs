@@ -15,7 +15,8 @@
 //! error envelope, `answer.rs` the message and its event stream, `models.rs` the models
 //! and `GET /v1/models`, `routes.rs` the HTTP wiring and forwarding (an accepted
 //! request goes on to `{upstream}/messages`, the Messages wire, as a gateway would send
-//! it), `fault.rs` the faults. It never fetches a URL.
+//! it), `fault.rs` the faults. It serves the stamped media `url` sources name
+//! (`/media/<kind>.<ext>`) but never fetches a URL itself.
 
 mod answer;
 mod error;
@@ -36,6 +37,9 @@ pub use routes::router;
 
 /// The API base path: `--target` for the server is `http://127.0.0.1:PORT/v1`.
 pub const BASE_PATH: &str = "/v1";
+
+/// Where the stamped media for `url` sources are served (`--media-base-url`).
+pub const MEDIA_PATH: &str = "/media";
 
 /// How the server behaves: its models, key, body cap, upstream and at most one fault.
 #[derive(Debug, Clone)]
@@ -90,6 +94,11 @@ impl AnthropicConfig {
 /// The API base URL of a running server (`http://127.0.0.1:PORT/v1`).
 pub fn base_url(running: &RunningReference) -> String {
     format!("{}{BASE_PATH}", running.base_url())
+}
+
+/// The media base URL for `--media-base-url` (`http://127.0.0.1:PORT/media`).
+pub fn media_base_url(running: &RunningReference) -> String {
+    format!("{}{MEDIA_PATH}", running.base_url())
 }
 
 /// Bind (use 127.0.0.1:0 for an ephemeral port) and serve in a tokio task until shutdown.

@@ -147,14 +147,15 @@ fn check_block(
             Ok((model.image).then_some(what))
         }
         Some("document") => {
-            if !model.document {
+            if !model.document && !config.faulted(AnthropicFault::IgnoresDocumentOnTextModel) {
                 return Err(ApiError::invalid(format!(
                     "{at}: the model {} does not support document input",
                     model.id
                 )));
             }
             let what = source(config, object, at, Kind::Document)?;
-            Ok((!config.faulted(AnthropicFault::DropsDocuments)).then_some(what))
+            let kept = model.document && !config.faulted(AnthropicFault::DropsDocuments);
+            Ok(kept.then_some(what))
         }
         other => {
             let shown = other.unwrap_or("(none)");

@@ -7,7 +7,7 @@
 use std::sync::Arc;
 
 use axum::body::Body;
-use axum::extract::{DefaultBodyLimit, State};
+use axum::extract::{DefaultBodyLimit, Path, State};
 use axum::http::{HeaderMap, Method, StatusCode, Uri, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{MethodRouter, get, post};
@@ -17,8 +17,9 @@ use serde_json::Value;
 use super::answer::{events, message, sse_body};
 use super::error::ApiError;
 use super::request::{Accepted, validate};
-use super::{AnthropicConfig, AnthropicFault, BASE_PATH, models};
+use super::{AnthropicConfig, AnthropicFault, BASE_PATH, MEDIA_PATH, models};
 use crate::body_limit::{BodyError, DEFAULT_CAP, drain, read_capped};
+use crate::media_files::media_file;
 use crate::upstream::{MODEL, Upstream};
 
 struct Server {
@@ -34,6 +35,7 @@ pub fn router(config: AnthropicConfig) -> Router {
     Router::new()
         .route(&format!("{BASE_PATH}/models"), route(get(list_models)))
         .route(&format!("{BASE_PATH}/messages"), route(post(messages)))
+        .route(&format!("{MEDIA_PATH}/{{name}}"), get(media))
         .fallback(not_found)
         .layer(DefaultBodyLimit::disable())
         .with_state(Arc::new(Server {
@@ -46,6 +48,18 @@ pub fn router(config: AnthropicConfig) -> Router {
 }
 
 fn reject(config: &AnthropicConfig, error: ApiError) -> Response {
+    let error = if config.faulted(AnthropicFault::CrashOnMalformed)
+        && error.kind == "invalid_request_error"
+        && error.status == StatusCode::BAD_REQUEST
+    {
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "api_error",
+            "Internal server error",
+        )
+    } else {
+        error
+    };
     error.into_response(config.faulted(AnthropicFault::ErrorBodyNotAnthropic))
 }
 
@@ -53,6 +67,7 @@ fn reject(config: &AnthropicConfig, error: ApiError) -> Response {
 fn admitted(config: &AnthropicConfig, headers: &HeaderMap) -> Result<(), ApiError> {
     let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
     if let Some(expected) = config.api_key.as_deref()
+        && !config.faulted(AnthropicFault::IgnoresAuth)
         && header("x-api-key") != Some(expected)
     {
         return Err(ApiError::new(
@@ -71,6 +86,22 @@ async fn list_models(State(server): State<Shared>, headers: HeaderMap) -> Respon
     match admitted(&server.config, &headers) {
         Ok(()) => Json(models::list(&server.config.models)).into_response(),
         Err(error) => reject(&server.config, error),
+    }
+}
+
+/// `GET /media/<kind>.<ext>`: files for `url` sources (`--media-base-url`), public as
+/// a CDN would serve them; the server itself never fetches them.
+async fn media(State(server): State<Shared>, Path(name): Path<String>) -> Response {
+    match media_file(&name) {
+        Some((mime, bytes)) => ([(header::CONTENT_TYPE, mime)], bytes).into_response(),
+        None => reject(
+            &server.config,
+            ApiError::new(
+                StatusCode::NOT_FOUND,
+                "not_found_error",
+                format!("No media named `{name}`."),
+            ),
+        ),
     }
 }
 

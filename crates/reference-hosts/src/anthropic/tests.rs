@@ -176,6 +176,27 @@ async fn each_fault_breaks_its_own_requirement() {
     )
     .await;
     assert_eq!(text_model, "200 saw: text");
+    let text_model_doc = verdict(
+        AnthropicConfig::new(Some(AnthropicFault::IgnoresDocumentOnTextModel)),
+        ask(TEXT_MODEL, json!([text("a"), pdf()])),
+    )
+    .await;
+    assert_eq!(text_model_doc, "200 saw: text");
+    let crash = verdict(
+        AnthropicConfig::new(Some(AnthropicFault::CrashOnMalformed)),
+        ask(MULTIMODAL_MODEL, json!([image("image/png", "!!")])),
+    )
+    .await;
+    assert_eq!(crash, "500 api_error");
+    let open = AnthropicConfig {
+        api_key: Some("k".into()),
+        ..AnthropicConfig::new(Some(AnthropicFault::IgnoresAuth))
+    };
+    assert!(
+        verdict(open, ask(MULTIMODAL_MODEL, json!("hi")))
+            .await
+            .starts_with("200 ")
+    );
     let flat = verdict(
         AnthropicConfig::new(Some(AnthropicFault::ErrorBodyNotAnthropic)),
         ask(MULTIMODAL_MODEL, json!([])),
@@ -314,5 +335,5 @@ fn fault_names_round_trip_and_only_forwarding_faults_need_an_upstream() {
         assert!(fault.description().ends_with('.'), "{fault}");
         assert_eq!(fault.needs_upstream(), fault.name().starts_with("forward-"));
     }
-    assert_eq!(AnthropicFault::all().len(), 15);
+    assert_eq!(AnthropicFault::all().len(), 18);
 }
