@@ -17,6 +17,7 @@ mod common;
 
 mod agentruntime;
 mod agui;
+mod anthropic;
 mod baseline;
 mod calibrate;
 mod cli;

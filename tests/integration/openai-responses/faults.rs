@@ -12,7 +12,9 @@ const TABLE: Table = Table {
     profile: "openai-responses",
     base: &["--profile", "openai-responses", "--target", "reference"],
     rows: ROWS,
-    elsewhere: &[],
+    elsewhere: &[
+        "ignores-auth", // ignored_auth_is_caught_when_a_token_is_configured
+    ],
 };
 
 const TEXT: &[&str] = &["--model", "reference-text"];
@@ -40,6 +42,9 @@ const ROWS: &[Row] = &[
     ("crash-on-malformed", &[], "openai-responses.malformed.no-crash.file-without-source", MUST),
     ("crash-on-malformed", &[], "openai-responses.malformed.no-crash.file-url-not-http", MUST),
     ("accepts-unknown-part-type", &[], "openai-responses.malformed.refused.unknown-part-type", SHOULD),
+    ("lax-base64", &[], "openai-responses.malformed.refused.base64-noise", SHOULD),
+    ("accepts-non-http-url", &[], "openai-responses.malformed.refused.image-url-not-http[file]", SHOULD),
+    ("accepts-non-http-url", &[], "openai-responses.malformed.refused.file-url-not-http[gopher]", SHOULD),
     ("capability-refusal-404", TEXT, "openai-responses.refuse.undeclared[image]", MUST),
     ("error-body-not-openai", TEXT, "openai-responses.refuse.error-envelope[audio]", SHOULD),
     ("refuses-string-content", &[], "openai-responses.string-input", MUST),
@@ -80,4 +85,25 @@ fn every_responses_fault_fails_its_case() {
 #[test]
 fn every_listed_responses_fault_has_a_row() {
     check_coverage(&TABLE);
+}
+
+#[test]
+fn ignored_auth_is_caught_when_a_token_is_configured() {
+    let env = [("OPENAI_API_KEY", "mmconform-responses-token")];
+    let args = [
+        "--profile",
+        "openai-responses",
+        "--target",
+        "reference",
+        "--filter",
+        "openai-responses.auth.*",
+    ];
+    let ok = crate::common::run_with_env(&args, &env);
+    assert_eq!(ok.code, 0, "{}", ok.context());
+    assert_eq!(ok.outcome("openai-responses.auth.requires-token"), "pass");
+    let mut faulty = args.to_vec();
+    faulty.extend(["--reference-fault", "ignores-auth", "--strict"]);
+    let bad = crate::common::run_with_env(&faulty, &env);
+    assert_eq!(bad.code, 1, "{}", bad.context());
+    assert_eq!(bad.outcome("openai-responses.auth.requires-token"), "fail");
 }

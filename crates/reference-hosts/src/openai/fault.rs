@@ -18,7 +18,7 @@ fault_catalogue! {
         IgnoresAuth => "ignores-auth",
             "With a token configured, a request without `Authorization` is served as if it carried the right one.";
         AcceptsNonHttpUrl => "accepts-non-http-url",
-            "An image_url of any scheme (file://, ftp://, gopher://) is taken as if it were http(s) (never opened).";
+            "An image_url (or a Responses file_url) of any scheme (file://, ftp://, gopher://) is taken as if it were http(s) (never opened).";
         LaxBase64 => "lax-base64",
             "Base64 is decoded as Python's default decoder does: characters outside the alphabet are skipped, so base64 with `*` inserted is taken as the file it encodes.";
         CrashOnMalformed => "crash-on-malformed",

@@ -307,7 +307,12 @@ fn file(
                     filename.unwrap_or("reference.pdf"),
                     &reference_file(),
                 )
-            } else if http_url(id) {
+            } else if http_url(id)
+                // A Responses `file_url` arrives here as the id (`responses/input.rs`).
+                || (fault == Some(OpenaiFault::AcceptsNonHttpUrl)
+                    && id.contains("://")
+                    && url::Url::parse(id).is_ok())
+            {
                 Seen::url("file", id, None)
             } else {
                 return Err(invalid_value(
