@@ -256,7 +256,9 @@ fn input_file(
                 other => return Err(wrong_type(&format!("{at}.file_url"), "a string", other)),
             };
             let any_scheme = config.faulted(OpenaiFault::AcceptsNonHttpUrl);
-            if !super::super::part::http_url(url) && !(any_scheme && url::Url::parse(url).is_ok()) {
+            let taken =
+                super::super::part::http_url(url) || (any_scheme && url::Url::parse(url).is_ok());
+            if !taken {
                 return Err(invalid_value(
                     &format!("{at}.file_url"),
                     format!("Invalid '{at}.file_url': expected an http(s) URL."),
