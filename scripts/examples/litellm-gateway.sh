@@ -14,6 +14,9 @@
 #    the witness shows what survived the translation.
 # 3. When this mmconform has `run --profile openai`: the openai pack against the proxy,
 #    with the witness checking what reached the upstream.
+# 4. The proxy's other front doors, the same witness upstream: the openai-responses pack
+#    at its `/v1/responses`, and the anthropic pack at its `/v1/messages` (LiteLLM takes
+#    the key as `x-api-key` there), each with the witness judging what reached the model.
 #
 # Installs litellm[proxy] 1.106.2 (frozen in requirements/litellm.txt) into
 # target/examples/venv-litellm; writes reports and logs to target/examples/litellm/.
@@ -93,4 +96,30 @@ else
     echo "this mmconform has no --profile openai yet: step 3 skipped"
 fi
 
-step "reports in $OUT: witness-openai.json (step 1), witness-anthropic.json (step 2), openai.json (step 3), and their .xml"
+# door PROFILE ACCEPTS: the PROFILE pack against the proxy's door, the witness upstream.
+door() {
+    local profile=$1 accepts=$2
+    if ! "$MMCONFORM" run --profile "$profile" --help >/dev/null 2>&1; then
+        echo "this mmconform has no --profile $profile: skipped"
+        return
+    fi
+    local rc=0
+    OPENAI_API_KEY=$GATEWAY_KEY ANTHROPIC_API_KEY=$GATEWAY_KEY "$MMCONFORM" run --profile "$profile" \
+        --target "http://127.0.0.1:$PROXY_PORT/v1" --model "$MODEL" --accepts "$accepts" \
+        --witness "127.0.0.1:$WITNESS_PORT" \
+        --report "$OUT/$profile.json" --junit "$OUT/$profile.xml" --color never || rc=$?
+    # 3: cases blocked (a door the proxy does not open, or a key it does not take there).
+    case $rc in
+    0 | 1 | 3) echo "(mmconform exited $rc)" ;;
+    *) die "mmconform run --profile $profile exited $rc: the setup is broken" ;;
+    esac
+    "$PYTHON" "$EXAMPLES_DIR/model-calls.py" "$OUT/$profile.json"
+}
+
+step "4a. the openai-responses pack against the proxy's /v1/responses"
+door openai-responses image/,audio/wav,audio/mpeg,application/pdf
+
+step "4b. the anthropic pack against the proxy's /v1/messages"
+door anthropic image/png,image/jpeg,image/gif,image/webp,application/pdf
+
+step "reports in $OUT: witness-openai.json (step 1), witness-anthropic.json (step 2), openai.json (step 3), openai-responses.json and anthropic.json (step 4), and their .xml"

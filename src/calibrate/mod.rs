@@ -15,6 +15,7 @@ pub mod schema_mutant;
 pub mod setup;
 pub mod setup_acp;
 pub mod setup_agentruntime;
+pub mod setup_anthropic;
 pub mod setup_openai;
 pub mod variant;
 

@@ -2,6 +2,7 @@
 //! case (a host advertising audio never runs the "unadvertised audio" negative), so the
 //! catalogue holds several per profile, and every case must run in at least one of them.
 
+use super::setup_anthropic::{self, AnthropicShape};
 use super::setup_openai::{self, OpenaiShape};
 use super::variant::Variant;
 use crate::config::{EmbeddedClaims, RunConfig, Target, Token};
@@ -58,6 +59,8 @@ pub enum Shape {
     Agui(&'static [&'static str], bool),
     /// The OpenAI-compatible reference server serving one model, declared one way.
     Openai(OpenaiShape),
+    /// The Anthropic Messages reference server serving one model.
+    Anthropic(AnthropicShape),
     /// The reference AgentRuntime, a bridge process per case, started this way.
     Agentruntime(super::setup_agentruntime::RuntimeShape),
     /// The reference ACP agent, one process per run, advertising these capabilities
@@ -268,6 +271,17 @@ pub fn setups() -> Vec<Setup> {
                 upstream_wire: UpstreamWire::Chat,
             }),
     )
+    .chain(
+        setup_openai::responses_shapes()
+            .into_iter()
+            .map(|(name, summary, shape, witness)| Setup {
+                name,
+                summary,
+                shape: Shape::Openai(shape),
+                witness,
+                upstream_wire: UpstreamWire::Chat,
+            }),
+    )
     .chain([Setup {
         name: "openai-responses-witness",
         summary: "openai-witness, the server translating Chat into Responses calls to the witness (forwarding faults only)",
@@ -275,6 +289,17 @@ pub fn setups() -> Vec<Setup> {
         witness: true,
         upstream_wire: UpstreamWire::Responses,
     }])
+    .chain(
+        setup_anthropic::shapes()
+            .into_iter()
+            .map(|(name, summary, shape, witness)| Setup {
+                name,
+                summary,
+                shape: Shape::Anthropic(shape),
+                witness,
+                upstream_wire: UpstreamWire::Chat,
+            }),
+    )
     .chain(
         super::setup_agentruntime::SHAPES
             .into_iter()
@@ -311,10 +336,11 @@ impl Setup {
 
     /// The protocol whose cases this shape runs.
     pub fn profile(&self) -> &'static str {
-        match self.shape {
+        match &self.shape {
             Shape::Openwop(_) => crate::protocol::openwop::PROFILE,
             Shape::Agui(..) => crate::protocol::agui::PROFILE,
-            Shape::Openai(_) => crate::protocol::openai::PROFILE,
+            Shape::Openai(shape) => shape.profile(),
+            Shape::Anthropic(_) => crate::protocol::anthropic::PROFILE,
             Shape::Agentruntime(_) => crate::protocol::agentruntime::PROFILE,
             Shape::Acp(_) => crate::protocol::acp::PROFILE,
         }
@@ -355,6 +381,7 @@ impl Setup {
             Shape::Openai(shape) => {
                 embedded(shape.start(variant, upstream, self.upstream_wire).await?)
             }
+            Shape::Anthropic(shape) => embedded(shape.start(variant, upstream).await?),
             Shape::Agentruntime(shape) => {
                 let fault = match variant {
                     Some(Variant::Runtime(fault)) => Some(*fault),

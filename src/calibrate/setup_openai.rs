@@ -9,7 +9,8 @@ use super::setup::{CALIBRATION_TOKEN, embedded_run, loopback};
 use super::variant::Variant;
 use crate::config::{EmbeddedClaims, RunConfig, Token};
 use reference_hosts::openai::{
-    self, IMAGE_MIMES, MULTIMODAL_MODEL, OpenaiConfig, OpenaiFault, REFERENCE_FILE_ID, TEXT_MODEL,
+    self, IMAGE_MIMES, MULTIMODAL_MODEL, OpenaiConfig, OpenaiFault, REFERENCE_FILE_ID,
+    REFERENCE_IMAGE_ID, TEXT_MODEL,
 };
 use reference_hosts::{RunningReference, UpstreamWire};
 
@@ -29,6 +30,8 @@ pub enum Declared {
 pub struct OpenaiShape {
     pub model: &'static str,
     pub declared: Declared,
+    /// The run knocks at the Responses door (`--profile openai-responses`), not Chat's.
+    pub responses: bool,
 }
 
 /// The openai shapes, in the order the matrix lists them, each with whether the server
@@ -41,6 +44,7 @@ pub fn shapes() -> Vec<(&'static str, &'static str, OpenaiShape, bool)> {
             OpenaiShape {
                 model: MULTIMODAL_MODEL,
                 declared: Declared::Full,
+                responses: false,
             },
             false,
         ),
@@ -50,6 +54,7 @@ pub fn shapes() -> Vec<(&'static str, &'static str, OpenaiShape, bool)> {
             OpenaiShape {
                 model: MULTIMODAL_MODEL,
                 declared: Declared::Full,
+                responses: false,
             },
             true,
         ),
@@ -59,6 +64,7 @@ pub fn shapes() -> Vec<(&'static str, &'static str, OpenaiShape, bool)> {
             OpenaiShape {
                 model: TEXT_MODEL,
                 declared: Declared::Nothing,
+                responses: false,
             },
             false,
         ),
@@ -68,6 +74,7 @@ pub fn shapes() -> Vec<(&'static str, &'static str, OpenaiShape, bool)> {
             OpenaiShape {
                 model: TEXT_MODEL,
                 declared: Declared::Nothing,
+                responses: false,
             },
             true,
         ),
@@ -77,8 +84,45 @@ pub fn shapes() -> Vec<(&'static str, &'static str, OpenaiShape, bool)> {
             OpenaiShape {
                 model: MULTIMODAL_MODEL,
                 declared: Declared::DataOnly,
+                responses: false,
             },
             false,
+        ),
+    ]
+}
+
+/// The openai-responses shapes: the same server at its Responses door, each model with
+/// and without a witness.
+pub fn responses_shapes() -> Vec<(&'static str, &'static str, OpenaiShape, bool)> {
+    let shape = |model, declared| OpenaiShape {
+        model,
+        declared,
+        responses: true,
+    };
+    vec![
+        (
+            "responses-multimodal",
+            "OpenAI server's Responses door, reference-multimodal declared in full (what `--profile openai-responses --target reference` judges)",
+            shape(MULTIMODAL_MODEL, Declared::Full),
+            false,
+        ),
+        (
+            "responses-witness",
+            "responses-multimodal, the server forwarding each accepted call to a witness (run --witness)",
+            shape(MULTIMODAL_MODEL, Declared::Full),
+            true,
+        ),
+        (
+            "responses-text-only",
+            "OpenAI server's Responses door, reference-text with no declaration",
+            shape(TEXT_MODEL, Declared::Nothing),
+            false,
+        ),
+        (
+            "responses-text-witness",
+            "responses-text-only, the server forwarding each accepted call to a witness",
+            shape(TEXT_MODEL, Declared::Nothing),
+            true,
         ),
     ]
 }
@@ -88,6 +132,7 @@ pub fn full_multimodal() -> OpenaiShape {
     OpenaiShape {
         model: MULTIMODAL_MODEL,
         declared: Declared::Full,
+        responses: false,
     }
 }
 
@@ -100,6 +145,15 @@ fn full_accepts() -> Vec<String> {
 }
 
 impl OpenaiShape {
+    /// The profile whose cases this shape runs.
+    pub fn profile(&self) -> &'static str {
+        if self.responses {
+            crate::protocol::openai_responses::PROFILE
+        } else {
+            crate::protocol::openai::PROFILE
+        }
+    }
+
     fn claims(&self) -> Option<EmbeddedClaims> {
         let (sources, detail, streaming, by): (&[&str], bool, bool, &str) = match self.declared {
             Declared::Nothing => return None,
@@ -150,7 +204,7 @@ impl OpenaiShape {
             .map_err(|e| format!("cannot start the OpenAI reference server: {e}"))?;
         let base = openai::base_url(&running);
         let mut config = embedded_run(&base, format!("reference server ({base})"))?;
-        config.protocol = Some(crate::protocol::openai::PROFILE);
+        config.protocol = Some(self.profile());
         config.model = Some(self.model.to_string());
         config.claims.embedded = self.claims();
         config.token = token;
@@ -159,6 +213,11 @@ impl OpenaiShape {
             config
                 .media_refs
                 .insert("file".into(), REFERENCE_FILE_ID.to_string());
+            if self.responses {
+                config
+                    .media_refs
+                    .insert("image".into(), REFERENCE_IMAGE_ID.to_string());
+            }
         }
         Ok((running, config))
     }

@@ -8,6 +8,7 @@ use reference_hosts::Fault;
 use reference_hosts::acp::AcpFault;
 use reference_hosts::agentruntime::RuntimeFault;
 use reference_hosts::agui::AguiFault;
+use reference_hosts::anthropic::AnthropicFault;
 use reference_hosts::openai::OpenaiFault;
 
 /// How a variant is expected to show up in a run.
@@ -30,6 +31,8 @@ pub enum Variant {
     AguiHost(AguiFault),
     /// A fault of the OpenAI-compatible reference server.
     OpenaiHost(OpenaiFault),
+    /// A fault of the Anthropic Messages reference server.
+    AnthropicHost(AnthropicFault),
     /// A fault of the reference AgentRuntime.
     Runtime(RuntimeFault),
     /// A fault of the reference ACP agent.
@@ -57,6 +60,7 @@ impl Variant {
             // Some names exist in both tables (`refuses-string-content`).
             Variant::AguiHost(f) => format!("agui:{}", f.name()),
             Variant::OpenaiHost(f) => format!("openai:{}", f.name()),
+            Variant::AnthropicHost(f) => format!("anthropic:{}", f.name()),
             Variant::Runtime(f) => format!("agentruntime:{}", f.name()),
             Variant::Acp(f) => format!("acp:{}", f.name()),
             Variant::Schema(m) => m.name(),
@@ -68,6 +72,7 @@ impl Variant {
             Variant::Host(f) => f.description().to_string(),
             Variant::AguiHost(f) => f.description().to_string(),
             Variant::OpenaiHost(f) => f.description().to_string(),
+            Variant::AnthropicHost(f) => f.description().to_string(),
             Variant::Runtime(f) => f.description().to_string(),
             Variant::Acp(f) => f.description().to_string(),
             Variant::Schema(m) => m.description(),
@@ -79,6 +84,7 @@ impl Variant {
             Variant::Host(_)
             | Variant::AguiHost(_)
             | Variant::OpenaiHost(_)
+            | Variant::AnthropicHost(_)
             | Variant::Runtime(_)
             | Variant::Acp(_) => "host-fault",
             Variant::Schema(_) => "schema-mutant",
@@ -91,6 +97,7 @@ impl Variant {
             Variant::Host(f) => f.needs_upstream(),
             Variant::AguiHost(f) => f.needs_upstream(),
             Variant::OpenaiHost(f) => f.needs_upstream(),
+            Variant::AnthropicHost(f) => f.needs_upstream(),
             // The runtime's faults are its own; every runtime shape has a witness.
             Variant::Runtime(_) | Variant::Acp(_) | Variant::Schema(_) => false,
         }
@@ -126,7 +133,13 @@ impl Variant {
                     && (setup.witness || !f.needs_upstream())
             }
             Variant::OpenaiHost(f) => {
-                setup.profile() == crate::protocol::openai::PROFILE
+                let responses = setup.profile() == crate::protocol::openai_responses::PROFILE;
+                (responses || setup.profile() == crate::protocol::openai::PROFILE)
+                    && f.seen_at(responses)
+                    && (setup.witness || !f.needs_upstream())
+            }
+            Variant::AnthropicHost(f) => {
+                setup.profile() == crate::protocol::anthropic::PROFILE
                     && (setup.witness || !f.needs_upstream())
             }
             Variant::Runtime(f) => {
@@ -160,6 +173,12 @@ pub fn catalogue(suite: &Suite) -> Vec<Variant> {
         .map(Variant::Host)
         .chain(AguiFault::all().iter().copied().map(Variant::AguiHost))
         .chain(OpenaiFault::all().iter().copied().map(Variant::OpenaiHost))
+        .chain(
+            AnthropicFault::all()
+                .iter()
+                .copied()
+                .map(Variant::AnthropicHost),
+        )
         .chain(RuntimeFault::all().iter().copied().map(Variant::Runtime))
         .chain(AcpFault::all().iter().copied().map(Variant::Acp))
         .chain(

@@ -66,10 +66,25 @@ pub enum ProfileArg {
     Agui,
     /// OpenAI-compatible Chat Completions endpoints (model servers, gateways, proxies).
     Openai,
+    /// The OpenAI Responses API (`POST {base}/responses`) of gateways and model servers.
+    OpenaiResponses,
+    /// Anthropic Messages (`POST {base}/messages`) of gateways and model servers.
+    Anthropic,
     /// AgentRuntimes (RemoteClaw #385) through a bridge process: `--target-cmd`.
     Agentruntime,
     /// Agent Client Protocol agents (JSON-RPC on stdio): one agent process per run, `--target-cmd`.
     Acp,
+}
+
+impl ProfileArg {
+    /// One of the model-API front doors (`openai`, `openai-responses`, `anthropic`):
+    /// a model to name, a declaration, a reference server of that wire.
+    pub fn is_openai(self) -> bool {
+        matches!(
+            self,
+            ProfileArg::Openai | ProfileArg::OpenaiResponses | ProfileArg::Anthropic
+        )
+    }
 }
 
 /// Which embedded reference `serve-reference` serves. Kept apart from [`ProfileArg`]
@@ -82,6 +97,10 @@ pub enum ServeProfileArg {
     Agui,
     /// The OpenAI-compatible Chat Completions server (API base `/v1`).
     Openai,
+    /// The same server, its Responses door (`/v1/responses`) and that door's faults.
+    OpenaiResponses,
+    /// The Anthropic Messages server (API base `/v1`, `POST /v1/messages`).
+    Anthropic,
     /// The reference AgentRuntime, speaking bridge protocol v1 on stdin/stdout (one
     /// request per process; its model is $MMCONFORM_WITNESS_URL).
     Agentruntime,

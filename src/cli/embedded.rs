@@ -5,6 +5,7 @@
 //! the same hosts on their own.
 
 use super::args::{ProfileArg, ReferenceArgs};
+use super::embedded_anthropic::{self, AnthropicServer};
 use super::embedded_openai::{self, OpenaiServer};
 use super::resolve::parse_modalities;
 use crate::config::RunConfig;
@@ -25,6 +26,8 @@ pub enum Embedded {
     Agent(AgentConfig),
     /// The OpenAI-compatible reference server (`--profile openai`) and the model the run names.
     Openai(OpenaiServer),
+    /// The Anthropic Messages reference server (`--profile anthropic`) and the model the run names.
+    Anthropic(AnthropicServer),
 }
 
 impl Embedded {
@@ -51,8 +54,12 @@ impl Embedded {
             ProfileArg::Agui => {
                 agent_config(args).map(|agent| Embedded::Agent(agent.with_upstream(upstream)))
             }
-            ProfileArg::Openai => {
-                embedded_openai::server(args, model, upstream).map(Embedded::Openai)
+            ProfileArg::Openai | ProfileArg::OpenaiResponses => {
+                let responses = profile == ProfileArg::OpenaiResponses;
+                embedded_openai::server(args, model, upstream, responses).map(Embedded::Openai)
+            }
+            ProfileArg::Anthropic => {
+                embedded_anthropic::server(args, model, upstream).map(Embedded::Anthropic)
             }
             ProfileArg::Openwop => {
                 host_config(args).map(|host| Embedded::Host(ReferenceConfig { upstream, ..host }))
@@ -73,6 +80,7 @@ impl Embedded {
             Embedded::Host(host) => &mut host.upstream,
             Embedded::Agent(agent) => &mut agent.upstream,
             Embedded::Openai(server) => &mut server.config.upstream,
+            Embedded::Anthropic(server) => &mut server.config.upstream,
         };
         upstream.get_or_insert(url);
     }
@@ -197,6 +205,7 @@ pub async fn start(embedded: Embedded, config: &mut RunConfig) -> Result<Running
         Embedded::Host(host) => start_host(host, config).await,
         Embedded::Agent(agent) => start_agent(agent, config).await,
         Embedded::Openai(server) => embedded_openai::start(server, config).await,
+        Embedded::Anthropic(server) => embedded_anthropic::start(server, config).await,
     }
 }
 

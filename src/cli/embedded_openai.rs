@@ -9,7 +9,7 @@ use crate::config::{EmbeddedClaims, RunConfig};
 use reference_hosts::RunningReference;
 use reference_hosts::openai::{
     self, IMAGE_MIMES, MODELS, MULTIMODAL_MODEL, Model, OpenaiConfig, OpenaiFault,
-    REFERENCE_FILE_ID,
+    REFERENCE_FILE_ID, REFERENCE_IMAGE_ID,
 };
 
 /// The reference server a run asked for, and the model the run names.
@@ -20,9 +20,25 @@ pub struct OpenaiServer {
 }
 
 pub const OPENAI_FAULT_LISTING: &str = "mmconform serve-reference --profile openai --list-faults";
+pub const RESPONSES_FAULT_LISTING: &str =
+    "mmconform serve-reference --profile openai-responses --list-faults";
 
-pub fn openai_fault_names() -> Vec<&'static str> {
-    OpenaiFault::all().iter().map(|f| f.name()).collect()
+/// The faults of the Chat door, or of the Responses door (`responses`).
+pub fn openai_fault_names(responses: bool) -> Vec<&'static str> {
+    OpenaiFault::all()
+        .iter()
+        .filter(|f| f.seen_at(responses))
+        .map(|f| f.name())
+        .collect()
+}
+
+/// How to list the faults of a door.
+pub fn fault_listing(responses: bool) -> &'static str {
+    if responses {
+        RESPONSES_FAULT_LISTING
+    } else {
+        OPENAI_FAULT_LISTING
+    }
 }
 
 /// The server `--reference-fault` describes, and the model `--model` names.
@@ -30,12 +46,13 @@ pub fn server(
     args: &ReferenceArgs,
     model: Option<&str>,
     upstream: Option<url::Url>,
+    responses: bool,
 ) -> Result<OpenaiServer, String> {
     let fault = parse_fault::<OpenaiFault>(
         "--reference-fault",
         args.reference_fault.as_deref(),
-        &openai_fault_names(),
-        OPENAI_FAULT_LISTING,
+        &openai_fault_names(responses),
+        fault_listing(responses),
     )?;
     let id = model.map(str::trim).unwrap_or(MULTIMODAL_MODEL);
     let config = OpenaiConfig::new(fault).with_upstream(upstream);
@@ -97,6 +114,13 @@ pub async fn start(
             .media_refs
             .entry("file".into())
             .or_insert_with(|| REFERENCE_FILE_ID.to_string());
+    }
+    if model.image && config.protocol == Some(crate::protocol::openai_responses::PROFILE) {
+        // Only the Responses door takes an image by file id.
+        config
+            .media_refs
+            .entry("image".into())
+            .or_insert_with(|| REFERENCE_IMAGE_ID.to_string());
     }
     let running = openai::spawn(host, loopback())
         .await

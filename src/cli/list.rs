@@ -66,7 +66,7 @@ pub fn list(args: &ListArgs) -> Result<Ending, CliError> {
     // An openai listing always has a declaration: none given is a text-only model.
     let context_known = has_target(args)
         || (args.target.profile == ProfileArg::Agui && declared)
-        || args.target.profile == ProfileArg::Openai;
+        || args.target.profile.is_openai();
     let (suite, planned, note) = if context_known {
         planned_on_context(args, &suite)?
     } else {

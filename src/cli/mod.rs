@@ -10,6 +10,7 @@ mod connection;
 mod destination;
 mod docs;
 mod embedded;
+pub(crate) mod embedded_anthropic;
 mod embedded_openai;
 mod evidence;
 mod export_hurl;

@@ -11,7 +11,15 @@ use crate::stop::Stop;
 /// Fills `config.model` when the run is an openai one without it. `Err` is a usage
 /// error (exit 2); no answer leaves it empty for the endpoint probe to report.
 pub async fn pick(config: &mut RunConfig, stop: Stop) -> Result<(), String> {
-    if config.protocol != Some(openai::PROFILE) || config.model.is_some() {
+    let door = match config.protocol {
+        Some(openai::PROFILE) => &openai::CHAT,
+        Some(crate::protocol::openai_responses::PROFILE) => {
+            &crate::protocol::openai_responses::RESPONSES
+        }
+        Some(crate::protocol::anthropic::PROFILE) => &crate::protocol::anthropic::MESSAGES,
+        _ => return Ok(()),
+    };
+    if config.model.is_some() {
         return Ok(());
     }
     let Some(url) = crate::runner::target::shown_url(config) else {
@@ -20,7 +28,7 @@ pub async fn pick(config: &mut RunConfig, stop: Stop) -> Result<(), String> {
     let base = url.as_str().trim_end_matches('/').to_string();
     let settings = HttpSettings::for_run(config, &base);
     let client = HttpClient::new(settings, config.redactor(), stop)?;
-    match openai::models::choose(&client).await {
+    match openai::models::choose(&client, door).await {
         ModelChoice::One(id) => {
             config.model = Some(id);
             Ok(())

@@ -278,7 +278,14 @@ fn apply_target(
         && !given(matches, "profile")
     {
         args.profile = ProfileArg::from_str(profile.get_ref(), true).map_err(|_| {
-            let names = ["openwop", "agui", "openai", "agentruntime"];
+            let names = [
+                "openwop",
+                "agui",
+                "openai",
+                "openai-responses",
+                "anthropic",
+                "agentruntime",
+            ];
             let message = format!(
                 "unknown profile `{}` (use {}){}",
                 profile.get_ref(),

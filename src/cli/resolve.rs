@@ -78,7 +78,8 @@ pub fn target_env(profile: ProfileArg) -> &'static str {
     match profile {
         ProfileArg::Openwop => "OPENWOP_BASE_URL",
         ProfileArg::Agui => "AGUI_TARGET_URL",
-        ProfileArg::Openai => "OPENAI_BASE_URL",
+        ProfileArg::Openai | ProfileArg::OpenaiResponses => "OPENAI_BASE_URL",
+        ProfileArg::Anthropic => "ANTHROPIC_BASE_URL",
         ProfileArg::Agentruntime | ProfileArg::Acp => super::target_cmd::TARGET_CMD_ENV,
     }
 }
@@ -109,7 +110,7 @@ pub fn resolve_target(args: &TargetArgs, offline: bool, env: Env) -> Result<Targ
                  or `--target reference`, or set {variable}"
             ));
         }
-        _ if args.profile == ProfileArg::Openai => {
+        _ if args.profile.is_openai() => {
             return Err(format!(
                 "no target: pass --target URL (the API base, http://host:port/v1) \
                  or `--target reference`, or set {variable}"
@@ -196,6 +197,8 @@ fn appended_path(url: &url::Url, profile: ProfileArg) -> Option<String> {
     let own = match profile {
         ProfileArg::Openwop => "/.well-known/openwop",
         ProfileArg::Openai => "/chat/completions",
+        ProfileArg::OpenaiResponses => "/responses",
+        ProfileArg::Anthropic => "/messages",
         ProfileArg::Agui | ProfileArg::Agentruntime | ProfileArg::Acp => return None,
     };
     let path = url.path().trim_end_matches('/');
@@ -231,7 +234,8 @@ pub(super) fn check_token_env_name(name: &str) -> Result<(), String> {
 pub fn token_env(args: &TargetArgs) -> &str {
     match (&args.token_env, args.profile) {
         (Some(name), _) => name,
-        (None, ProfileArg::Openai) => "OPENAI_API_KEY",
+        (None, ProfileArg::Openai | ProfileArg::OpenaiResponses) => "OPENAI_API_KEY",
+        (None, ProfileArg::Anthropic) => "ANTHROPIC_API_KEY",
         (None, _) => "OPENWOP_API_KEY",
     }
 }
@@ -284,6 +288,8 @@ pub fn protocol_name(profile: ProfileArg) -> &'static str {
         ProfileArg::Openwop => crate::protocol::openwop::PROFILE,
         ProfileArg::Agui => crate::protocol::agui::PROFILE,
         ProfileArg::Openai => crate::protocol::openai::PROFILE,
+        ProfileArg::OpenaiResponses => crate::protocol::openai_responses::PROFILE,
+        ProfileArg::Anthropic => crate::protocol::anthropic::PROFILE,
         ProfileArg::Agentruntime => crate::protocol::agentruntime::PROFILE,
         ProfileArg::Acp => crate::protocol::acp::PROFILE,
     }
@@ -326,6 +332,16 @@ pub fn resolve_protocol(
             }
             Some(super::embedded_openai::claims(&server.model))
         }
+        TargetChoice::Embedded(Embedded::Anthropic(server)) => {
+            if declared {
+                return Err(
+                    "the reference server declares what its model takes: pick the model \
+                     with --model, not --accepts/--claims"
+                        .into(),
+                );
+            }
+            Some(super::embedded_anthropic::claims(&server.model))
+        }
         _ => None,
     };
     let claims = Claims {
@@ -342,7 +358,8 @@ fn parse_media_ref(raw: &str, profile: ProfileArg) -> Result<(String, String), S
         .ok_or_else(|| format!("--media-ref `{raw}` must look like MODALITY=REF"))?;
     let kinds: &[&str] = match profile {
         ProfileArg::Agui => &agui::PART_KINDS,
-        ProfileArg::Openai => &crate::protocol::openai::KINDS,
+        ProfileArg::Openai | ProfileArg::OpenaiResponses => &crate::protocol::openai::KINDS,
+        ProfileArg::Anthropic => &crate::protocol::anthropic::KINDS,
         ProfileArg::Openwop | ProfileArg::Agentruntime | ProfileArg::Acp => &NON_TEXT_MODALITIES,
     };
     parse_modalities(&[modality.to_string()], kinds).map_err(|e| format!("--media-ref: {e}"))?;
@@ -356,7 +373,7 @@ fn parse_media_ref(raw: &str, profile: ProfileArg) -> Result<(String, String), S
 fn resolve_model(args: &TargetArgs, chosen: Option<String>) -> Result<Option<String>, String> {
     match args.model.as_deref().map(str::trim) {
         None => Ok(chosen),
-        Some(_) if args.profile != ProfileArg::Openai => Err(
+        Some(_) if !args.profile.is_openai() => Err(
             "--model names the model of an OpenAI-compatible endpoint: add --profile openai".into(),
         ),
         Some("") => Err("--model must name a model".into()),

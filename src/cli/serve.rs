@@ -2,11 +2,12 @@
 
 use super::args::{ServeArgs, ServeProfileArg};
 use super::embedded::{self, MODALITIES, agent_declaration, upstream_url};
-use super::embedded_openai::{OPENAI_FAULT_LISTING, openai_fault_names};
+use super::embedded_openai::{fault_listing, openai_fault_names};
 use super::resolve::parse_modalities;
 use super::{CliError, runtime};
 use crate::exit::Ending;
 use reference_hosts::agui::{self, AgentConfig, AguiFault, DEFAULT_ACCEPTS};
+use reference_hosts::anthropic::{self, AnthropicConfig, AnthropicFault};
 use reference_hosts::openai::{self, OpenaiConfig, OpenaiFault};
 use reference_hosts::{Fault, ReferenceConfig, RunningReference};
 
@@ -115,20 +116,23 @@ async fn serve_until_interrupted(
     Ok(Ending::Done)
 }
 
-/// `serve-reference --profile openai`: the OpenAI-compatible reference server.
-fn serve_openai(args: &ServeArgs) -> Result<Ending, CliError> {
+/// `serve-reference --profile openai` (or `openai-responses`: the same server, whose
+/// faults listed and taken are its Responses door's): the OpenAI-compatible reference
+/// server.
+fn serve_openai(args: &ServeArgs, responses: bool) -> Result<Ending, CliError> {
     if args.list_faults {
         return list_faults(
             OpenaiFault::all()
                 .iter()
+                .filter(|f| f.seen_at(responses))
                 .map(|f| (f.name(), f.description(), f.needs_upstream())),
         );
     }
     let fault = embedded::parse_fault::<OpenaiFault>(
         "--fault",
         args.fault.as_deref(),
-        &openai_fault_names(),
-        OPENAI_FAULT_LISTING,
+        &openai_fault_names(responses),
+        fault_listing(responses),
     )
     .map_err(CliError::Usage)?;
     if args.max_request_body_bytes == Some(0) {
@@ -162,7 +166,52 @@ fn serve_openai(args: &ServeArgs) -> Result<Ending, CliError> {
     })
 }
 
-/// The bearer token to require: `--token` (with a warning) or `--token-env`.
+fn serve_anthropic(args: &ServeArgs) -> Result<Ending, CliError> {
+    if args.list_faults {
+        return list_faults(
+            AnthropicFault::all()
+                .iter()
+                .map(|f| (f.name(), f.description(), f.needs_upstream())),
+        );
+    }
+    let fault = embedded::parse_fault::<AnthropicFault>(
+        "--fault",
+        args.fault.as_deref(),
+        &super::embedded_anthropic::fault_names(),
+        super::embedded_anthropic::FAULT_LISTING,
+    )
+    .map_err(CliError::Usage)?;
+    if args.max_request_body_bytes == Some(0) {
+        return Err(CliError::Usage("limits must be at least 1 byte".into()));
+    }
+    let config = AnthropicConfig {
+        api_key: token(args)?,
+        max_request_body_bytes: args.max_request_body_bytes,
+        ..AnthropicConfig::new(fault)
+    }
+    .with_upstream(upstream(args)?);
+    let addr = std::net::SocketAddr::new(args.bind, args.port);
+    runtime()?.block_on(async move {
+        let running = anthropic::spawn(config.clone(), addr).await;
+        serve_until_interrupted(running, addr, |running| {
+            let models: Vec<&str> = config.models.iter().map(|m| m.id).collect();
+            format!(
+                "mmconform Anthropic Messages reference server listening on {} (models {}{}{})",
+                anthropic::base_url(running),
+                models.join(","),
+                upstream_banner(config.upstream.as_ref()),
+                config
+                    .fault
+                    .map(|f| format!(", FAULT {}", f.name()))
+                    .unwrap_or_default(),
+            )
+        })
+        .await
+    })
+}
+
+/// The token to require (a bearer token; `x-api-key` for the Anthropic server):
+/// `--token` (with a warning) or `--token-env`.
 fn token(args: &ServeArgs) -> Result<Option<String>, CliError> {
     match (&args.token, &args.token_env) {
         (Some(t), _) => {
@@ -179,20 +228,32 @@ fn token(args: &ServeArgs) -> Result<Option<String>, CliError> {
 }
 
 pub fn serve(args: &ServeArgs) -> Result<Ending, CliError> {
-    if args.profile != ServeProfileArg::Openai && !args.models.is_empty() {
+    let openai = matches!(
+        args.profile,
+        ServeProfileArg::Openai | ServeProfileArg::OpenaiResponses
+    );
+    if !openai && !args.models.is_empty() {
         return Err(CliError::Usage(
             "--models picks the OpenAI-compatible server's models: add --profile openai".into(),
         ));
     }
     match args.profile {
         ServeProfileArg::Agui => return serve_agui(args),
-        ServeProfileArg::Openai if !args.accepts.is_empty() => {
+        ServeProfileArg::Openai | ServeProfileArg::OpenaiResponses if !args.accepts.is_empty() => {
             return Err(CliError::Usage(
                 "--accepts declares the AG-UI agent: use --models for the OpenAI-compatible server"
                     .into(),
             ));
         }
-        ServeProfileArg::Openai => return serve_openai(args),
+        ServeProfileArg::Openai => return serve_openai(args, false),
+        ServeProfileArg::OpenaiResponses => return serve_openai(args, true),
+        ServeProfileArg::Anthropic if !args.accepts.is_empty() || !args.models.is_empty() => {
+            return Err(CliError::Usage(
+                "the Anthropic reference server serves both its models: name one with run --model"
+                    .into(),
+            ));
+        }
+        ServeProfileArg::Anthropic => return serve_anthropic(args),
         ServeProfileArg::Agentruntime => return super::serve_runtime::serve(args),
         ServeProfileArg::Acp => return super::serve_acp::serve(args),
         ServeProfileArg::Openwop => {}

@@ -66,7 +66,8 @@ pub fn curl_line(
     }
     if req.auth && settings.token.is_some() {
         // Double quotes so the shell expands $TOKEN; the real token is never printed.
-        parts.push("-H \"Authorization: Bearer $TOKEN\"".to_string());
+        let (name, value) = settings.auth_header("$TOKEN");
+        parts.push(format!("-H \"{name}: {value}\""));
     }
     if let Some(body) = body {
         parts.push("-H 'Content-Type: application/json'".to_string());

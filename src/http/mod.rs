@@ -41,6 +41,9 @@ pub use crate::config::TlsSettings;
 pub struct HttpSettings {
     pub base_url: String,
     pub token: Option<String>,
+    /// The header the token travels in as it is (Anthropic's `x-api-key`); `None`:
+    /// `Authorization: Bearer <token>`.
+    pub api_key_header: Option<&'static str>,
     pub headers: Vec<(String, String)>,
     pub timeout: Duration,
     pub max_response_bytes: usize,
@@ -55,11 +58,21 @@ pub struct HttpSettings {
 }
 
 impl HttpSettings {
+    /// The header carrying the token, its value spelled with `token` (the token itself,
+    /// or a placeholder where it is shown).
+    pub fn auth_header(&self, token: &str) -> (String, String) {
+        match self.api_key_header {
+            Some(name) => (name.to_string(), token.to_string()),
+            None => ("Authorization".into(), format!("Bearer {token}")),
+        }
+    }
+
     /// Defaults for everything but the target: tests and tools that only need a client.
     pub fn new(base_url: impl Into<String>) -> HttpSettings {
         HttpSettings {
             base_url: base_url.into(),
             token: None,
+            api_key_header: None,
             headers: Vec::new(),
             timeout: Duration::from_secs(30),
             max_response_bytes: 4 * 1024 * 1024,
@@ -76,6 +89,10 @@ impl HttpSettings {
         HttpSettings {
             base_url: base_url.to_string(),
             token: config.token.as_ref().map(|t| t.value.clone()),
+            api_key_header: config
+                .protocol
+                .and_then(crate::protocol::by_name)
+                .and_then(|p| p.api_key_header()),
             headers: config.headers.clone(),
             timeout: config.timeout,
             max_response_bytes: config.max_response_bytes,
@@ -211,7 +228,8 @@ impl HttpClient {
             builder = builder.header(name, value);
         }
         if let (true, Some(token)) = (req.auth, &self.settings.token) {
-            builder = builder.bearer_auth(token);
+            let (name, value) = self.settings.auth_header(token);
+            builder = builder.header(name, value);
         }
         if let Some(body) = body {
             builder = builder

@@ -53,7 +53,7 @@ impl HttpClient {
             shown_headers.push((name.clone(), self.redactor.header_value(name, value)));
         }
         if let (true, Some(_)) = (req.auth, &self.settings.token) {
-            shown_headers.push(("Authorization".into(), "Bearer [REDACTED]".into()));
+            shown_headers.push(self.settings.auth_header("[REDACTED]"));
         }
         if body.is_some() {
             shown_headers.push(("Content-Type".into(), "application/json".into()));

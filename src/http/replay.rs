@@ -83,7 +83,7 @@ impl HttpClient {
             headers.push((name.clone(), value));
         }
         if let (true, Some(_)) = (req.auth, &self.settings.token) {
-            headers.push(("Authorization".into(), "Bearer {{token}}".into()));
+            headers.push(self.settings.auth_header("{{token}}"));
         }
         if body.is_some() {
             headers.push(("Content-Type".into(), "application/json".into()));

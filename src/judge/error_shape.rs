@@ -1,6 +1,8 @@
 //! `expect.error_shape`: `flat`, the error body is the flat envelope
 //! `{error, message, details?}` and nothing else; `openai`, it is the OpenAI error
-//! envelope `{error: {message, type, param?, code?}}` (docs/wire.md, "OpenAI-compatible").
+//! envelope `{error: {message, type, param?, code?}}` (docs/wire.md, "OpenAI-compatible");
+//! `anthropic`, Anthropic's `{type: "error", error: {type, message}}` (API reference,
+//! Errors).
 
 use super::error_body::ErrorShape;
 use crate::outcome::AssertionResult;
@@ -66,6 +68,52 @@ pub fn check_openai(body: Option<&Value>) -> AssertionResult {
     )
 }
 
+/// Anthropic's envelope, as the assertion states it.
+pub const ANTHROPIC_ENVELOPE: &str =
+    "the Anthropic error envelope {type: \"error\", error: {type, message}}";
+
+/// What keeps `body` from being Anthropic's error envelope, if anything. Extra members
+/// are allowed (`request_id` is documented).
+pub fn anthropic_envelope_problem(body: Option<&Value>) -> Option<String> {
+    let Some(body) = body else {
+        return Some("the body is not JSON".into());
+    };
+    match body.get("type") {
+        Some(Value::String(t)) if t == "error" => {}
+        Some(other) => return Some(format!("`type` is {other}, not \"error\"")),
+        None => return Some("no `type` member".into()),
+    }
+    let Some(error) = body.get("error") else {
+        return Some("no `error` member".into());
+    };
+    let Some(error) = error.as_object() else {
+        return Some(format!("`error` is {}, not an object", kind(error)));
+    };
+    for field in ["type", "message"] {
+        match error.get(field) {
+            Some(Value::String(_)) => {}
+            None => return Some(format!("`error.{field}` is missing")),
+            Some(other) => {
+                return Some(format!("`error.{field}` is {}, not a string", kind(other)));
+            }
+        }
+    }
+    None
+}
+
+/// `error_shape: anthropic`.
+pub fn check_anthropic(body: Option<&Value>) -> AssertionResult {
+    let problem = anthropic_envelope_problem(body);
+    AssertionResult::new(
+        "error_shape",
+        ANTHROPIC_ENVELOPE.into(),
+        problem
+            .clone()
+            .unwrap_or_else(|| "the Anthropic error envelope".into()),
+        problem.is_none(),
+    )
+}
+
 pub fn check(shape: ErrorShape) -> AssertionResult {
     AssertionResult::new(
         "error_shape",
@@ -78,6 +126,30 @@ pub fn check(shape: ErrorShape) -> AssertionResult {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_anthropic_envelope_is_typed_error_with_type_and_message() {
+        let good = serde_json::json!({"type": "error", "error": {"type": "invalid_request_error", "message": "m"}, "request_id": "r"});
+        assert!(check_anthropic(Some(&good)).passed);
+        let openai =
+            serde_json::json!({"error": {"type": "invalid_request_error", "message": "m"}});
+        assert_eq!(
+            anthropic_envelope_problem(Some(&openai)).unwrap(),
+            "no `type` member"
+        );
+        let flat = serde_json::json!({"type": "error", "error": "m"});
+        assert!(
+            anthropic_envelope_problem(Some(&flat))
+                .unwrap()
+                .contains("not an object")
+        );
+        let untyped = serde_json::json!({"type": "error", "error": {"message": "m"}});
+        assert_eq!(
+            anthropic_envelope_problem(Some(&untyped)).unwrap(),
+            "`error.type` is missing"
+        );
+        assert!(anthropic_envelope_problem(None).is_some());
+    }
 
     #[test]
     fn the_openai_envelope_and_what_breaks_it() {

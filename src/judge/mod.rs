@@ -12,6 +12,7 @@ pub mod error_shape;
 pub mod json_body;
 pub mod prefer;
 pub mod refusal;
+pub mod repair;
 pub mod schema;
 pub mod status;
 pub mod validity;
@@ -88,6 +89,9 @@ pub fn judge_answer(
         Some(ErrorShapeExpectation::Openai) => j
             .assertions
             .push(error_shape::check_openai(parsed.as_ref())),
+        Some(ErrorShapeExpectation::Anthropic) => j
+            .assertions
+            .push(error_shape::check_anthropic(parsed.as_ref())),
         None => {}
     }
     if expect.capability_refusal == Some(true) {

@@ -9,6 +9,8 @@
 //!   `format`) is the one sent, the parts keep their order, the text arrives.
 //! - `withheld` (MUST): no model call carries the case's nonce: a refused or malformed
 //!   input never reached the model, whatever the host answered.
+//! - `withheld-or-repaired`: a malformed input, judged by `repair.rs`: forwarded as
+//!   malformed fails (MUST), repaired into a valid call fails as a SHOULD.
 //!
 //! Only observed facts are judged: the caller decides whether the witness could see
 //! everything (a full call log, an answer at all) before calling these. A Gemini
@@ -48,7 +50,8 @@ pub fn judge(
     };
     match expect {
         WitnessExpectation::Reached => reached(sent, calls, nonce, answered),
-        WitnessExpectation::Withheld => vec![withheld(calls, answered)],
+        WitnessExpectation::Withheld => vec![withheld(sent, calls, nonce, answered)],
+        WitnessExpectation::WithheldOrRepaired => vec![super::repair::judge(sent, calls, nonce)],
         WitnessExpectation::Delivered => {
             let mut out = reached(sent, calls, nonce, answered);
             // The prompt and the media are separate params (`prompt`, `media[]`): the
@@ -353,8 +356,14 @@ fn short(sha256: &str) -> &str {
     sha256.get(..12).unwrap_or(sha256)
 }
 
-/// `witness.withheld`: no call carried the nonce.
-fn withheld(calls: &[ModelCall], answered: Answered) -> AssertionResult {
+/// `witness.withheld`: no call carried the nonce. A call that did is described part by
+/// part: a media part left out is named as dropped, never as forwarded.
+fn withheld(
+    sent: &[SentPart],
+    calls: &[ModelCall],
+    nonce: &str,
+    answered: Answered,
+) -> AssertionResult {
     let expected = "no model call carries the case's input".to_string();
     let Some(call) = calls.first() else {
         return AssertionResult::new(
@@ -365,8 +374,8 @@ fn withheld(calls: &[ModelCall], answered: Answered) -> AssertionResult {
         );
     };
     let saw = format!(
-        "the model received: {} (call {})",
-        describe_call(call),
+        "{} (call {})",
+        super::repair::changes(sent, call, nonce).join("; "),
         call.seq
     );
     let actual = match answered {

@@ -145,15 +145,28 @@ fn detail(m: &SentMedia, part: &Part) -> Option<AssertionResult> {
     ))
 }
 
-/// `witness.filename`: a file sent with a filename keeps it on the way. A file sent
-/// without one is not judged: a gateway may name it.
+/// `witness.filename`: a file sent with a filename keeps it on the way, and a file sent
+/// without one (`omit: [filename]`) gets none invented (issue 24: an invented name is
+/// reported). Chat's `file` form requires a filename (the witness's rules), so there a
+/// gateway must name it and the name is not held against it.
 fn filename(m: &SentMedia, part: &Part) -> Option<AssertionResult> {
-    let sent = m.filename.as_deref()?;
     // Gemini's Blob and FileData have no file name to keep.
     if part.kind != PartKind::Document || part.wire_form.starts_with("gemini.") {
         return None;
     }
     let arrived = part.filename.as_deref().unwrap_or("(none)");
+    let Some(sent) = m.filename.as_deref() else {
+        let invented = super::repair::invented_filename(m, part)?;
+        if part.wire_form == "file" {
+            return None;
+        }
+        return Some(should(
+            "witness.filename",
+            format!("no filename, as sent ({CITE})"),
+            invented,
+            false,
+        ));
+    };
     Some(should(
         "witness.filename",
         format!("filename \"{sent}\" as sent ({CITE})"),

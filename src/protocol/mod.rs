@@ -8,11 +8,13 @@
 pub mod acp;
 pub mod agentruntime;
 pub mod agui;
+pub mod anthropic;
 pub mod claims_file;
 
 pub mod openwop;
 
 pub mod openai;
+pub mod openai_responses;
 
 pub mod single_endpoint;
 pub mod sse_read;
@@ -35,6 +37,8 @@ pub const PROTOCOLS: &[&dyn Protocol] = &[
     &openwop::Openwop,
     &agui::Agui,
     &openai::Openai,
+    &openai_responses::OpenaiResponses,
+    &anthropic::Anthropic,
     &agentruntime::Agentruntime,
     &acp::Acp,
 ];
@@ -95,6 +99,11 @@ pub trait Protocol: Sync {
     /// Starts a run from the resolved configuration. `Err` is a usage error (exit 2),
     /// found before any request: a declaration that is missing or does not parse.
     fn open(&self, config: &Arc<RunConfig>) -> Result<Box<dyn ProtocolRun>, String>;
+
+    /// The header the token travels in as it is (`x-api-key`); `None`: a bearer token.
+    fn api_key_header(&self) -> Option<&'static str> {
+        None
+    }
 }
 
 /// What a protocol learned about the target before planning.

@@ -33,6 +33,9 @@ pub struct SentMedia {
     /// The filename the scenario set (OpenAI `file.filename`); `None`: the protocol's
     /// default, which a gateway may replace.
     pub filename: Option<String>,
+    /// The fields the scenario left out of the part (`omit`: `mimeType`, `filename`):
+    /// what a gateway that adds them invented (`judge::repair`).
+    pub omitted: Vec<String>,
 }
 
 /// Where a part's bytes come from.
@@ -163,6 +166,7 @@ fn media_part(
         source,
         detail,
         filename,
+        omitted: spec.omit.clone(),
     })
 }
 
@@ -200,6 +204,7 @@ mod tests {
                 },
                 detail: None,
                 filename: None,
+                omitted: Vec::new(),
             })
         );
         let SentPart::Media(url) = &parts[2] else {

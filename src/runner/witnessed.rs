@@ -62,7 +62,7 @@ pub const REACH_UNSEEN: &str =
 pub fn not_evaluated(expect: WitnessExpectation) -> String {
     match expect {
         WitnessExpectation::Reached => REACH_UNSEEN.into(),
-        WitnessExpectation::Withheld => "expect.witness not evaluated: without --witness, whether the model saw this input cannot be seen".into(),
+        WitnessExpectation::Withheld | WitnessExpectation::WithheldOrRepaired => "expect.witness not evaluated: without --witness, whether the model saw this input cannot be seen".into(),
         WitnessExpectation::Delivered | WitnessExpectation::Prompt => "expect.witness not evaluated: without --witness, what reached the model cannot be seen".into(),
     }
 }
@@ -147,7 +147,7 @@ fn may_rest_on_a_dropped_call(
     assertions: &[crate::outcome::AssertionResult],
 ) -> bool {
     assertions.iter().any(|a| match expect {
-        WitnessExpectation::Withheld => a.passed,
+        WitnessExpectation::Withheld | WitnessExpectation::WithheldOrRepaired => a.passed,
         WitnessExpectation::Reached
         | WitnessExpectation::Delivered
         | WitnessExpectation::Prompt => !a.passed,

@@ -352,6 +352,11 @@ pub enum WitnessExpectation {
     /// No model call carries the case's nonce: the input is refused (or malformed) and
     /// the host never hands it to its model.
     Withheld,
+    /// A malformed input: withheld passes; forwarded as malformed (the witness finds a
+    /// problem in the call) fails as `withheld` does; repaired into a valid call and
+    /// forwarded fails as a SHOULD, naming what changed (`judge::repair`).
+    #[serde(rename = "withheld-or-repaired")]
+    WithheldOrRepaired,
     /// `reached`, and the prompt (the text carrying the nonce) arrives in the same
     /// model call as the media, as a MUST (agentruntime: a runtime hands its CLI both);
     /// the order of prompt and media is not judged (the contract sets none).
@@ -364,13 +369,17 @@ pub enum WitnessExpectation {
 impl WitnessExpectation {
     /// Whether the expectation is met only by a model call (so a case waits for one).
     pub fn expects_a_call(self) -> bool {
-        self != WitnessExpectation::Withheld
+        !matches!(
+            self,
+            WitnessExpectation::Withheld | WitnessExpectation::WithheldOrRepaired
+        )
     }
 
     pub fn as_str(self) -> &'static str {
         match self {
             WitnessExpectation::Reached => "reached",
             WitnessExpectation::Withheld => "withheld",
+            WitnessExpectation::WithheldOrRepaired => "withheld-or-repaired",
             WitnessExpectation::Delivered => "delivered",
             WitnessExpectation::Prompt => "prompt",
         }
@@ -468,6 +477,8 @@ pub enum ErrorShapeExpectation {
     Flat,
     /// The OpenAI error envelope `{error: {message, type, param?, code?}}`.
     Openai,
+    /// Anthropic's error envelope `{type: "error", error: {type, message}}`.
+    Anthropic,
 }
 
 #[derive(Debug, Clone, Deserialize)]

@@ -18,6 +18,7 @@ mod common;
 mod acp;
 mod agentruntime;
 mod agui;
+mod anthropic;
 mod baseline;
 mod calibrate;
 mod cli;
@@ -27,6 +28,8 @@ mod fault_table;
 mod forwarding;
 mod junit;
 mod openai;
+#[path = "openai-responses/mod.rs"]
+mod openai_responses;
 mod openwop;
 mod report_paths;
 mod snapshots;

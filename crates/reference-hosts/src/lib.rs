@@ -30,6 +30,7 @@ pub mod acp;
 pub mod agentruntime;
 pub mod agui;
 mod ai_call;
+pub mod anthropic;
 mod auth;
 mod body_limit;
 mod discovery;

@@ -51,6 +51,7 @@ impl MockUpstream {
             .route("/v1/chat/completions", post(complete))
             // The other wires a host may translate into (upstream.rs, UpstreamWire).
             .route("/v1/responses", post(complete))
+            .route("/v1/messages", post(complete))
             .route("/v1/v1beta/models/{*method}", post(complete))
             .with_state(recorder);
         let running = serve(app, super::test_support::loopback())

@@ -107,6 +107,16 @@ impl Upstream {
         }
     }
 
+    /// An upstream that requests are relayed to as they are, at `{base}{path}`
+    /// ([`Upstream::relay`] only: the Anthropic server relays Messages to Messages).
+    pub fn relaying_to(base: &url::Url, path: &str) -> Upstream {
+        Upstream {
+            endpoint: format!("{}{path}", base.as_str().trim_end_matches('/')),
+            wire: UpstreamWire::Chat,
+            client: client(base),
+        }
+    }
+
     pub fn wire(&self) -> UpstreamWire {
         self.wire
     }

@@ -1,10 +1,11 @@
-//! Running one OpenAI case: render the body (the run's model added), POST it to
-//! `{base}/chat/completions`, classify the answer, judge.
+//! Running one OpenAI case: render the body (the run's model added), POST it to the
+//! door's path (`{base}/chat/completions`, `{base}/responses`), classify the answer, judge.
 
 use super::judge::judge_stream;
-use super::part::{self as openai_part, PartInputs};
+use super::part::PartInputs;
 use super::read;
 use super::usage;
+use super::wire::Wire;
 use crate::http::HttpClient;
 use crate::judge::catalog::SchemaCatalog;
 use crate::judge::{self as answer_judge, Answer, verdict};
@@ -19,6 +20,7 @@ use std::time::Instant;
 
 /// Everything an OpenAI case needs from the run, shared by all cases.
 pub struct OpenaiEnv<'a> {
+    pub wire: &'static Wire,
     pub client: &'a HttpClient,
     /// How long to wait after `data: [DONE]` for events that break the stream.
     pub grace: std::time::Duration,
@@ -44,6 +46,17 @@ pub fn with_model(body: Value, model: Option<&str>) -> Value {
     Value::Object(out)
 }
 
+/// `body` with the door's required fields added where the scenario left them out.
+pub fn with_defaults(body: Value, wire: &Wire) -> Value {
+    let Value::Object(mut given) = body else {
+        return body;
+    };
+    for (field, value) in wire.defaults {
+        given.entry(*field).or_insert_with(|| json!(value));
+    }
+    Value::Object(given)
+}
+
 /// Sends the case's call and judges the answer.
 pub async fn run_case(planned: &PlannedCase, case: &SuiteCase, env: &OpenaiEnv<'_>) -> CaseResult {
     let started = Instant::now();
@@ -55,16 +68,23 @@ pub async fn run_case(planned: &PlannedCase, case: &SuiteCase, env: &OpenaiEnv<'
     };
     let body = match request_spec.body.as_ref().map(|b| {
         render_body(b, &resolve, &|spec| {
-            openai_part::render(spec, &resolve, &env.part_inputs)
+            (env.wire.render)(spec, &resolve, &env.part_inputs)
         })
     }) {
         None => json!({}),
         Some(Ok(body)) => body,
         Some(Err(e)) => return error(format!("request could not be built: {e}")),
     };
-    let body = with_model(body, env.model);
-    let answer =
-        read::post_completion(env.client, &body, request_spec.auth, env.grace, &planned.id).await;
+    let body = with_defaults(with_model(body, env.model), env.wire);
+    let answer = read::post_completion(
+        env.wire,
+        env.client,
+        &body,
+        request_spec.auth,
+        env.grace,
+        &planned.id,
+    )
+    .await;
     let unjudged = result_without_exchange(planned, case, Outcome::Blocked, None);
     let (mut result, evidence) =
         match with_exchange(unjudged, answer.exchange, answer.evidence, started) {

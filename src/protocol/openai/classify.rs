@@ -38,6 +38,16 @@ pub struct CompletionEvidence {
     pub problems: Vec<String>,
     pub ended_by: ReadEnd,
     pub bytes: usize,
+    /// The answer is the Responses door's (`response` objects and `response.*` events,
+    /// `protocol::openai_responses::classify`): `chunks` counts its events, `done` is
+    /// `response.completed`, `finish_reason` the response's `status`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub responses: bool,
+    /// The answer is Anthropic Messages' (`message` objects and `message_*` events,
+    /// `protocol::anthropic::classify`): `chunks` counts its events, `done` is
+    /// `message_stop`, `finish_reason` the `stop_reason`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub messages: bool,
 }
 
 /// `{error: {type, code, message}}` as the answer gave it (each absent when not a string).
@@ -50,7 +60,7 @@ pub struct ErrorSummary {
 }
 
 impl ErrorSummary {
-    fn of(body: &Value) -> Option<ErrorSummary> {
+    pub(crate) fn of(body: &Value) -> Option<ErrorSummary> {
         let error = body.get("error")?;
         let field = |k: &str| match error.get(k) {
             Some(Value::String(s)) => Some(shorten(s, 200)),
@@ -72,7 +82,7 @@ impl ErrorSummary {
     }
 }
 
-fn shorten(text: &str, max: usize) -> String {
+pub(crate) fn shorten(text: &str, max: usize) -> String {
     if text.chars().count() <= max {
         text.to_string()
     } else {
@@ -102,9 +112,30 @@ impl CompletionEvidence {
             StreamClass::Rejected | StreamClass::Crashed => {
                 format!("{class}: HTTP {}{error}", self.status)
             }
+            StreamClass::RunError if self.responses || self.messages => {
+                format!("{class}: error event after {} events{error}", self.chunks)
+            }
             StreamClass::RunError => {
                 format!("{class}: error event after {} chunks{error}", self.chunks)
             }
+            StreamClass::Completed if self.responses && self.event_stream => format!(
+                "{class}: {} events, response.completed, status {}",
+                self.chunks,
+                self.finish_reason.as_deref().unwrap_or("?")
+            ),
+            StreamClass::Completed if self.messages && self.event_stream => format!(
+                "{class}: {} events, message_stop, stop_reason {}",
+                self.chunks,
+                self.finish_reason.as_deref().unwrap_or("?")
+            ),
+            StreamClass::Completed if self.messages => format!(
+                "{class}: message, stop_reason {}",
+                self.finish_reason.as_deref().unwrap_or("?")
+            ),
+            StreamClass::Completed if self.responses => format!(
+                "{class}: response, status {}",
+                self.finish_reason.as_deref().unwrap_or("?")
+            ),
             StreamClass::Completed if self.event_stream => format!(
                 "{class}: {} chunks, finish_reason {}, [DONE]",
                 self.chunks,
@@ -189,7 +220,27 @@ impl ChunkClassifier {
 
     /// The evidence for an answer with `status`, read as an event stream or not.
     pub fn finish(
-        mut self,
+        self,
+        status: u16,
+        content_type: Option<String>,
+        event_stream: bool,
+        ended_by: ReadEnd,
+        bytes: usize,
+    ) -> CompletionEvidence {
+        super::wire::StreamClassifier::finish(
+            Box::new(self),
+            status,
+            content_type,
+            event_stream,
+            ended_by,
+            bytes,
+        )
+    }
+}
+
+impl super::wire::StreamClassifier for ChunkClassifier {
+    fn finish(
+        mut self: Box<Self>,
         status: u16,
         content_type: Option<String>,
         event_stream: bool,
@@ -242,6 +293,8 @@ impl ChunkClassifier {
             problems: self.problems,
             ended_by,
             bytes,
+            responses: false,
+            messages: false,
         }
     }
 }
@@ -340,6 +393,8 @@ pub fn classify_body(
         problems,
         ended_by,
         bytes: body.len(),
+        responses: false,
+        messages: false,
     }
 }
 

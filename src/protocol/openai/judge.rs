@@ -42,7 +42,11 @@ pub fn judge_stream(
     // to an answer cut short by our own limits.
     let answered = (200..300).contains(&evidence.status);
     if expect.ordering && answered && class != StreamClass::Unfinished {
-        let expected = if evidence.stream_requested {
+        let expected = if evidence.responses && evidence.stream_requested {
+            "response.* events in sequence, ending with response.completed and nothing after"
+        } else if evidence.responses {
+            "a response object with status completed and an output list"
+        } else if evidence.stream_requested {
             "chat.completion.chunk events, a finish_reason, then data: [DONE] and nothing after"
         } else {
             "a chat.completion with choices and a finish_reason"

@@ -9,14 +9,25 @@ use crate::scenario::model::CaseSpec;
 use serde_json::Value;
 
 pub fn lint_case(case: &CaseSpec, raw: &Value, base: &str) -> Vec<LintFinding> {
+    lint_door(ENDPOINT, super::PROFILE, case, raw, base)
+}
+
+/// The checks for a door whose cases send to `own` (`profile`'s endpoint).
+pub fn lint_door(
+    own: &str,
+    profile: &str,
+    case: &CaseSpec,
+    raw: &Value,
+    base: &str,
+) -> Vec<LintFinding> {
     let mut out = Vec::new();
     if let Some(endpoint) = case.endpoint()
-        && endpoint != ENDPOINT
+        && endpoint != own
     {
         out.push(LintFinding::new(
             format!("{base}/request/endpoint"),
             false,
-            format!("an openai case sends to `{ENDPOINT}`, not `{endpoint}`"),
+            format!("an {profile} case sends to `{own}`, not `{endpoint}`"),
         ));
     }
     if case.validate.is_some() {

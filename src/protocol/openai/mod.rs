@@ -20,6 +20,7 @@ pub mod part;
 pub mod read;
 pub mod run;
 pub mod usage;
+pub mod wire;
 
 pub use classify::CompletionEvidence;
 pub use declaration::Declaration;
@@ -38,6 +39,24 @@ pub const PATH: &str = "/chat/completions";
 
 /// The protocol name scenario files use (`profile: openai`).
 pub const PROFILE: &str = "openai";
+
+/// The Chat Completions door.
+pub static CHAT: wire::Wire = wire::Wire {
+    profile: PROFILE,
+    endpoint: ENDPOINT,
+    path: PATH,
+    headers: &[],
+    defaults: &[],
+    render: part::render,
+    probe_body: |model, nonce| {
+        serde_json::json!({
+            "model": model,
+            "messages": [{"role": "user", "content": format!("mmconform endpoint probe {nonce}")}],
+        })
+    },
+    stream_classifier: || Box::new(classify::ChunkClassifier::default()),
+    classify_body: classify::classify_body,
+};
 
 /// The part kinds a model may take, named for the Chat Completions part each travels in
 /// (`image_url`, `input_audio`, `file`).
@@ -88,7 +107,11 @@ impl Protocol for Openai {
 
     fn open(&self, config: &Arc<RunConfig>) -> Result<Box<dyn ProtocolRun>, String> {
         let declaration = Declaration::from_claims(&config.claims)?;
-        Ok(Box::new(run::OpenaiRun::new(config.clone(), declaration)))
+        Ok(Box::new(run::OpenaiRun::new(
+            &CHAT,
+            config.clone(),
+            declaration,
+        )))
     }
 }
 

@@ -33,12 +33,15 @@ pub fn listed_ids(body: &[u8]) -> Option<Vec<String>> {
 }
 
 /// Asks `{base}/models` and decides.
-pub async fn choose(client: &HttpClient) -> ModelChoice {
+pub async fn choose(client: &HttpClient, door: &super::wire::Wire) -> ModelChoice {
     let request = HttpRequest {
         purpose: "list the models (no --model given)".into(),
         method: reqwest::Method::GET,
         path: "/models".into(),
-        headers: vec![("Accept".into(), "application/json".into())],
+        headers: std::iter::once(("Accept", "application/json"))
+            .chain(door.headers.iter().copied())
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect(),
         body: None,
         auth: true,
     };
@@ -53,7 +56,7 @@ pub async fn choose(client: &HttpClient) -> ModelChoice {
         // The list is there, behind the door: the fix is the token, not the model.
         return ModelChoice::Ambiguous(format!(
             "no --model given and GET {url} answered {} (authentication): the server wants a \
-             token; set it (OPENAI_API_KEY, --token-env or --token-file), or {pass}",
+             token; set it (OPENAI_API_KEY or ANTHROPIC_API_KEY, --token-env or --token-file), or {pass}",
             response.status
         ));
     }

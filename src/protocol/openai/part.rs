@@ -44,16 +44,16 @@ pub fn audio_format(mime: &str) -> String {
 }
 
 /// The rendered pieces every part shape draws on.
-struct Rendered {
-    part_type: String,
+pub(crate) struct Rendered {
+    pub part_type: String,
     /// The MIME type the part states (`stated_mime`, else the bytes').
-    stated: String,
-    base64: String,
-    url: Option<String>,
-    file_id: Option<String>,
+    pub stated: String,
+    pub base64: String,
+    pub url: Option<String>,
+    pub file_id: Option<String>,
 }
 
-fn rendered(
+pub(crate) fn rendered(
     spec: &MediaSpec,
     resolve: &dyn Fn(&str) -> Option<Value>,
     inputs: &PartInputs,

@@ -2,8 +2,8 @@
 //! `text/event-stream` is read as a chunk stream (`protocol::sse_read`: one deadline,
 //! the read cap, a short grace after `data: [DONE]`), anything else as a body.
 
-use super::classify::{ChunkClassifier, classify_body};
-use super::{CompletionEvidence, PATH};
+use super::CompletionEvidence;
+use super::wire::Wire;
 use crate::http::{HttpClient, HttpRequest, Opened, shown_body};
 use crate::outcome::{Exchange, RecordedResponse};
 use crate::protocol::sse_read::{
@@ -20,8 +20,10 @@ pub struct CompletionAnswer {
     pub evidence: Result<CompletionEvidence, String>,
 }
 
-/// POSTs `body` to `{base}/chat/completions` and classifies the answer.
+/// POSTs `body` to the door's path (`{base}/chat/completions`, `{base}/responses`)
+/// and classifies the answer.
 pub async fn post_completion(
+    wire: &Wire,
     client: &HttpClient,
     body: &Value,
     auth: bool,
@@ -37,8 +39,11 @@ pub async fn post_completion(
     let request = HttpRequest {
         purpose: purpose.to_string(),
         method: reqwest::Method::POST,
-        path: PATH.to_string(),
-        headers: vec![("Accept".into(), accept.into())],
+        path: wire.path.to_string(),
+        headers: std::iter::once(("Accept", accept))
+            .chain(wire.headers.iter().copied())
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect(),
         body: Some(body.clone()),
         auth,
     };
@@ -73,7 +78,7 @@ pub async fn post_completion(
         grace,
         max_bytes: client.settings().max_response_bytes,
     };
-    let mut classifier = ChunkClassifier::default();
+    let mut classifier = (wire.stream_classifier)();
     let mut decoder = Decoder::new();
     let (raw, ended_by) = read_body(
         client,
@@ -94,7 +99,8 @@ pub async fn post_completion(
         }
         classifier.finish(status, content_type, true, ended_by, raw.len())
     } else {
-        let mut evidence = classify_body(status, content_type, stream_requested, &raw, ended_by);
+        let mut evidence =
+            (wire.classify_body)(status, content_type, stream_requested, &raw, ended_by);
         if !stream_requested
             && is_event_stream(evidence.content_type.as_deref())
             && evidence.classification == StreamClass::Broken

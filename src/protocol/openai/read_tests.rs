@@ -82,7 +82,15 @@ async fn call(path: &str, stream: bool) -> (CompletionEvidence, Duration) {
     .unwrap();
     let started = Instant::now();
     let body = json!({"model": "m", "messages": [], "stream": stream});
-    let answer = post_completion(&client, &body, false, Duration::from_millis(300), "t").await;
+    let answer = post_completion(
+        &crate::protocol::openai::CHAT,
+        &client,
+        &body,
+        false,
+        Duration::from_millis(300),
+        "t",
+    )
+    .await;
     let elapsed = started.elapsed();
     assert!(elapsed < Duration::from_secs(10), "{path} took {elapsed:?}");
     (answer.evidence.unwrap(), elapsed)

@@ -1,10 +1,11 @@
 //! One OpenAI-compatible run. There is no capability discovery: the declaration
 //! (`--accepts`, `--claims`, the embedded server's own, or none: text-only) is the
 //! planning context (`openai.*`). The endpoint is probed once with a plain-text call;
-//! then every case is POSTed to `{base}/chat/completions` naming the run's model.
+//! then every case is POSTed to the door's path (`wire.rs`) naming the run's model.
 
 use super::case::{self, OpenaiEnv};
 use super::part::PartInputs;
+use super::wire::Wire;
 use super::{Declaration, read};
 use crate::config::RunConfig;
 use crate::http::HttpClient;
@@ -21,14 +22,16 @@ use std::time::Duration;
 const AFTER_DONE_GRACE: Duration = Duration::from_millis(500);
 
 pub struct OpenaiRun {
+    wire: &'static Wire,
     config: Arc<RunConfig>,
     declaration: Declaration,
     grace: Duration,
 }
 
 impl OpenaiRun {
-    pub fn new(config: Arc<RunConfig>, declaration: Declaration) -> OpenaiRun {
+    pub fn new(wire: &'static Wire, config: Arc<RunConfig>, declaration: Declaration) -> OpenaiRun {
         OpenaiRun {
+            wire,
             grace: AFTER_DONE_GRACE.min(config.timeout),
             config,
             declaration,
@@ -41,34 +44,30 @@ impl OpenaiRun {
 }
 
 /// What the one plain-text probe call says about the endpoint.
-async fn probe(client: &HttpClient, model: Option<&str>, grace: Duration, nonce: &str) -> Probed {
-    let url = client.url(super::PATH);
+async fn probe(
+    wire: &Wire,
+    client: &HttpClient,
+    model: Option<&str>,
+    grace: Duration,
+    nonce: &str,
+) -> Probed {
+    let url = client.url(wire.path);
     let mut probed = Probed::default();
     let Some(model) = model else {
         let reason = "no model to name: GET /models got no answer and no --model was given";
         probed.problem = Some(reason.into());
-        probed.unusable.insert(
-            super::ENDPOINT.to_string(),
-            (Outcome::Blocked, reason.into()),
-        );
+        probed
+            .unusable
+            .insert(wire.endpoint.to_string(), (Outcome::Blocked, reason.into()));
         return probed;
     };
-    let body = json!({
-        "model": model,
-        "messages": [{"role": "user", "content": format!("mmconform endpoint probe {nonce}")}],
-    });
-    let answer = read::post_completion(
-        client,
-        &body,
-        true,
-        grace,
-        "probe the chat completions endpoint",
-    )
-    .await;
+    let body = (wire.probe_body)(model, nonce);
+    let purpose = format!("probe the {} endpoint", wire.endpoint);
+    let answer = read::post_completion(wire, client, &body, true, grace, &purpose).await;
     let status = answer.evidence.as_ref().map(|e| e.status);
     let body = answer.exchange.response.as_ref().map(|r| r.body.as_str());
     let hint = probe_hint(model, body.unwrap_or_default());
-    single_endpoint::from_status(super::ENDPOINT, &url, status.map_err(String::as_str), &hint)
+    single_endpoint::from_status(wire.endpoint, &url, status.map_err(String::as_str), &hint)
 }
 
 /// Longest excerpt of the server's own words shown in a probe's hint.
@@ -128,13 +127,14 @@ impl ProtocolRun for OpenaiRun {
         endpoints: &'a BTreeSet<String>,
         nonce: &'a str,
     ) -> BoxFuture<'a, Probed> {
-        let own = probe(client, self.model(), self.grace, nonce);
-        single_endpoint::probe(endpoints, super::ENDPOINT, super::PROFILE, own).boxed()
+        let own = probe(self.wire, client, self.model(), self.grace, nonce);
+        single_endpoint::probe(endpoints, self.wire.endpoint, self.wire.profile, own).boxed()
     }
 
     fn run_case<'a>(&'a self, input: CaseInput<'a>) -> BoxFuture<'a, CaseResult> {
         async move {
             let env = OpenaiEnv {
+                wire: self.wire,
                 client: input.client,
                 grace: self.grace,
                 catalog: input.catalog,

@@ -37,10 +37,16 @@ fn strip(value: Value) -> Value {
     }
 }
 
-/// `usage.prompt_tokens` of a completion body, when it reports one.
+/// The prompt's token count of a completion body, when it reports one: Chat's
+/// `usage.prompt_tokens`, or `usage.input_tokens` as the Responses and Messages doors
+/// name it.
 pub fn prompt_tokens(body: &str) -> Option<u64> {
     let value: Value = serde_json::from_str(body).ok()?;
-    value.get("usage")?.get("prompt_tokens")?.as_u64()
+    let usage = value.get("usage")?;
+    usage
+        .get("prompt_tokens")
+        .or_else(|| usage.get("input_tokens"))?
+        .as_u64()
 }
 
 /// The two counts, judged: an assertion when both are known, else why not.
@@ -79,9 +85,10 @@ pub async fn compare(
     if with_media.is_none() {
         return Err(judge(None, None).unwrap_err());
     }
-    let body = super::case::with_model(without?, env.model);
+    let body = super::case::with_defaults(super::case::with_model(without?, env.model), env.wire);
     let purpose = format!("{purpose} (without its media, for usage)");
-    let answer = read::post_completion(env.client, &body, auth, env.grace, &purpose).await;
+    let answer =
+        read::post_completion(env.wire, env.client, &body, auth, env.grace, &purpose).await;
     let without = counted(&answer.exchange);
     result.exchanges.push(answer.exchange);
     result.assertions.push(judge(with_media, without)?);

@@ -140,6 +140,7 @@ mod tests {
                     ],
                 },
             ],
+            door: Default::default(),
         };
         let answer = answer(&request);
         assert_eq!(

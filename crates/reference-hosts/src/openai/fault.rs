@@ -20,7 +20,7 @@ fault_catalogue! {
         IgnoresAuth => "ignores-auth",
             "With a token configured, a request without `Authorization` is served as if it carried the right one.";
         AcceptsNonHttpUrl => "accepts-non-http-url",
-            "An image_url of any scheme (file://, ftp://, gopher://) is taken as if it were http(s) (never opened).";
+            "An image_url (or a Responses file_url) of any scheme (file://, ftp://, gopher://) is taken as if it were http(s) (never opened).";
         LaxBase64 => "lax-base64",
             "Base64 is decoded as Python's default decoder does: characters outside the alphabet are skipped, so base64 with `*` inserted is taken as the file it encodes.";
         CrashOnMalformed => "crash-on-malformed",
@@ -63,6 +63,16 @@ fault_catalogue! {
             "With an upstream configured, an accepted request is answered by the server itself, 200, without calling the upstream model.";
         ForwardUnvalidated => "forward-unvalidated",
             "A request that deserves a 400 (malformed, or a part the model cannot take) is forwarded to the upstream model as it came, and the upstream's answer relayed.";
+        ResponsesDropsFileIdPart => "responses-drops-file-id-part",
+            "On the Responses door, an input_file given by file_id only is silently skipped and the request answers 200.";
+        ResponsesDropsFileUrl => "responses-drops-file-url",
+            "On the Responses door, an input_file given by file_url is silently skipped and the request answers 200.";
+        ResponsesAcceptsObjectImageUrl => "responses-accepts-object-image-url",
+            "On the Responses door, an input_image whose image_url is an object `{url}` (Chat's form) is taken instead of refused with 400.";
+        ResponsesSkipsChatParts => "responses-skips-chat-parts",
+            "On the Responses door, a Chat-style part (`text`, `image_url`, `file`) is skipped and the request answers 200, so the model gets the caption only.";
+        ResponsesStreamWithoutCompleted => "responses-stream-without-completed",
+            "A streamed Responses answer ends without its `response.completed` event.";
     }
 }
 
@@ -79,6 +89,48 @@ impl OpenaiFault {
                 | ForwardSkipsModel
                 | ForwardUnvalidated
         )
+    }
+}
+
+/// The front doors a fault acts at, so each profile lists (and calibrates) its own: the
+/// validation and forwarding faults act at both, since the Responses door translates
+/// into the Chat path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Doors {
+    /// Chat Completions only (`--profile openai`): it bends Chat's answer form.
+    Chat,
+    /// Responses only (`--profile openai-responses`): it bends Responses' own form.
+    Responses,
+    /// Both doors.
+    Both,
+}
+
+impl OpenaiFault {
+    /// The doors the fault acts at.
+    pub fn doors(self) -> Doors {
+        use OpenaiFault::*;
+        match self {
+            ResponsesDropsFileIdPart
+            | ResponsesDropsFileUrl
+            | ResponsesAcceptsObjectImageUrl
+            | ResponsesSkipsChatParts
+            | ResponsesStreamWithoutCompleted => Doors::Responses,
+            // Chat's answer form: the Responses door answers in its own.
+            CompletionWithoutFinishReason
+            | StreamWithoutFinishReason
+            | StreamWithoutDone
+            | StreamChunkNotJson => Doors::Chat,
+            _ => Doors::Both,
+        }
+    }
+
+    /// Acts at the Responses door (`responses`), or at the Chat door.
+    pub fn seen_at(self, responses: bool) -> bool {
+        match self.doors() {
+            Doors::Both => true,
+            Doors::Chat => !responses,
+            Doors::Responses => responses,
+        }
     }
 }
 

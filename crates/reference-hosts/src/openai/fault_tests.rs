@@ -9,8 +9,8 @@
 use serde_json::{Value, json};
 
 use super::test_support::{
-    audio, image, image_url, multi, observe, observe_forwarded, pdf, streamed, text, text_only,
-    upstream_parts,
+    audio, image, image_url, multi, observe, observe_forwarded, observe_responses, pdf, responses,
+    streamed, text, text_only, upstream_parts,
 };
 use super::{OpenaiConfig, OpenaiFault};
 
@@ -180,6 +180,40 @@ fn signature(fault: OpenaiFault) -> Signature {
             "text image_url(image/png detail=high) image_url(audio/wav detail=-) file(report.pdf)",
         ),
         ForwardSkipsModel => sig(forwarded_media(), FORWARDED, "nothing"),
+        ResponsesDropsFileIdPart => sig(
+            responses(json!([
+                {"type": "input_text", "text": "a"},
+                {"type": "input_file", "file_id": super::REFERENCE_FILE_ID},
+            ])),
+            "200 text,file",
+            "200 text",
+        ),
+        ResponsesDropsFileUrl => sig(
+            responses(json!([
+                {"type": "input_text", "text": "a"},
+                {"type": "input_file", "file_url": "https://x.test/a.pdf", "filename": "a.pdf"},
+            ])),
+            "200 text,file",
+            "200 text",
+        ),
+        ResponsesAcceptsObjectImageUrl => sig(
+            responses(json!([
+                {"type": "input_text", "text": "a"},
+                {"type": "input_image", "image_url": {"url": image("image/png")["image_url"]["url"]}},
+            ])),
+            "400 invalid_type input[0].content[1].image_url",
+            "200 text,image",
+        ),
+        ResponsesSkipsChatParts => sig(
+            responses(json!([{"type": "input_text", "text": "a"}, image("image/png")])),
+            "400 invalid_value input[0].content[1].type",
+            "200 text",
+        ),
+        ResponsesStreamWithoutCompleted => sig(
+            json!({"model": "reference-multimodal", "input": "hi", "stream": true}),
+            "200 events completed",
+            "200 events no-completed",
+        ),
         ForwardUnvalidated => sig(
             multi(json!([text("a"), {"type": "input_hologram", "input_hologram": {}}])),
             "400 invalid_value messages[0].content[1].type => nothing",
@@ -195,6 +229,9 @@ async fn answer(fault: Option<OpenaiFault>, needs_upstream: bool, body: &Value) 
     // Only a server that requires a token can ignore it: the probe sends none.
     if fault.is_none_or(|f| f == OpenaiFault::IgnoresAuth) {
         config.token = token_for_auth_probe(body);
+    }
+    if body.get("input").is_some() {
+        return observe_responses(config, body).await;
     }
     if needs_upstream {
         let (verdict, received) = observe_forwarded(config, body).await;

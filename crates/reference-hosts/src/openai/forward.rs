@@ -54,12 +54,13 @@ pub async fn relay(
         }
     };
     let status = StatusCode::from_u16(relayed.status).unwrap_or(StatusCode::BAD_GATEWAY);
-    let translated = upstream.wire() != UpstreamWire::Chat;
+    // Another wire's answer, or a Responses door's: its text as this server's own.
+    let translated =
+        upstream.wire() != UpstreamWire::Chat || request.door == super::request::Door::Responses;
     if !status.is_success() || (!request.stream && !translated) {
         return (status, Json(relayed.body)).into_response();
     }
     if translated {
-        // Another wire's answer: its text as this server's own completion.
         let mut own = answer(request);
         own.text = upstream.reply_text(&relayed.body);
         return respond(config, request, &own);

@@ -19,13 +19,14 @@
 
 mod api_error;
 mod completion;
-mod data_url;
+pub(crate) mod data_url;
 mod fault;
 mod forward;
 mod models;
 mod part;
 mod refusal;
 mod request;
+mod responses;
 mod routes;
 mod seen;
 mod stream;
@@ -49,9 +50,9 @@ pub use api_error::{
     AUDIO_NOT_SUPPORTED, IMAGE_NOT_SUPPORTED, UNSUPPORTED_BLOCK, UNSUPPORTED_IMAGE_TYPE,
     VIDEO_NOT_SUPPORTED,
 };
-pub use fault::{OpenaiFault, UnknownOpenaiFault};
+pub use fault::{Doors, OpenaiFault, UnknownOpenaiFault};
 pub use models::{IMAGE_MIMES, MODELS, MULTIMODAL_MODEL, Model, TEXT_MODEL};
-pub use part::{AUDIO_FORMATS, DETAILS, REFERENCE_FILE_ID};
+pub use part::{AUDIO_FORMATS, DETAILS, REFERENCE_FILE_ID, REFERENCE_IMAGE_ID};
 pub use routes::router;
 
 /// The API base path: `--target` for the server is `http://127.0.0.1:PORT/v1`.

@@ -20,6 +20,8 @@ use super::seen::Seen;
 
 /// The `file_id` the server holds a file for (a stamped PDF).
 pub const REFERENCE_FILE_ID: &str = "file-mmconform-reference";
+/// The `file_id` the Responses door holds an image for (a stamped PNG).
+pub const REFERENCE_IMAGE_ID: &str = "file-mmconform-reference-image";
 /// The `detail` values of an image_url part.
 pub const DETAILS: [&str; 3] = ["auto", "low", "high"];
 /// The `input_audio.format` values.
@@ -154,7 +156,7 @@ fn inline_refused(at: &str, error: &InlineError) -> Refused {
     refused
 }
 
-fn http_url(url: &str) -> bool {
+pub(super) fn http_url(url: &str) -> bool {
     url::Url::parse(url).is_ok_and(|u| matches!(u.scheme(), "http" | "https") && u.host().is_some())
 }
 
@@ -305,7 +307,12 @@ fn file(
                     filename.unwrap_or("reference.pdf"),
                     &reference_file(),
                 )
-            } else if http_url(id) {
+            } else if http_url(id)
+                // A Responses `file_url` arrives here as the id (`responses/input.rs`).
+                || (fault == Some(OpenaiFault::AcceptsNonHttpUrl)
+                    && id.contains("://")
+                    && url::Url::parse(id).is_ok())
+            {
                 Seen::url("file", id, None)
             } else {
                 return Err(invalid_value(
@@ -319,6 +326,11 @@ fn file(
         return Err(refuse(model, path, "file", UNSUPPORTED_BLOCK));
     }
     Ok(seen)
+}
+
+/// The image [`REFERENCE_IMAGE_ID`] names: a PNG stamped `reference-image`.
+pub fn reference_image() -> Vec<u8> {
+    mmconform_media::generate("image/png", "reference-image")
 }
 
 /// The file [`REFERENCE_FILE_ID`] names: a PDF stamped `reference-file`.

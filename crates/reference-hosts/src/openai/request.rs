@@ -25,6 +25,18 @@ pub struct ChatRequest {
     pub stream: bool,
     pub include_usage: bool,
     pub messages: Vec<SeenMessage>,
+    /// The door it came in by, which is the form its answer takes.
+    pub door: Door,
+}
+
+/// The front door a request came in by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Door {
+    /// `POST /v1/chat/completions`.
+    #[default]
+    Chat,
+    /// `POST /v1/responses` (`responses/`).
+    Responses,
 }
 
 /// One message as the model saw it.
@@ -57,6 +69,7 @@ pub fn validate(config: &OpenaiConfig, body: &Value) -> Result<ChatRequest, Refu
         stream,
         include_usage,
         messages,
+        door: Door::Chat,
     })
 }
 

@@ -19,7 +19,8 @@ use super::completion::{Answer, answer};
 use super::forward;
 use super::models;
 use super::refusal::{Cause, Refused};
-use super::request::{ChatRequest, validate};
+use super::request::{ChatRequest, Door, validate};
+use super::responses;
 use super::stream::{chunks, sse_body};
 use super::{BASE_PATH, MEDIA_PATH, OpenaiConfig, OpenaiFault};
 use crate::auth::presented_bearer;
@@ -42,6 +43,10 @@ pub fn router(config: OpenaiConfig) -> Router {
         .route(&format!("{BASE_PATH}/models"), route(get(list_models)))
         .route(&format!("{BASE_PATH}/models/{{id}}"), route(get(one_model)))
         .route(&format!("{BASE_PATH}/chat/completions"), route(post(chat)))
+        .route(
+            &format!("{BASE_PATH}{}", responses::PATH),
+            route(post(responses_door)),
+        )
         .route(&format!("{MEDIA_PATH}/{{name}}"), route(get(media)))
         .fallback(not_found)
         // The body is read under the server's own cap (body_limit.rs).
@@ -136,7 +141,27 @@ async fn chat(State(server): State<Shared>, headers: HeaderMap, body: Body) -> R
         Ok(json) => json,
         Err(refused) => return refuse(config, refused),
     };
-    let request = match validate(config, &json) {
+    answer_chat(&server, json, Door::Chat).await
+}
+
+/// The Responses door: its own checks and translation (`responses/input.rs`), then
+/// the Chat path, answered in the Responses form.
+async fn responses_door(State(server): State<Shared>, headers: HeaderMap, body: Body) -> Response {
+    let config = &server.config;
+    let json = match read_json(config, &headers, body).await {
+        Ok(json) => json,
+        Err(refused) => return refuse(config, refused),
+    };
+    match responses::input::to_chat(config, &json) {
+        Ok(chat) => answer_chat(&server, chat, Door::Responses).await,
+        Err(refused) => refuse(config, refused),
+    }
+}
+
+/// Validation of a Chat body, then the server's own answer or the upstream's.
+async fn answer_chat(server: &Server, json: Value, door: Door) -> Response {
+    let config = &server.config;
+    let request = match validate(config, &json).map(|r| ChatRequest { door, ..r }) {
         Ok(request) => request,
         Err(refused) => match (&server.upstream, config.fault) {
             (Some(upstream), Some(OpenaiFault::ForwardUnvalidated)) => {
@@ -155,6 +180,9 @@ async fn chat(State(server): State<Shared>, headers: HeaderMap, body: Body) -> R
 
 /// `answer` as a `chat.completion`, or as a chunk stream when the request asked.
 pub(super) fn respond(config: &OpenaiConfig, request: &ChatRequest, answer: &Answer) -> Response {
+    if request.door == Door::Responses {
+        return responses::respond(config, request, answer);
+    }
     if !request.stream {
         let mut completion = answer.to_json();
         if config.faulted(OpenaiFault::CompletionWithoutFinishReason) {

@@ -46,7 +46,7 @@ pub fn chunks(answer: &Answer, include_usage: bool) -> Vec<Value> {
 }
 
 /// `text` in pieces of a few words, spaces kept, so joined they are `text` again.
-fn pieces(text: &str) -> Vec<String> {
+pub(super) fn pieces(text: &str) -> Vec<String> {
     let words: Vec<&str> = text.split_inclusive(' ').collect();
     words.chunks(WORDS_PER_CHUNK).map(|w| w.concat()).collect()
 }

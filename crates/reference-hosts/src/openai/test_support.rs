@@ -91,6 +91,46 @@ pub async fn post(base: &str, body: &Value, bearer: Option<&str>) -> String {
     verdict(status, &body)
 }
 
+/// `body` POSTed to the Responses door: `"200 text,image"` from the response's text,
+/// `"200 events completed"` (or `no-completed`) for a stream, an error as [`verdict`].
+pub async fn observe_responses(config: OpenaiConfig, body: &Value) -> String {
+    let server = spawn(config, loopback()).await.expect("spawn the server");
+    let url = format!("{}/responses", super::base_url(&server));
+    let response = client()
+        .post(url)
+        .json(body)
+        .send()
+        .await
+        .expect("responses request");
+    let status = response.status().as_u16();
+    let text = response.text().await.expect("a body");
+    server.shutdown().await;
+    if body["stream"] == true && status == 200 {
+        let completed = text.contains("event: response.completed\n");
+        return format!(
+            "{status} events {}",
+            if completed {
+                "completed"
+            } else {
+                "no-completed"
+            }
+        );
+    }
+    let body: Value = serde_json::from_str(&text).unwrap_or_else(|_| panic!("not JSON: {text}"));
+    if status == 200 && body["object"] == "response" {
+        let content = body["output"][0]["content"][0]["text"]
+            .as_str()
+            .expect("output_text");
+        return format!("200 {}", kinds(content));
+    }
+    verdict(status, &body)
+}
+
+/// A Responses body: one user message of `content` parts for the multimodal model.
+pub fn responses(content: Value) -> Value {
+    json!({"model": "reference-multimodal", "input": [{"role": "user", "content": content}]})
+}
+
 /// Spawns a server for `config`, sends `body`, shuts it down, returns the verdict.
 pub async fn observe(config: OpenaiConfig, body: &Value) -> String {
     let server = spawn(config, loopback()).await.expect("spawn the server");

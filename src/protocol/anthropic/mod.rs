@@ -1,0 +1,94 @@
+//! Anthropic Messages as a host profile (`--profile anthropic`): the front door
+//! `POST {base}/messages` that gateways (LiteLLM and others) open to bridge any model,
+//! answered with a `message` object or, with `stream: true`, events from
+//! `message_start` to `message_stop` (Anthropic API reference, Messages and Streaming
+//! Messages). Calls carry `anthropic-version` and a `max_tokens`; the token travels
+//! as `x-api-key`.
+//!
+//! Everything but the door is the `openai` profile's, as for `openai-responses`
+//! (`protocol::openai`, whose `wire.rs` describes a door): the declaration
+//! (`--accepts`, `--claims`; facts under `openai.*`), the model pick, the request
+//! bounds, the judging. This folder holds what the door changes: [`part`] renders
+//! `$media` into `image` / `document` blocks, and [`classify`] buckets its answers.
+
+pub mod classify;
+pub mod part;
+
+use crate::config::RunConfig;
+use crate::protocol::openai::wire::Wire;
+use crate::protocol::openai::{Declaration, lint, run};
+use crate::protocol::{LintFinding, Protocol, ProtocolRun};
+use crate::scenario::model::CaseSpec;
+use serde_json::{Value, json};
+use std::sync::Arc;
+
+/// The profile name (`profile: anthropic`, `--profile anthropic`).
+pub const PROFILE: &str = "anthropic";
+
+/// The scenario endpoint name of a Messages call.
+pub const ENDPOINT: &str = "messages";
+
+/// Where it lives under the API base.
+pub const PATH: &str = "/messages";
+
+/// The API version every call names (the one the Messages reference documents).
+pub const API_VERSION: &str = "2023-06-01";
+
+/// The header the token travels in.
+pub const API_KEY_HEADER: &str = "x-api-key";
+
+/// The `max_tokens` a case's call asks for unless its body sets one (the API requires it).
+pub const MAX_TOKENS: u64 = 256;
+
+/// The part kinds a Messages model may take: images and documents (no audio block).
+pub const KINDS: [&str; 2] = ["image", "file"];
+
+/// The Messages door.
+pub static MESSAGES: Wire = Wire {
+    profile: PROFILE,
+    endpoint: ENDPOINT,
+    path: PATH,
+    headers: &[("anthropic-version", API_VERSION)],
+    defaults: &[("max_tokens", MAX_TOKENS)],
+    render: part::render,
+    probe_body: |model, nonce| {
+        json!({
+            "model": model,
+            "max_tokens": MAX_TOKENS,
+            "messages": [{"role": "user", "content": format!("mmconform endpoint probe {nonce}")}],
+        })
+    },
+    stream_classifier: || Box::new(classify::EventClassifier::default()),
+    classify_body: classify::classify_body,
+};
+
+/// The Messages protocol, as registered in [`crate::protocol::PROTOCOLS`].
+pub struct Anthropic;
+
+impl Protocol for Anthropic {
+    fn name(&self) -> &'static str {
+        PROFILE
+    }
+
+    /// The declaration's facts are `openai.*`, registered by the `openai` profile.
+    fn vocabulary(&self) -> Vec<(String, Option<Vec<String>>)> {
+        Vec::new()
+    }
+
+    fn lint_case(&self, case: &CaseSpec, raw: &Value, base: &str) -> Vec<LintFinding> {
+        lint::lint_door(ENDPOINT, PROFILE, case, raw, base)
+    }
+
+    fn open(&self, config: &Arc<RunConfig>) -> Result<Box<dyn ProtocolRun>, String> {
+        let declaration = Declaration::from_claims(&config.claims)?;
+        Ok(Box::new(run::OpenaiRun::new(
+            &MESSAGES,
+            config.clone(),
+            declaration,
+        )))
+    }
+
+    fn api_key_header(&self) -> Option<&'static str> {
+        Some(API_KEY_HEADER)
+    }
+}

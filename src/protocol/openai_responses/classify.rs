@@ -1,0 +1,254 @@
+//! Putting every answer of the Responses door into one bucket, as the Chat door's are
+//! (`protocol::openai::classify`; OpenAI API reference, "Responses", the response
+//! object and its streaming events):
+//!
+//! - `rejected`: a 4xx; `crashed`: a 5xx (whatever the body says);
+//! - `completed`: a 2xx `response` object with `status: completed` and an `output`
+//!   list (asked without `stream`), or a 2xx event stream (asked with `stream: true`)
+//!   whose every event is a JSON object with a `response.*` `type` and, when numbered,
+//!   a rising `sequence_number`, ending with `response.completed` (its `response` in
+//!   status `completed`) and nothing after;
+//! - `run-error`: a stream carrying an `error` or `response.failed` event, or a
+//!   `response` whose status is `failed`;
+//! - `broken`: anything else (a stream without `response.completed`, an event that is
+//!   not JSON, a 2xx body that is not a response, a stream where JSON was asked for);
+//! - `unfinished`: our deadline or read cap ended the read first (not a verdict).
+
+use crate::protocol::openai::CompletionEvidence;
+use crate::protocol::openai::classify::{ErrorSummary, shorten};
+use crate::protocol::openai::wire::StreamClassifier;
+use crate::protocol::sse_read::{EventSink, ReadEnd};
+use crate::scenario::stream::StreamClass;
+use serde_json::Value;
+
+/// Feeds on the events of one streamed Responses answer, in order.
+#[derive(Debug, Default)]
+pub struct EventClassifier {
+    events: usize,
+    completed: bool,
+    after_completed: usize,
+    last_sequence: Option<u64>,
+    status: Option<String>,
+    error: Option<ErrorSummary>,
+    problems: Vec<String>,
+}
+
+impl EventClassifier {
+    fn problem(&mut self, text: String) {
+        if self.problems.len() < 20 {
+            self.problems.push(text);
+        }
+    }
+
+    fn on_event(&mut self, event: &Value) {
+        let n = self.events;
+        let Some(kind) = event.get("type").and_then(Value::as_str) else {
+            self.problem(format!("event {n} has no string `type`"));
+            return;
+        };
+        if let Some(seq) = event.get("sequence_number") {
+            match (seq.as_u64(), self.last_sequence) {
+                (Some(now), Some(before)) if now <= before => self.problem(format!(
+                    "event {n} ({kind}): sequence_number {now} does not follow {before}"
+                )),
+                (Some(now), _) => self.last_sequence = Some(now),
+                (None, _) => self.problem(format!(
+                    "event {n} ({kind}): sequence_number is not an integer"
+                )),
+            }
+        }
+        match kind {
+            "error" => self.error = self.error.take().or_else(|| error_event(event)),
+            "response.failed" => {
+                self.error = self.error.take().or_else(|| {
+                    ErrorSummary::of(&event["response"]).or(Some(ErrorSummary {
+                        error_type: None,
+                        code: Some("response.failed".into()),
+                        message: None,
+                    }))
+                })
+            }
+            "response.completed" => {
+                self.completed = true;
+                let status = event["response"]["status"].as_str().map(str::to_string);
+                if status.as_deref() != Some("completed") {
+                    self.problem(format!(
+                        "response.completed carries a response in status {}",
+                        status.as_deref().unwrap_or("(none)")
+                    ));
+                }
+                self.status = status;
+            }
+            other if !other.starts_with("response.") => self.problem(format!(
+                "event {n}: `type` {other} is not a response.* event"
+            )),
+            _ => {}
+        }
+    }
+}
+
+/// An `error` event: `{type: error, code, message}` (or an `error` object inside).
+fn error_event(event: &Value) -> Option<ErrorSummary> {
+    ErrorSummary::of(event).or_else(|| {
+        ErrorSummary::of(&serde_json::json!({"error": {
+            "type": "error",
+            "code": event.get("code"),
+            "message": event.get("message"),
+        }}))
+    })
+}
+
+impl EventSink for EventClassifier {
+    fn on_data(&mut self, data: &str) {
+        if self.completed {
+            self.after_completed += 1;
+            return;
+        }
+        self.events += 1;
+        match serde_json::from_str::<Value>(data) {
+            Ok(v) => self.on_event(&v),
+            Err(e) => {
+                let n = self.events;
+                self.problem(format!(
+                    "event {n} is not JSON ({e}): {}",
+                    shorten(data, 80)
+                ));
+            }
+        }
+    }
+
+    fn framing(&mut self, problem: String) {
+        self.problem(problem);
+    }
+
+    fn terminal_seen(&self) -> bool {
+        self.completed
+    }
+}
+
+impl StreamClassifier for EventClassifier {
+    fn finish(
+        mut self: Box<Self>,
+        status: u16,
+        content_type: Option<String>,
+        event_stream: bool,
+        ended_by: ReadEnd,
+        bytes: usize,
+    ) -> CompletionEvidence {
+        if self.after_completed > 0 {
+            let n = self.after_completed;
+            self.problems
+                .insert(0, format!("{n} events after response.completed"));
+        }
+        let classification = match (self.error.is_some(), self.completed, ended_by) {
+            _ if !self.problems.is_empty() => StreamClass::Broken,
+            (true, _, _) => StreamClass::RunError,
+            (false, true, _) => StreamClass::Completed,
+            (false, false, ReadEnd::Eof | ReadEnd::AfterTerminal) => {
+                self.problems.push(format!(
+                    "the stream ended after {} events without response.completed",
+                    self.events
+                ));
+                StreamClass::Broken
+            }
+            (false, false, end) => {
+                self.problems.push(
+                    match end {
+                        ReadEnd::Deadline => {
+                            "no response.completed before the deadline (--timeout)"
+                        }
+                        ReadEnd::ReadCap => "no response.completed within --max-response-bytes",
+                        _ => "the connection failed before response.completed",
+                    }
+                    .to_string(),
+                );
+                StreamClass::Unfinished
+            }
+        };
+        CompletionEvidence {
+            classification,
+            status,
+            content_type,
+            stream_requested: true,
+            event_stream,
+            chunks: self.events,
+            done: self.completed,
+            finish_reason: self.status,
+            error: self.error,
+            problems: self.problems,
+            ended_by,
+            bytes,
+            responses: true,
+            messages: false,
+        }
+    }
+}
+
+/// Classifies a Responses answer that was not read as an event stream.
+pub fn classify_body(
+    status: u16,
+    content_type: Option<String>,
+    stream_requested: bool,
+    body: &[u8],
+    ended_by: ReadEnd,
+) -> CompletionEvidence {
+    let mut evidence = crate::protocol::openai::classify::classify_body(
+        status,
+        content_type,
+        stream_requested,
+        body,
+        ended_by,
+    );
+    evidence.responses = true;
+    let chat_verdict = evidence.classification;
+    let is_2xx_object = (200..300).contains(&status) && !stream_requested;
+    if !is_2xx_object || chat_verdict == StreamClass::Unfinished {
+        return evidence;
+    }
+    // The Chat reading judged a chat.completion; judge a response object instead.
+    evidence.problems.clear();
+    evidence.finish_reason = None;
+    let parsed = crate::bounded_json::parse(body).ok();
+    evidence.classification = match response_problem(parsed.as_ref()) {
+        Err(problem) => {
+            evidence.problems.push(problem);
+            StreamClass::Broken
+        }
+        Ok(response_status) => {
+            evidence.classification = StreamClass::Completed;
+            let failed = response_status == "failed";
+            evidence.finish_reason = Some(response_status);
+            if failed {
+                StreamClass::RunError
+            } else {
+                StreamClass::Completed
+            }
+        }
+    };
+    evidence
+}
+
+/// The status of a valid 2xx `response` body, or what keeps it from being one.
+fn response_problem(body: Option<&Value>) -> Result<String, String> {
+    let Some(body) = body else {
+        return Err("the 2xx body is not JSON".into());
+    };
+    if body.get("object").and_then(Value::as_str) != Some("response") {
+        return Err("`object` is not \"response\"".into());
+    }
+    let status = body
+        .get("status")
+        .and_then(Value::as_str)
+        .unwrap_or("(none)");
+    if !body.get("output").is_some_and(Value::is_array) {
+        return Err("no `output` list".into());
+    }
+    match status {
+        "completed" | "failed" => Ok(status.to_string()),
+        other => Err(format!("`status` is {other}, not completed")),
+    }
+}
+
+#[cfg(test)]
+#[path = "classify_tests.rs"]
+mod tests;

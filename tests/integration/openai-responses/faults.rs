@@ -1,0 +1,109 @@
+//! The Responses fault table: every single-fault variant the OpenAI reference server
+//! lists for its Responses door (`serve-reference --profile openai-responses
+//! --list-faults`: the validation and forwarding faults it shares with the Chat door,
+//! and the Responses door's own) breaks one requirement, and the case that checks it
+//! must catch it (see `crate::fault_table`). The text-only model's refusals run with
+//! `--model reference-text`; the forwarding faults, and the silent drops only a model's
+//! view can show, with `--witness`.
+
+use crate::fault_table::{MUST, Row, SHOULD, Table, check_coverage, check_every_row};
+
+const TABLE: Table = Table {
+    profile: "openai-responses",
+    base: &["--profile", "openai-responses", "--target", "reference"],
+    rows: ROWS,
+    elsewhere: &[
+        "ignores-auth", // ignored_auth_is_caught_when_a_token_is_configured
+    ],
+};
+
+const TEXT: &[&str] = &["--model", "reference-text"];
+const WITNESS: &[&str] = &["--witness", "127.0.0.1:0", "--witness-wait", "1"];
+const TEXT_WITNESS: &[&str] = &[
+    "--model",
+    "reference-text",
+    "--witness",
+    "127.0.0.1:0",
+    "--witness-wait",
+    "1",
+];
+
+#[rustfmt::skip]
+const ROWS: &[Row] = &[
+    ("ignores-image-on-text-model", TEXT, "openai-responses.refuse.undeclared[image]", MUST),
+    ("ignores-image-on-text-model", TEXT, "openai-responses.refuse.error-envelope[image]", SHOULD),
+    ("drops-unsupported-parts", TEXT, "openai-responses.refuse.undeclared[audio]", MUST),
+    ("drops-unsupported-parts", TEXT, "openai-responses.refuse.undeclared.stream[file]", MUST),
+    ("crash-on-invalid-base64", &[], "openai-responses.malformed.no-crash.invalid-base64", MUST),
+    ("crash-on-invalid-base64", &[], "openai-responses.malformed.refused.invalid-base64", SHOULD),
+    ("crash-on-malformed", &[], "openai-responses.malformed.no-crash.empty-input", MUST),
+    ("crash-on-malformed", &[], "openai-responses.malformed.no-crash.object-image-url", MUST),
+    ("crash-on-malformed", &[], "openai-responses.malformed.no-crash.chat-style-part", MUST),
+    ("crash-on-malformed", &[], "openai-responses.malformed.no-crash.file-without-source", MUST),
+    ("crash-on-malformed", &[], "openai-responses.malformed.no-crash.file-url-not-http", MUST),
+    ("accepts-unknown-part-type", &[], "openai-responses.malformed.refused.unknown-part-type", SHOULD),
+    ("lax-base64", &[], "openai-responses.malformed.refused.base64-noise", SHOULD),
+    ("accepts-non-http-url", &[], "openai-responses.malformed.refused.image-url-not-http[file]", SHOULD),
+    ("accepts-non-http-url", &[], "openai-responses.malformed.refused.file-url-not-http[gopher]", SHOULD),
+    ("capability-refusal-404", TEXT, "openai-responses.refuse.undeclared[image]", MUST),
+    ("error-body-not-openai", TEXT, "openai-responses.refuse.error-envelope[audio]", SHOULD),
+    ("refuses-string-content", &[], "openai-responses.string-input", MUST),
+    ("refuses-string-content", TEXT, "openai-responses.string-input.stream", MUST),
+    ("refuses-text-only-array", &[], "openai-responses.text-parts", MUST),
+    ("refuses-detail", &[], "openai-responses.accept.image-detail[low]", MUST),
+    ("refuses-detail", &[], "openai-responses.accept.interleaved", MUST),
+    ("refuses-http-image-url", &[], "openai-responses.accept.image-http[image/png]", MUST),
+    ("accepts-png-only", &[], "openai-responses.accept.image-data[image/jpeg]", MUST),
+    ("accepts-wav-only", &[], "openai-responses.accept.audio[audio/mpeg]", MUST),
+    ("refuses-file-id", &[], "openai-responses.accept.file-id", MUST),
+    ("refuses-file-id", &[], "openai-responses.accept.image-file-id", MUST),
+    // The Responses door's own.
+    ("responses-stream-without-completed", &[], "openai-responses.string-input.stream", MUST),
+    ("responses-stream-without-completed", &[], "openai-responses.accept.stream[audio]", MUST),
+    ("responses-accepts-object-image-url", &[], "openai-responses.malformed.refused.object-image-url", SHOULD),
+    ("responses-accepts-object-image-url", WITNESS, "openai-responses.malformed.no-crash.object-image-url", SHOULD),
+    ("responses-skips-chat-parts", &[], "openai-responses.malformed.refused.chat-style-part", SHOULD),
+    ("responses-skips-chat-parts", WITNESS, "openai-responses.malformed.no-crash.chat-style-part", SHOULD),
+    // Silent drops inside a 200: only the model's view shows them.
+    ("responses-drops-file-id-part", WITNESS, "openai-responses.accept.file-id", MUST),
+    ("responses-drops-file-url", WITNESS, "openai-responses.accept.file-url", MUST),
+    // Forwarding to a model (`expect.witness`, judged on what the witness received).
+    ("forward-skips-model", WITNESS, "openai-responses.accept.image-data[image/png]", MUST),
+    ("forward-skips-model", WITNESS, "openai-responses.string-input.stream", MUST),
+    ("forward-drops-detail", WITNESS, "openai-responses.accept.image-detail[low]", SHOULD),
+    ("forward-replaces-filename", WITNESS, "openai-responses.accept.file-data", SHOULD),
+    ("forward-audio-as-image", WITNESS, "openai-responses.accept.audio[audio/wav]", SHOULD),
+    ("forward-unvalidated", WITNESS, "openai-responses.malformed.no-crash.invalid-base64", MUST),
+    ("forward-unvalidated", TEXT_WITNESS, "openai-responses.refuse.undeclared[image]", MUST),
+];
+
+#[test]
+fn every_responses_fault_fails_its_case() {
+    check_every_row(&TABLE);
+}
+
+#[test]
+fn every_listed_responses_fault_has_a_row() {
+    check_coverage(&TABLE);
+}
+
+#[test]
+fn ignored_auth_is_caught_when_a_token_is_configured() {
+    let env = [("OPENAI_API_KEY", "mmconform-responses-token")];
+    let args = [
+        "--profile",
+        "openai-responses",
+        "--target",
+        "reference",
+        "--filter",
+        "openai-responses.auth.*",
+    ];
+    let ok = crate::common::run_with_env(&args, &env);
+    assert_eq!(ok.code, 0, "{}", ok.context());
+    assert_eq!(ok.outcome("openai-responses.auth.requires-token"), "pass");
+    let mut faulty = args.to_vec();
+    faulty.extend(["--reference-fault", "ignores-auth", "--strict"]);
+    let bad = crate::common::run_with_env(&faulty, &env);
+    assert_eq!(bad.code, 1, "{}", bad.context());
+    assert_eq!(bad.outcome("openai-responses.auth.requires-token"), "fail");
+}
