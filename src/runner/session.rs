@@ -7,12 +7,13 @@ use crate::config::{RunConfig, Target};
 use crate::event::DiscoverySnapshot;
 use crate::http::replay::ReplayLog;
 use crate::http::{HttpClient, HttpSettings, Transports};
+use crate::plan::contexts::Contexts;
 use crate::plan::{self, PlannedCase};
 use crate::protocol::{self, ProtocolRun};
-use crate::scenario::suite::Suite;
+use crate::scenario::suite::{Suite, SuiteCase};
 use crate::stop::Stop;
 use crate::witness::RunningWitness;
-use serde_json::Value;
+use serde_json::{Map, Value};
 use std::sync::Arc;
 
 /// A protocol opened on a target, with the suite of that protocol's cases.
@@ -36,7 +37,8 @@ pub struct Session {
 
 /// What a session learned before planning, and the plan.
 pub struct Planned {
-    pub context: Value,
+    /// The run's planning context, and its variants' (openwop auto: `v2`).
+    pub contexts: Contexts,
     pub snapshot: Option<DiscoverySnapshot>,
     /// Why the target's own description is unusable (exit 4).
     pub problem: Option<String>,
@@ -110,23 +112,35 @@ impl Session {
     /// plans every case of the suite against it, with `nonce` stamped in.
     pub async fn plan(&mut self, client: Option<&HttpClient>, nonce: &str) -> Planned {
         let discovered = self.protocol.discover(client).await;
-        let mut context = discovered.context;
-        context.insert("run".into(), self.config.run_facts());
-        let context = Value::Object(context);
-        let mut cases = plan::plan(&self.suite, &context, &self.config.filters, nonce);
+        let run = self.config.run_facts();
+        let with_run = |mut context: Map<String, Value>| {
+            context.insert("run".into(), run.clone());
+            Value::Object(context)
+        };
+        let mut contexts = Contexts::single(with_run(discovered.context));
+        for (tag, mut variant) in discovered.variants {
+            if let Value::Object(context) = variant.context {
+                variant.context = with_run(context);
+            }
+            contexts.variants.insert(tag, variant);
+        }
+        let tags: Vec<String> = contexts.variants.keys().cloned().collect();
+        if let Some(arranged) = self.protocol.arrange(&self.suite, &tags) {
+            self.suite = Arc::new(arranged);
+        }
+        let context_of = |case: &SuiteCase| contexts.of(case);
+        let mut cases = plan::plan_in(&self.suite, &context_of, &self.config.filters, nonce);
         for case in &mut cases {
             if matches!(case.disposition, plan::Disposition::Excluded(_)) {
                 continue;
             }
-            if let Some(reason) = self
-                .protocol
-                .excludes(&self.suite.cases[case.case], &context)
-            {
+            let spec = &self.suite.cases[case.case];
+            if let Some(reason) = self.protocol.excludes(spec, contexts.of(spec)) {
                 case.disposition = plan::Disposition::Excluded(reason);
             }
         }
         Planned {
-            context,
+            contexts,
             snapshot: discovered.snapshot,
             problem: discovered.problem,
             cases,

@@ -67,6 +67,7 @@ impl ProtocolRun for AguiRun {
             context,
             snapshot: None,
             problem: None,
+            variants: Vec::new(),
         })
         .boxed()
     }
