@@ -64,12 +64,13 @@ impl OpenwopMajor {
 }
 
 /// Names available under `run.` in predicates and placeholders (checked by `lint`).
-pub const RUN_FACT_NAMES: [&str; 5] = [
+pub const RUN_FACT_NAMES: [&str; 6] = [
     "tokenConfigured",
     "mediaBaseUrl",
     "mediaRefs",
     "dialect",
     "openwopMajor",
+    "externalProbeUrls",
 ];
 
 /// What to test.
@@ -190,6 +191,9 @@ pub struct RunConfig {
     pub waived: Vec<FilterTerm>,
     pub dialect: Dialect,
     pub openwop_major: OpenwopMajor,
+    /// `--allow-external-probe-urls`: probe URLs may leave loopback, and the cases gated
+    /// on it (`scenario::external_gate`) run.
+    pub allow_external_probe_urls: bool,
     pub media_base_url: Option<String>,
     pub media_refs: BTreeMap<String, String>,
     /// Largest part the limit probe will send (bytes).
@@ -240,6 +244,7 @@ impl RunConfig {
             "mediaRefs": self.media_refs,
             "dialect": self.dialect.as_str(),
             "openwopMajor": self.openwop_major.as_json(),
+            "externalProbeUrls": self.allow_external_probe_urls,
         })
     }
 
@@ -275,6 +280,7 @@ impl RunConfig {
             waived: Vec::new(),
             dialect: Dialect::Spec,
             openwop_major: OpenwopMajor::Auto,
+            allow_external_probe_urls: false,
             media_base_url: None,
             media_refs: BTreeMap::new(),
             max_probe_bytes: 16 * 1024 * 1024,

@@ -440,6 +440,7 @@ pub fn resolve_common_with(
         DialectArg::Spec => Dialect::Spec,
         DialectArg::Suite => Dialect::Suite,
     };
+    config.allow_external_probe_urls = args.allow_external_probe_urls;
     config.openwop_major = match args.openwop_major {
         OpenwopMajorArg::Auto => OpenwopMajor::Auto,
         OpenwopMajorArg::One => OpenwopMajor::One,

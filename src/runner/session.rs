@@ -135,7 +135,9 @@ impl Session {
                 continue;
             }
             let spec = &self.suite.cases[case.case];
-            if let Some(reason) = self.protocol.excludes(spec, contexts.of(spec)) {
+            if let Some(reason) = excluded(&self.config, spec) {
+                case.disposition = plan::Disposition::Excluded(reason.to_string());
+            } else if let Some(reason) = self.protocol.excludes(spec, contexts.of(spec)) {
                 case.disposition = plan::Disposition::Excluded(reason);
             }
         }
@@ -145,5 +147,62 @@ impl Session {
             problem: discovered.problem,
             cases,
         }
+    }
+}
+
+/// A case the run's own configuration leaves out whatever the target says: one that
+/// exists only behind `--allow-external-probe-urls`, in a run without it.
+fn excluded(config: &RunConfig, case: &SuiteCase) -> Option<&'static str> {
+    let gated = crate::scenario::external_gate::gated(&case.spec);
+    (gated && !config.allow_external_probe_urls).then_some(crate::scenario::external_gate::EXCLUDED)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// The built-in public-NAT64 case is planned only behind the flag: loaded without it
+    /// (lint lets its public URL through), excluded from a run without it, and runnable
+    /// with it once a non-text modality is advertised. Nothing is sent here.
+    #[test]
+    fn the_public_nat64_case_is_planned_only_behind_allow_external_probe_urls() {
+        let suite = crate::scenario::suite::load_suite(&crate::scenario::suite::SuiteOptions {
+            include_builtin: true,
+            paths: Vec::new(),
+            checks: crate::protocol::check_options(false),
+        })
+        .unwrap();
+        let id = "openwop.rfc0196.public-nat64-not-refused";
+        let case = suite.cases.iter().find(|c| c.spec.id == id).unwrap();
+        let mut config = RunConfig::new(crate::config::Target::Offline);
+        assert_eq!(
+            excluded(&config, case),
+            Some(crate::scenario::external_gate::EXCLUDED)
+        );
+        config.allow_external_probe_urls = true;
+        assert_eq!(excluded(&config, case), None);
+        let context = |allowed: bool| {
+            json!({
+                "openwop": {"firstAdvertised": "image"},
+                "run": {"externalProbeUrls": allowed},
+            })
+        };
+        let only = Suite {
+            cases: vec![case.clone()],
+            ..suite.clone()
+        };
+        let planned = plan::plan(&only, &context(true), &[], "n");
+        assert_eq!(planned[0].disposition, plan::Disposition::Run);
+        let planned = plan::plan(&only, &context(false), &[], "n");
+        assert!(matches!(planned[0].disposition, plan::Disposition::Skip(_)));
+        // Every other case of the pack stays on loopback whatever the flag.
+        let gated: Vec<&str> = suite
+            .cases
+            .iter()
+            .filter(|c| crate::scenario::external_gate::gated(&c.spec))
+            .map(|c| c.spec.id.as_str())
+            .collect();
+        assert_eq!(gated, [id]);
     }
 }
