@@ -241,3 +241,29 @@ fn auto_passes_a_v1_only_host_and_says_once_that_it_does_not_speak_v2() {
         "excluded"
     );
 }
+
+#[test]
+fn an_explicit_major_runs_that_major_only() {
+    for (major, seam) in [
+        ("1", "/v1/host/sample/ai/call"),
+        ("2", "/conformance/seams/sample/ai/call"),
+    ] {
+        let r = assert_clean(&[
+            "--target",
+            "reference",
+            "--strict",
+            "--openwop-major",
+            major,
+        ]);
+        assert!(
+            r.cases()
+                .iter()
+                .all(|c| !c["id"].as_str().unwrap().contains('@')),
+            "no twin at --openwop-major {major}"
+        );
+        assert!(first_url(&r, "openwop.rfc0091.unadvertised-rejected[audio]").ends_with(seam));
+        let report = r.report.as_ref().unwrap();
+        assert_eq!(report["run"]["openwop_major"], major.parse::<u8>().unwrap());
+        assert!(report["discovery"].get("variants").is_none());
+    }
+}
