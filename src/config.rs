@@ -36,14 +36,42 @@ impl Dialect {
     }
 }
 
+/// Which openwop major a run judges (`--openwop-major`). `Auto` reads the v1 document
+/// and runs the v1 suite, and the v2 suite too when the host lists a 2.x version.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OpenwopMajor {
+    Auto,
+    One,
+    Two,
+}
+
+impl OpenwopMajor {
+    /// The major discovery is first fetched for (auto starts at v1, the no-header default).
+    pub fn first(self) -> u8 {
+        match self {
+            OpenwopMajor::Two => 2,
+            OpenwopMajor::Auto | OpenwopMajor::One => 1,
+        }
+    }
+
+    /// As the flag spells it, and as reports record it: `auto`, `1`, `2`.
+    pub fn as_json(self) -> serde_json::Value {
+        match self {
+            OpenwopMajor::Auto => serde_json::json!("auto"),
+            other => serde_json::json!(other.first()),
+        }
+    }
+}
+
 /// Names available under `run.` in predicates and placeholders (checked by `lint`).
-pub const RUN_FACT_NAMES: [&str; 6] = [
+pub const RUN_FACT_NAMES: [&str; 7] = [
     "tokenConfigured",
     "witnessed",
     "mediaBaseUrl",
     "mediaRefs",
     "dialect",
     "openwopMajor",
+    "externalProbeUrls",
 ];
 
 /// What to test.
@@ -163,7 +191,10 @@ pub struct RunConfig {
     /// `--waive`: cases `--require` does not fail for what only the user can give.
     pub waived: Vec<FilterTerm>,
     pub dialect: Dialect,
-    pub openwop_major: u8,
+    pub openwop_major: OpenwopMajor,
+    /// `--allow-external-probe-urls`: probe URLs may leave loopback, and the cases gated
+    /// on it (`scenario::external_gate`) run.
+    pub allow_external_probe_urls: bool,
     pub media_base_url: Option<String>,
     pub media_refs: BTreeMap<String, String>,
     /// Largest part the limit probe will send (bytes).
@@ -228,7 +259,8 @@ impl RunConfig {
             "mediaBaseUrl": self.media_base_url,
             "mediaRefs": self.media_refs,
             "dialect": self.dialect.as_str(),
-            "openwopMajor": self.openwop_major,
+            "openwopMajor": self.openwop_major.as_json(),
+            "externalProbeUrls": self.allow_external_probe_urls,
         })
     }
 
@@ -263,7 +295,8 @@ impl RunConfig {
             opted_out_profiles: Vec::new(),
             waived: Vec::new(),
             dialect: Dialect::Spec,
-            openwop_major: 1,
+            openwop_major: OpenwopMajor::Auto,
+            allow_external_probe_urls: false,
             media_base_url: None,
             media_refs: BTreeMap::new(),
             max_probe_bytes: 16 * 1024 * 1024,

@@ -73,6 +73,14 @@ pub struct DiscoverySnapshot {
     pub problem: Option<String>,
     /// Facts the profile derived (effective modalities, limits, seam presence...).
     pub facts: serde_json::Value,
+    /// The same resource fetched for a further planning context, by the tag its cases
+    /// carry (openwop `--openwop-major auto`: `v2`, the root `OpenWOP-Version: 2` got).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub variants: BTreeMap<String, DiscoverySnapshot>,
+    /// What the run says once about the description (openwop auto: a host that lists no
+    /// 2.x version does not speak v2, so only the v1 suite ran).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 /// The end of a run: counts per outcome and the exit code decided in `exit.rs`.

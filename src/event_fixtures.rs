@@ -37,8 +37,10 @@ impl Write for SharedBuf {
 }
 
 pub fn run_info() -> RunInfo {
-    let (protocol_options, protocol_view) =
-        crate::protocol::openwop::evidence::run_options(crate::protocol::openwop::Dialect::Spec, 1);
+    let (protocol_options, protocol_view) = crate::protocol::openwop::evidence::run_options(
+        crate::protocol::openwop::Dialect::Spec,
+        crate::config::OpenwopMajor::One,
+    );
     RunInfo {
         tool_version: "0.1.0".into(),
         profile: "openwop".into(),
@@ -73,6 +75,8 @@ pub fn discovery() -> DiscoverySnapshot {
         canonical_sha256: Some("b".repeat(64)),
         problem: None,
         facts: serde_json::json!({"modalities": ["text", "image"], "maxBytesPerPart": 1048576}),
+        variants: Default::default(),
+        notes: Vec::new(),
     }
 }
 

@@ -5,7 +5,7 @@
 use super::setup_anthropic::{self, AnthropicShape};
 use super::setup_openai::{self, OpenaiShape};
 use super::variant::Variant;
-use crate::config::{EmbeddedClaims, RunConfig, Target, Token};
+use crate::config::{EmbeddedClaims, OpenwopMajor, RunConfig, Target, Token};
 use crate::protocol::openwop::Dialect;
 use crate::witness::{RunningWitness, Witness, WitnessConfig};
 use reference_hosts::agui::{self, AgentConfig};
@@ -72,7 +72,7 @@ pub enum Shape {
 pub struct OpenwopShape {
     pub reference: ReferenceConfig,
     pub dialect: Dialect,
-    pub openwop_major: u8,
+    pub openwop_major: OpenwopMajor,
     pub media_base_url: bool,
     pub token: bool,
 }
@@ -85,7 +85,7 @@ fn openwop(reference: ReferenceConfig) -> OpenwopShape {
     OpenwopShape {
         reference,
         dialect: Dialect::Spec,
-        openwop_major: 1,
+        openwop_major: OpenwopMajor::One,
         media_base_url: false,
         token: false,
     }
@@ -193,7 +193,7 @@ pub fn setups() -> Vec<Setup> {
             "openwop-v2",
             "text,image advertised, the v2 seams and OpenWOP-Version header",
             OpenwopShape {
-                openwop_major: 2,
+                openwop_major: OpenwopMajor::Two,
                 ..openwop(ReferenceConfig::default())
             },
         ),
@@ -201,7 +201,7 @@ pub fn setups() -> Vec<Setup> {
             "openwop-v2-all",
             "all-modalities at openwop 2 (v2 root, v2 registry codes, a token, --media-base-url)",
             OpenwopShape {
-                openwop_major: 2,
+                openwop_major: OpenwopMajor::Two,
                 media_base_url: true,
                 token: true,
                 ..openwop(all)
@@ -211,7 +211,7 @@ pub fn setups() -> Vec<Setup> {
             "openwop-v2-text-only",
             "text-only at openwop 2 (no aiProviders.input block)",
             OpenwopShape {
-                openwop_major: 2,
+                openwop_major: OpenwopMajor::Two,
                 ..openwop(ReferenceConfig {
                     modalities: Vec::new(),
                     advertise_input: false,

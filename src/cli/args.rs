@@ -58,6 +58,19 @@ pub enum DialectArg {
     Suite,
 }
 
+/// `--openwop-major`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum OpenwopMajorArg {
+    /// v1, and v2 too when the host lists a 2.x version.
+    Auto,
+    /// The v1 suite only.
+    #[value(name = "1")]
+    One,
+    /// The v2 suite only (discovery with `OpenWOP-Version: 2`, the v2 seams).
+    #[value(name = "2")]
+    Two,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ProfileArg {
     /// openwop hosts: discovery, the callAI and envelope seams.
@@ -227,9 +240,10 @@ pub struct TargetArgs {
     /// Per-request timeout in seconds (connect, headers and body).
     #[arg(long, value_name = "SECS", default_value_t = 30.0, help_heading = LIMITS)]
     pub timeout: f64,
-    /// openwop protocol major version: 2 uses the v2 seam path and header.
-    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u8).range(1..=2), help_heading = TARGET)]
-    pub openwop_major: u8,
+    /// openwop protocol major: `auto` runs the v1 suite, and the v2 suite too (case ids
+    /// `...@v2`) when the host lists a 2.x version; `1` or `2` runs that one.
+    #[arg(long, value_enum, value_name = "auto|1|2", default_value_t = OpenwopMajorArg::Auto, help_heading = TARGET)]
+    pub openwop_major: OpenwopMajorArg,
     /// Request-body spelling of content parts.
     #[arg(long, value_enum, default_value_t = DialectArg::Spec, help_heading = TARGET)]
     pub dialect: DialectArg,

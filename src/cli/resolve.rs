@@ -1,8 +1,8 @@
 //! Arguments + environment -> resolved configuration, once (the ripgrep `Args -> Config`
 //! pattern). Every bad value is a usage error (exit 2) before any request is sent.
 
-use super::args::{DialectArg, ProfileArg, RunArgs, TargetArgs};
-use crate::config::{Claims, EmbeddedClaims, Output, RunConfig, Target, Token};
+use super::args::{DialectArg, OpenwopMajorArg, ProfileArg, RunArgs, TargetArgs};
+use crate::config::{Claims, EmbeddedClaims, OpenwopMajor, Output, RunConfig, Target, Token};
 use crate::plan::filter::FilterTerm;
 use crate::protocol::agui;
 use crate::protocol::openwop::Dialect;
@@ -464,7 +464,12 @@ pub fn resolve_common_with(
         DialectArg::Spec => Dialect::Spec,
         DialectArg::Suite => Dialect::Suite,
     };
-    config.openwop_major = args.openwop_major;
+    config.allow_external_probe_urls = args.allow_external_probe_urls;
+    config.openwop_major = match args.openwop_major {
+        OpenwopMajorArg::Auto => OpenwopMajor::Auto,
+        OpenwopMajorArg::One => OpenwopMajor::One,
+        OpenwopMajorArg::Two => OpenwopMajor::Two,
+    };
     config.model = resolve_model(args, config.model.take())?;
     config.media_base_url = args.media_base_url.clone();
     config.media_refs = media_refs;

@@ -167,8 +167,11 @@ pub fn protocol(report: &Value) -> String {
     match run["profile"].as_str().unwrap_or_default() {
         "agui" => "AG-UI 1.0".to_string(),
         "openwop" => format!(
-            "openwop v{}, {} dialect",
-            run["openwop_major"],
+            "openwop {}, {} dialect",
+            match &run["openwop_major"] {
+                serde_json::Value::String(s) if s == "auto" => "auto (v1, v2 where listed)".into(),
+                other => format!("v{other}"),
+            },
             run["dialect"].as_str().unwrap_or("?")
         ),
         other => other.to_string(),

@@ -1,6 +1,7 @@
 //! Planning: expanding cases, applying `--filter`, and deciding from the discovery
 //! context which cases run and which are skipped (with the fact that decided it).
 
+pub mod contexts;
 pub mod filter;
 pub mod predicate;
 pub mod result;
@@ -134,15 +135,28 @@ fn excluded_reason(filters: &[FilterTerm]) -> String {
     format!("matches none of --filter {}", terms.join(", "))
 }
 
-/// Every expanded case, in suite order, with its disposition and its own nonce.
+/// Every expanded case, in suite order, with its disposition and its own nonce, planned
+/// against one context.
 pub fn plan(
     suite: &Suite,
     context: &Value,
     filters: &[FilterTerm],
     run_nonce: &str,
 ) -> Vec<PlannedCase> {
+    plan_in(suite, &|_| context, filters, run_nonce)
+}
+
+/// As [`plan`], each case planned against the context `context_of` gives it (its
+/// variant's, see [`contexts::Contexts`]).
+pub fn plan_in<'c>(
+    suite: &Suite,
+    context_of: &dyn Fn(&SuiteCase) -> &'c Value,
+    filters: &[FilterTerm],
+    run_nonce: &str,
+) -> Vec<PlannedCase> {
     let mut planned = Vec::new();
     for (case_index, case) in suite.cases.iter().enumerate() {
+        let context = context_of(case);
         for bindings in case.spec.binding_rows() {
             let id = expanded_id(&case.spec.id, &bindings, case.spec.id_from.as_deref());
             let req = &case.spec.requirement;

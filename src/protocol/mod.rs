@@ -26,7 +26,7 @@ use crate::judge::catalog::SchemaCatalog;
 use crate::outcome::{CaseResult, EvidenceView, ProtocolEvidence};
 use crate::plan::PlannedCase;
 use crate::scenario::model::CaseSpec;
-use crate::scenario::suite::SuiteCase;
+use crate::scenario::suite::{Suite, SuiteCase};
 use futures_util::future::BoxFuture;
 use serde_json::{Map, Value};
 use std::collections::BTreeSet;
@@ -115,6 +115,9 @@ pub struct Discovered {
     pub snapshot: Option<DiscoverySnapshot>,
     /// Why the target's own description is unusable (exit 4), when it is.
     pub problem: Option<String>,
+    /// Further planning contexts, by tag (openwop auto: `v2`, from the v2 root), for the
+    /// cases [`ProtocolRun::arrange`] puts there (`run.*` is added by the session).
+    pub variants: Vec<(String, crate::plan::contexts::VariantContext)>,
 }
 
 pub use crate::plan::settle::Probed;
@@ -190,6 +193,13 @@ pub trait ProtocolRun: Send + Sync {
     /// run, like `--filter` (openwop: a case of the other protocol major). Excluded, so
     /// `--require` does not turn it into a failure.
     fn excludes(&self, _case: &SuiteCase, _context: &Value) -> Option<String> {
+        None
+    }
+
+    /// The suite to plan once discovery found `variants` (tags of
+    /// [`Discovered::variants`]): a case moved into a variant, or copied there with the
+    /// variant in its id, carries it in `SuiteCase::variant`. `None`: the suite as it is.
+    fn arrange(&self, _suite: &Suite, _variants: &[String]) -> Option<Suite> {
         None
     }
 

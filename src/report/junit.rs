@@ -284,7 +284,9 @@ fn status(case: &CaseResult) -> TestCaseStatus {
 /// and the scenario file's stem (`openwop.rfc0091-accept` for
 /// `builtin:openwop/rfc0091-accept.yaml`). A file is what a steward edits, and the one
 /// dot makes Jenkins show the profile as the package and the file as the class (a dot
-/// inside the stem would split it, so it becomes `-`).
+/// inside the stem would split it, so it becomes `-`). A case of a variant (its id
+/// ends in `@<tag>`: openwop auto's `@v2`) is grouped apart, `openwop.rfc0091-accept@v2`,
+/// so each protocol major is a suite of its own.
 ///
 /// A self-check (an offline check of mmconform's own schema files) is grouped under
 /// `mmconform-self-check` instead of the profile: it says nothing about the host.
@@ -302,7 +304,12 @@ fn group(case: &CaseResult, profile: &str) -> String {
         Some(stem) if !stem.is_empty() => stem,
         _ => case.case_id.as_str(),
     };
-    format!("{profile}.{}", stem.replace('.', "-"))
+    let variant = case
+        .case_id
+        .split_once('@')
+        .map(|(_, tag)| format!("@{tag}"))
+        .unwrap_or_default();
+    format!("{profile}.{}{variant}", stem.replace('.', "-"))
 }
 
 fn run_note(summary: &RunSummary) -> String {

@@ -27,6 +27,24 @@ fn events_in_two_files() -> Vec<Event> {
     events
 }
 
+#[test]
+fn an_openwop_2_twin_of_an_auto_run_is_a_suite_of_its_own() {
+    let mut events = fixtures::events();
+    for event in &mut events {
+        if let Event::CaseFinished { result, .. } = event
+            && result.requirement.source != "RFC 0091 §A"
+        {
+            result.case_id = format!("{}@v2", result.case_id);
+            result.id = result
+                .id
+                .replacen(&result.case_id.replace("@v2", ""), &result.case_id, 1);
+        }
+    }
+    let report = parse(&write(&events));
+    let names: Vec<&str> = report.test_suites.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["openwop.rfc0091-input", "openwop.rfc0091-input@v2"]);
+}
+
 fn parse(xml: &str) -> Report {
     Report::deserialize_from_str(xml).unwrap_or_else(|e| panic!("invalid JUnit XML: {e}\n{xml}"))
 }

@@ -216,6 +216,12 @@ pub fn scrub_discovery(redactor: &Redactor, snapshot: &DiscoverySnapshot) -> Dis
         canonical_sha256: snapshot.canonical_sha256.as_deref().map(r),
         problem: snapshot.problem.as_deref().map(r),
         facts: value(&snapshot.facts),
+        variants: snapshot
+            .variants
+            .iter()
+            .map(|(tag, v)| (tag.clone(), scrub_discovery(redactor, v)))
+            .collect(),
+        notes: snapshot.notes.iter().map(|n| r(n)).collect(),
     }
 }
 

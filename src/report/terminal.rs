@@ -161,6 +161,24 @@ impl TerminalReporter {
     }
 
     fn discovery(&mut self, snapshot: &DiscoverySnapshot) -> Result<(), ReportError> {
+        self.discovery_line("discovery", snapshot)?;
+        for (tag, variant) in &snapshot.variants {
+            self.discovery_line(&format!("discovery@{tag}"), variant)?;
+        }
+        if self.options.quiet {
+            return Ok(());
+        }
+        for note in &snapshot.notes {
+            self.emit(&format!("note: {}\n", printable(note)))?;
+        }
+        Ok(())
+    }
+
+    fn discovery_line(
+        &mut self,
+        name: &str,
+        snapshot: &DiscoverySnapshot,
+    ) -> Result<(), ReportError> {
         let status = match snapshot.status {
             Some(code) => code.to_string(),
             None => "no response".to_string(),
@@ -168,7 +186,7 @@ impl TerminalReporter {
         if self.options.quiet && snapshot.problem.is_none() {
             return Ok(());
         }
-        let mut line = format!("discovery: {} -> {status}", printable(&snapshot.url));
+        let mut line = format!("{name}: {} -> {status}", printable(&snapshot.url));
         if let Some(problem) = &snapshot.problem {
             let problem = format!("problem: {}", printable(problem));
             line.push_str(&format!(" ({})", self.paint(&problem, Paint::Red)));

@@ -105,7 +105,7 @@ struct Shared {
     protocol: Box<dyn ProtocolRun>,
     client: HttpClient,
     catalog: SchemaCatalog,
-    context: serde_json::Value,
+    contexts: crate::plan::contexts::Contexts,
     strict: bool,
     /// The run's witness and how long a case waits for its model call.
     witness: Option<(Arc<RunningWitness>, Duration)>,
@@ -122,7 +122,7 @@ impl Shared {
             case: &suite.cases[planned.case],
             client: &self.client,
             catalog: &self.catalog,
-            context: &self.context,
+            context: self.contexts.of(&suite.cases[planned.case]),
             nonce: &planned.nonce,
             strict: self.strict,
         }
@@ -197,7 +197,7 @@ pub async fn execute(mut session: Session, sink: EventSink, stop: Stop) -> RunOu
         protocol,
         client,
         catalog: SchemaCatalog::new(config.schemas_dir.clone()),
-        context: planned.context,
+        contexts: planned.contexts,
         strict: config.strict,
         witness: witness.map(|w| (w, config.witness_wait)),
     });
@@ -294,7 +294,8 @@ async fn send_case(
     let spec = &suite.cases[planned.case].spec;
     match (&shared.witness, spec.expect.witness) {
         (Some((witness, wait)), _) => {
-            let resolve = planned.resolver(&shared.context, &planned.nonce, &spec.id);
+            let context = shared.contexts.of(&suite.cases[planned.case]);
+            let resolve = planned.resolver(context, &planned.nonce, &spec.id);
             let case = witnessed::Witnessed {
                 witness,
                 wait: *wait,
@@ -317,7 +318,8 @@ async fn send_case(
     if result.outcome == crate::outcome::Outcome::Fail
         && let Some(hint) = &spec.hint
     {
-        let resolve = planned.resolver(&shared.context, &planned.nonce, &spec.id);
+        let context = shared.contexts.of(&suite.cases[planned.case]);
+        let resolve = planned.resolver(context, &planned.nonce, &spec.id);
         if let Ok(text) = crate::scenario::template::render_text(hint, &resolve) {
             result.notes.push(format!("hint: {text}"));
         }
@@ -346,15 +348,19 @@ async fn probe_and_settle(
     if client.stop().reason() == Some(StopReason::Interrupted) {
         return None;
     }
-    let situation = Situation {
-        offline: session.offline(),
-        probed: &probed,
-        unusable,
-    };
     let settled = planned
         .cases
         .iter()
-        .map(|p| settle::settle(p, &session.suite, &situation))
+        .map(|p| {
+            // A variant's own description, unusable, blocks its cases only.
+            let case = &session.suite.cases[p.case];
+            let situation = Situation {
+                offline: session.offline(),
+                probed: &probed,
+                unusable: unusable.or(planned.contexts.problem(case)),
+            };
+            settle::settle(p, &session.suite, &situation)
+        })
         .collect();
     Some((settled, probed.problem))
 }
@@ -369,6 +375,8 @@ fn no_client(sink: &EventSink, target: &ResolvedTarget, e: String, started: Inst
         canonical_sha256: None,
         problem: Some(e.clone()),
         facts: serde_json::Value::Null,
+        variants: Default::default(),
+        notes: Vec::new(),
     }));
     let facts = RunFacts {
         discovery_problem: Some(e),

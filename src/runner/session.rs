@@ -7,12 +7,13 @@ use crate::config::{RunConfig, Target};
 use crate::event::DiscoverySnapshot;
 use crate::http::replay::ReplayLog;
 use crate::http::{HttpClient, HttpSettings, Transports};
+use crate::plan::contexts::Contexts;
 use crate::plan::{self, PlannedCase};
 use crate::protocol::{self, ProtocolRun};
-use crate::scenario::suite::Suite;
+use crate::scenario::suite::{Suite, SuiteCase};
 use crate::stop::Stop;
 use crate::witness::RunningWitness;
-use serde_json::Value;
+use serde_json::{Map, Value};
 use std::sync::Arc;
 
 /// A protocol opened on a target, with the suite of that protocol's cases.
@@ -36,7 +37,8 @@ pub struct Session {
 
 /// What a session learned before planning, and the plan.
 pub struct Planned {
-    pub context: Value,
+    /// The run's planning context, and its variants' (openwop auto: `v2`).
+    pub contexts: Contexts,
     pub snapshot: Option<DiscoverySnapshot>,
     /// Why the target's own description is unusable (exit 4).
     pub problem: Option<String>,
@@ -110,26 +112,97 @@ impl Session {
     /// plans every case of the suite against it, with `nonce` stamped in.
     pub async fn plan(&mut self, client: Option<&HttpClient>, nonce: &str) -> Planned {
         let discovered = self.protocol.discover(client).await;
-        let mut context = discovered.context;
-        context.insert("run".into(), self.config.run_facts());
-        let context = Value::Object(context);
-        let mut cases = plan::plan(&self.suite, &context, &self.config.filters, nonce);
+        let run = self.config.run_facts();
+        let with_run = |mut context: Map<String, Value>| {
+            context.insert("run".into(), run.clone());
+            Value::Object(context)
+        };
+        let mut contexts = Contexts::single(with_run(discovered.context));
+        for (tag, mut variant) in discovered.variants {
+            if let Value::Object(context) = variant.context {
+                variant.context = with_run(context);
+            }
+            contexts.variants.insert(tag, variant);
+        }
+        let tags: Vec<String> = contexts.variants.keys().cloned().collect();
+        if let Some(arranged) = self.protocol.arrange(&self.suite, &tags) {
+            self.suite = Arc::new(arranged);
+        }
+        let context_of = |case: &SuiteCase| contexts.of(case);
+        let mut cases = plan::plan_in(&self.suite, &context_of, &self.config.filters, nonce);
         for case in &mut cases {
             if matches!(case.disposition, plan::Disposition::Excluded(_)) {
                 continue;
             }
-            if let Some(reason) = self
-                .protocol
-                .excludes(&self.suite.cases[case.case], &context)
-            {
+            let spec = &self.suite.cases[case.case];
+            if let Some(reason) = excluded(&self.config, spec) {
+                case.disposition = plan::Disposition::Excluded(reason.to_string());
+            } else if let Some(reason) = self.protocol.excludes(spec, contexts.of(spec)) {
                 case.disposition = plan::Disposition::Excluded(reason);
             }
         }
         Planned {
-            context,
+            contexts,
             snapshot: discovered.snapshot,
             problem: discovered.problem,
             cases,
         }
+    }
+}
+
+/// A case the run's own configuration leaves out whatever the target says: one that
+/// exists only behind `--allow-external-probe-urls`, in a run without it.
+fn excluded(config: &RunConfig, case: &SuiteCase) -> Option<&'static str> {
+    let gated = crate::scenario::external_gate::gated(&case.spec);
+    (gated && !config.allow_external_probe_urls).then_some(crate::scenario::external_gate::EXCLUDED)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// The built-in public-NAT64 case is planned only behind the flag: loaded without it
+    /// (lint lets its public URL through), excluded from a run without it, and runnable
+    /// with it once a non-text modality is advertised. Nothing is sent here.
+    #[test]
+    fn the_public_nat64_case_is_planned_only_behind_allow_external_probe_urls() {
+        let suite = crate::scenario::suite::load_suite(&crate::scenario::suite::SuiteOptions {
+            include_builtin: true,
+            paths: Vec::new(),
+            checks: crate::protocol::check_options(false),
+        })
+        .unwrap();
+        let id = "openwop.rfc0196.public-nat64-not-refused";
+        let case = suite.cases.iter().find(|c| c.spec.id == id).unwrap();
+        let mut config = RunConfig::new(crate::config::Target::Offline);
+        assert_eq!(
+            excluded(&config, case),
+            Some(crate::scenario::external_gate::EXCLUDED)
+        );
+        config.allow_external_probe_urls = true;
+        assert_eq!(excluded(&config, case), None);
+        let context = |allowed: bool| {
+            json!({
+                "openwop": {"firstAdvertised": "image"},
+                "run": {"externalProbeUrls": allowed},
+            })
+        };
+        let only = Suite {
+            cases: vec![case.clone()],
+            ..suite.clone()
+        };
+        let planned = plan::plan(&only, &context(true), &[], "n");
+        assert_eq!(planned[0].disposition, plan::Disposition::Run);
+        let planned = plan::plan(&only, &context(false), &[], "n");
+        assert!(matches!(planned[0].disposition, plan::Disposition::Skip(_)));
+        // Every other case of the pack stays on loopback whatever the flag.
+        let gated: Vec<&str> = suite
+            .cases
+            .iter()
+            .filter(|c| crate::scenario::external_gate::gated(&c.spec))
+            .map(|c| c.spec.id.as_str())
+            .collect();
+        assert_eq!(gated, [id]);
     }
 }

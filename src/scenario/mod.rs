@@ -3,6 +3,7 @@
 pub mod builtin;
 pub mod checks;
 pub mod diagnostic;
+pub mod external_gate;
 pub mod id;
 pub mod load;
 pub mod media_objects;

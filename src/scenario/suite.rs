@@ -19,6 +19,10 @@ pub struct SuiteCase {
     pub file: String,
     pub profile: String,
     pub conformance_profile: Option<String>,
+    /// The planning context this case is planned and judged in, when its protocol found
+    /// a second one (openwop `--openwop-major auto`: `v2`, the v2 root); `None`: the
+    /// run's own context. See `ProtocolRun::arrange`.
+    pub variant: Option<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -191,6 +195,7 @@ pub fn load_suite(options: &SuiteOptions) -> Result<Suite, Vec<Diagnostic>> {
                 file: file.name.clone(),
                 profile: file.file.profile.clone(),
                 conformance_profile: file.file.conformance_profile.clone(),
+                variant: None,
             };
             match origin.get(&spec.id).copied() {
                 Some((at, false)) if is_user => {

@@ -149,7 +149,13 @@ fn endless_seam_answers_are_judged_on_what_was_read() {
         chunk: format!("4000\r\n{}\r\n", "0,".repeat(0x2000)).into_bytes(),
     }
     });
-    let r = run_measured("endless-seam", &["--target", &host.url()], &[]);
+    // One major: the bound on reading is the subject, and an auto run would read every
+    // seam answer twice (the v1 cases and their @v2 twins) against the same time budget.
+    let r = run_measured(
+        "endless-seam",
+        &["--target", &host.url(), "--openwop-major", "1"],
+        &[],
+    );
     r.assert_survived(secs(60));
     assert_eq!(r.code, 1, "{}", r.context());
     // 400 without the error code: a verdict, judged on the first 4 MiB, said so.

@@ -25,7 +25,8 @@ fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
 }
 
 /// A baseline written by `mmconform baseline --from` for a host that accepts
-/// unadvertised parts (five failing cases).
+/// unadvertised parts (five failing cases at openwop 1, and their five `@v2` twins: the
+/// default `--openwop-major auto` judges the reference host at both majors).
 fn recorded_baseline(dir: &Path) -> PathBuf {
     let first = run(&[
         "--target",
@@ -54,7 +55,8 @@ fn a_recorded_baseline_turns_known_failures_into_xfail_and_the_run_passes() {
     let baseline = recorded_baseline(dir.path());
     let text = std::fs::read_to_string(&baseline).unwrap();
     assert!(
-        text.contains("openwop.rfc0091.unadvertised-rejected[audio]"),
+        text.contains("openwop.rfc0091.unadvertised-rejected[audio]")
+            && text.contains("openwop.rfc0091.unadvertised-rejected@v2[audio]"),
         "{text}"
     );
     assert!(text.contains("HOST-42"), "{text}");
@@ -89,7 +91,12 @@ fn a_recorded_baseline_turns_known_failures_into_xfail_and_the_run_passes() {
             .iter()
             .any(|a| a["passed"] == false)
     );
-    assert_eq!(report["run"]["baseline"]["entries"], 5);
+    // Each major's failure is an entry of its own, and each turns its own case into xfail.
+    assert_eq!(report["run"]["baseline"]["entries"], 10);
+    assert_eq!(
+        r.outcome("openwop.rfc0091.unadvertised-rejected@v2[audio]"),
+        "xfail"
+    );
     let junit = r.junit.as_ref().unwrap();
     assert!(junit.contains("expected-failure: HOST-42"), "{junit}");
 }
@@ -116,13 +123,13 @@ fn an_entry_whose_case_now_passes_is_drift() {
         .as_array()
         .unwrap()
         .len();
-    assert_eq!(drift, 5);
+    assert_eq!(drift, 10);
     // Each entry is printed once, under the verdict (the explanation only counts them).
     let entry = "baseline entry `openwop.rfc0091.unadvertised-rejected[audio]` (";
     assert_eq!(r.stdout.matches(entry).count(), 1, "{}", r.stdout);
     assert!(
         r.stdout
-            .contains("the baseline no longer describes the host (5 entries)"),
+            .contains("the baseline no longer describes the host (10 entries)"),
         "{}",
         r.stdout
     );
@@ -157,7 +164,11 @@ fn an_expired_entry_is_drift_even_while_its_case_still_fails() {
             {"case": "openwop.rfc0091.unadvertised-rejected", "reason": "HOST-42", "expires": "2001-01-31"},
             {"case": "openwop.rfc0091.mixed-message-rejected", "reason": "HOST-42"},
             {"case": "openwop.rfc0091.unadvertised-in-later-message-rejected", "reason": "HOST-42"},
-            {"case": "openwop.rfc0091.unadvertised-in-assistant-message-rejected", "reason": "HOST-42"}
+            {"case": "openwop.rfc0091.unadvertised-in-assistant-message-rejected", "reason": "HOST-42"},
+            {"case": "openwop.rfc0091.unadvertised-rejected@v2", "reason": "HOST-42"},
+            {"case": "openwop.rfc0091.mixed-message-rejected@v2", "reason": "HOST-42"},
+            {"case": "openwop.rfc0091.unadvertised-in-later-message-rejected@v2", "reason": "HOST-42"},
+            {"case": "openwop.rfc0091.unadvertised-in-assistant-message-rejected@v2", "reason": "HOST-42"}
         ]}"#,
     );
     let r = run_with_baseline(Some("accepts-unadvertised"), &baseline);

@@ -112,6 +112,7 @@ impl ProtocolRun for AcpRun {
                 context,
                 snapshot: None,
                 problem,
+                variants: Vec::new(),
             }
         }
         .boxed()

@@ -121,6 +121,7 @@ impl ProtocolRun for AgentruntimeRun {
                 context,
                 snapshot: None,
                 problem,
+                variants: Vec::new(),
             }
         }
         .boxed()

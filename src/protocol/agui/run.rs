@@ -93,6 +93,7 @@ impl ProtocolRun for AguiRun {
             context,
             snapshot: None,
             problem: None,
+            variants: Vec::new(),
         })
         .boxed()
     }

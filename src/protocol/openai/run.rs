@@ -117,6 +117,7 @@ impl ProtocolRun for OpenaiRun {
             context,
             snapshot: None,
             problem: None,
+            variants: Vec::new(),
         })
         .boxed()
     }

@@ -26,21 +26,28 @@ pub struct DiscoveryResult {
 
 /// The evaluation context cases are planned against: the document (when usable),
 /// the profile's facts and the run's own facts.
-pub fn context(usable: Option<&Value>, config: &RunConfig) -> Value {
+pub fn context(usable: Option<&Value>, major: u8, config: &RunConfig) -> Value {
     json!({
         "discovery": usable.cloned().unwrap_or(Value::Null),
-        "openwop": facts::derive(usable, config.openwop_major, config.max_probe_bytes),
+        "openwop": facts::derive(usable, major, config.max_probe_bytes),
         "run": config.run_facts(),
     })
 }
 
-pub async fn fetch(client: &HttpClient, config: &RunConfig) -> DiscoveryResult {
+/// Fetches the discovery document for `major` (v2: with `OpenWOP-Version: 2`);
+/// `purpose` names the request in the wire log (`discovery`, `discovery@v2`).
+pub async fn fetch(
+    client: &HttpClient,
+    config: &RunConfig,
+    major: u8,
+    purpose: &str,
+) -> DiscoveryResult {
     let url = client.url(openwop::DISCOVERY_PATH);
     let request = HttpRequest {
-        purpose: "discovery".into(),
+        purpose: purpose.into(),
         method: reqwest::Method::GET,
         path: openwop::DISCOVERY_PATH.to_string(),
-        headers: openwop::discovery_header(config.openwop_major)
+        headers: openwop::discovery_header(major)
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect(),
@@ -85,7 +92,7 @@ pub async fn fetch(client: &HttpClient, config: &RunConfig) -> DiscoveryResult {
     } else {
         None
     };
-    let mut context = context(usable, config);
+    let mut context = context(usable, major, config);
     // The version the host says answered (versioning.md §1.4), as the run records it.
     let answered = exchange
         .response
@@ -105,6 +112,8 @@ pub async fn fetch(client: &HttpClient, config: &RunConfig) -> DiscoveryResult {
         document: document.clone(),
         problem: problem.clone(),
         facts: json!({"openwop": context["openwop"], "run": context["run"]}),
+        variants: Default::default(),
+        notes: Vec::new(),
     };
     DiscoveryResult {
         snapshot,

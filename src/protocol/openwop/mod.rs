@@ -105,9 +105,11 @@ impl Seam {
     }
 }
 
-/// The seam behind a scenario endpoint name, for a protocol major version.
+/// The seam behind a scenario endpoint name, for a protocol major version (an endpoint
+/// tagged `@v2` by an auto run is the v2 seam whatever `major` says).
 pub fn seam(endpoint: &str, major: u8) -> Option<Seam> {
-    let v2 = major >= 2;
+    let (endpoint, tagged) = major::split_endpoint(endpoint);
+    let v2 = tagged.unwrap_or(major) >= 2;
     let header = v2.then_some(("OpenWOP-Version", "2.0"));
     let (path, probe_body) = match endpoint {
         "ai-call" => (

@@ -4,12 +4,13 @@
 use super::discovery::{self, DiscoveryResult};
 use super::part::PartInputs;
 use super::seam_case::{self, CaseEnv};
-use crate::config::RunConfig;
+use crate::config::{OpenwopMajor, RunConfig};
 use crate::http::HttpClient;
 use crate::outcome::{CaseResult, EvidenceView, Outcome};
+use crate::plan::contexts::VariantContext;
 use crate::plan::result::result_without_exchange;
 use crate::protocol::{CaseInput, Discovered, Probed, ProtocolRun};
-use crate::scenario::suite::SuiteCase;
+use crate::scenario::suite::{Suite, SuiteCase};
 use futures_util::FutureExt as _;
 use futures_util::future::BoxFuture;
 use serde_json::{Map, Value};
@@ -20,13 +21,33 @@ pub struct OpenwopRun {
     config: Arc<RunConfig>,
     /// The discovery answer, judged again by every discovery case (never refetched).
     discovery: Option<DiscoveryResult>,
+    /// An auto run's second answer, the v2 root, for the cases of the `v2` variant.
+    discovery_v2: Option<DiscoveryResult>,
 }
+
+/// What an auto run says once about a host that lists no 2.x version.
+pub const V1_ONLY_NOTE: &str = "the host lists no 2.x version in protocolVersions: it does not speak openwop 2, so only the v1 suite ran (not a failure; --openwop-major 2 asks for v2)";
 
 impl OpenwopRun {
     pub fn new(config: Arc<RunConfig>) -> OpenwopRun {
         OpenwopRun {
             config,
             discovery: None,
+            discovery_v2: None,
+        }
+    }
+
+    /// The major a case is judged at: its context's (an auto run's `v2` cases are
+    /// planned from the v2 root), else the one the run targets.
+    fn major_of(&self, context: &Value) -> u8 {
+        super::major::of_context(context).unwrap_or(self.config.openwop_major.first())
+    }
+
+    /// The discovery answer a case of `variant` was planned from.
+    fn discovery_for(&self, variant: Option<&str>) -> Option<&DiscoveryResult> {
+        match variant {
+            Some(_) => self.discovery_v2.as_ref(),
+            None => self.discovery.as_ref(),
         }
     }
 
@@ -34,7 +55,7 @@ impl OpenwopRun {
         CaseEnv {
             client: input.client,
             catalog: input.catalog,
-            major: self.config.openwop_major,
+            major: self.major_of(input.context),
             context: input.context,
             nonce: input.nonce,
             strict: input.strict,
@@ -61,21 +82,51 @@ impl ProtocolRun for OpenwopRun {
         super::evidence::run_options(self.config.dialect, self.config.openwop_major)
     }
 
+    fn arrange(&self, suite: &Suite, variants: &[String]) -> Option<Suite> {
+        let auto = self.config.openwop_major == OpenwopMajor::Auto;
+        (auto && variants.iter().any(|v| v == super::major::V2))
+            .then(|| super::major::arrange(suite))
+    }
+
     fn discover<'a>(&'a mut self, client: Option<&'a HttpClient>) -> BoxFuture<'a, Discovered> {
         async move {
             let Some(client) = client else {
+                let major = self.config.openwop_major.first();
                 return Discovered {
-                    context: object(discovery::context(None, &self.config)),
+                    context: object(discovery::context(None, major, &self.config)),
                     snapshot: None,
                     problem: None,
+                    variants: Vec::new(),
                 };
             };
-            let fetched = discovery::fetch(client, &self.config).await;
-            let found = Discovered {
+            let major = self.config.openwop_major.first();
+            let fetched = discovery::fetch(client, &self.config, major, "discovery").await;
+            let mut found = Discovered {
                 context: object(fetched.context.clone()),
                 snapshot: Some(fetched.snapshot.clone()),
                 problem: fetched.problem.clone(),
+                variants: Vec::new(),
             };
+            let auto = self.config.openwop_major == OpenwopMajor::Auto;
+            let lists_v2 = fetched.context.pointer("/openwop/listsV2") == Some(&Value::Bool(true));
+            if auto && fetched.problem.is_none() {
+                if lists_v2 {
+                    let tag = super::major::V2;
+                    let v2 = discovery::fetch(client, &self.config, 2, &format!("discovery@{tag}"))
+                        .await;
+                    if let Some(snapshot) = &mut found.snapshot {
+                        snapshot.variants.insert(tag.into(), v2.snapshot.clone());
+                    }
+                    let context = VariantContext {
+                        context: v2.context.clone(),
+                        problem: v2.problem.clone(),
+                    };
+                    found.variants.push((tag.to_string(), context));
+                    self.discovery_v2 = Some(v2);
+                } else if let Some(snapshot) = &mut found.snapshot {
+                    snapshot.notes.push(V1_ONLY_NOTE.to_string());
+                }
+            }
             self.discovery = Some(fetched);
             found
         }
@@ -89,17 +140,24 @@ impl ProtocolRun for OpenwopRun {
         _nonce: &'a str,
     ) -> BoxFuture<'a, Probed> {
         async move {
-            let problem = self.discovery.as_ref().and_then(|d| d.problem.as_ref());
+            let problem_of = |endpoint: &str| {
+                let tagged = super::major::split_endpoint(endpoint).1.is_some();
+                self.discovery_for(tagged.then_some(super::major::V2))
+                    .and_then(|d| d.problem.as_ref())
+            };
             // Discovery cases are judged on the document itself, usable or not. The
             // seams are probed at the same time: on a slow host one round trip, not
             // one per seam (each probe is numbered in endpoint order as it starts).
             let probes = endpoints
                 .iter()
                 // The negotiation cases refetch discovery itself: nothing to probe.
-                .filter(|e| *e != "discovery" && !super::negotiation::is_negotiation(e))
+                .filter(|e| {
+                    let base = super::major::split_endpoint(e).0;
+                    base != "discovery" && !super::negotiation::is_negotiation(base)
+                })
                 .map(|endpoint| async move {
-                    let blocked = match (problem, super::seam(endpoint, self.config.openwop_major))
-                    {
+                    let major = self.config.openwop_major.first();
+                    let blocked = match (problem_of(endpoint), super::seam(endpoint, major)) {
                         (Some(problem), _) => Some(format!("discovery unusable: {problem}")),
                         (None, Some(seam)) => discovery::probe_seam(client, &seam).await,
                         (None, None) => Some(format!("unknown endpoint `{endpoint}`")),
@@ -126,11 +184,14 @@ impl ProtocolRun for OpenwopRun {
     }
 
     fn excludes(&self, case: &SuiteCase, context: &Value) -> Option<String> {
-        super::major::excludes(&case.spec, self.config.openwop_major, context)
+        let auto = self.config.openwop_major == OpenwopMajor::Auto;
+        super::major::excludes(&case.spec, self.major_of(context), auto, context)
     }
 
     fn on_hand(&self, case: &SuiteCase) -> bool {
-        case.spec.endpoint() == Some("discovery")
+        case.spec
+            .endpoint()
+            .is_some_and(|e| super::major::split_endpoint(e).0 == "discovery")
     }
 
     fn decide_on_hand(&self, input: &CaseInput) -> Option<CaseResult> {
@@ -138,7 +199,7 @@ impl ProtocolRun for OpenwopRun {
             return None;
         }
         let env = self.env(input);
-        Some(match &self.discovery {
+        Some(match self.discovery_for(input.case.variant.as_deref()) {
             Some(d) => discovery::judge_cached(input.planned, input.case, &env, d),
             None => result_without_exchange(
                 input.planned,
@@ -153,7 +214,7 @@ impl ProtocolRun for OpenwopRun {
         async move {
             let env = self.env(&input);
             let endpoint = input.case.spec.endpoint().unwrap_or_default();
-            if super::negotiation::is_negotiation(endpoint) {
+            if super::negotiation::is_negotiation(super::major::split_endpoint(endpoint).0) {
                 let discovery = self.discovery.as_ref();
                 return super::negotiation::run_case(input.planned, input.case, &env, discovery)
                     .await;

@@ -113,7 +113,8 @@ pub async fn run_seam_case(
             return result_without_exchange(planned, case, Outcome::Error, Some(reason));
         }
     };
-    let body = super::provider::name_provider(&request_spec.endpoint, body, env.provider);
+    let endpoint = super::major::split_endpoint(&request_spec.endpoint).0;
+    let body = super::provider::name_provider(endpoint, body, env.provider);
     let request = seam.request(body, request_spec.auth, planned.id.clone());
     // Given up to the client: a large inline part is then sent from its own buffer.
     let (exchange, response) = env.client.send_owned(request).await;

@@ -346,7 +346,8 @@ fn the_ci_project_file_passes_under_require_against_its_stand_in() {
     assert!(
         failed.iter().all(
             |id| id.starts_with("openwop.rfc0091.advertised-url-accepted")
-                || id == "openwop.auth.seam-requires-token"
+                // and its `@v2` twin: the default auto run judges both majors
+                || id.starts_with("openwop.auth.seam-requires-token")
         ),
         "{failed:?}"
     );

@@ -176,3 +176,100 @@ fn openwop_major_2_uses_the_v2_seam() {
         "{request}"
     );
 }
+
+/// The request URL of a case's first exchange.
+fn first_url(r: &common::RunResult, id: &str) -> String {
+    let case = r.cases().into_iter().find(|c| c["id"] == id).unwrap();
+    case["exchanges"][0]["request"]["url"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+#[test]
+fn auto_judges_both_majors_of_a_two_major_host_and_keeps_them_apart() {
+    // The default is --openwop-major auto; --strict turns any warning into a failure.
+    let r = assert_clean(&["--target", "reference", "--strict"]);
+    let v1 = "openwop.rfc0091.unadvertised-rejected[audio]";
+    let v2 = "openwop.rfc0091.unadvertised-rejected@v2[audio]";
+    assert_eq!(r.outcome(v1), "pass");
+    assert_eq!(r.outcome(v2), "pass");
+    assert!(first_url(&r, v1).ends_with("/v1/host/sample/ai/call"));
+    assert!(first_url(&r, v2).ends_with("/conformance/seams/sample/ai/call"));
+    // Cases written for v2 keep their ids and run on the v2 root; v1-only ones run once.
+    assert_eq!(r.outcome("openwop.v2.discovery.root"), "pass");
+    assert_eq!(r.outcome("openwop.discovery.document"), "pass");
+    assert!(
+        r.cases()
+            .iter()
+            .all(|c| c["id"] != "openwop.discovery.document@v2")
+    );
+    let report = r.report.as_ref().unwrap();
+    assert_eq!(report["run"]["openwop_major"], "auto");
+    let v2_root = &report["discovery"]["variants"]["v2"];
+    assert_eq!(v2_root["status"], 200, "{v2_root}");
+    assert!(v2_root["document"]["protocolVersions"].is_array());
+    assert!(report["discovery"].get("notes").is_none());
+    let junit = r.junit.as_ref().unwrap();
+    assert!(junit.contains(r#"<testsuite name="openwop.rfc0091-reject""#));
+    assert!(junit.contains(r#"<testsuite name="openwop.rfc0091-reject@v2""#));
+}
+
+#[test]
+fn auto_passes_a_v1_only_host_and_says_once_that_it_does_not_speak_v2() {
+    // A host whose v1 document lists no protocolVersions speaks openwop 1 only.
+    let r = assert_clean(&[
+        "--target",
+        "reference",
+        "--strict",
+        "--reference-fault",
+        "v1-document-without-versions",
+    ]);
+    assert!(
+        r.cases()
+            .iter()
+            .all(|c| !c["id"].as_str().unwrap().contains("@v2")),
+        "no v2 twin runs"
+    );
+    let note = "does not speak openwop 2";
+    assert_eq!(r.stdout.matches(note).count(), 1, "{}", r.stdout);
+    let report = r.report.as_ref().unwrap();
+    assert!(
+        report["discovery"]["notes"][0]
+            .as_str()
+            .unwrap()
+            .contains(note)
+    );
+    assert!(report["discovery"].get("variants").is_none());
+    // The negotiation cases are left out, not failed.
+    assert_eq!(
+        r.outcome("openwop.v2.negotiation.v2-request-gets-root"),
+        "excluded"
+    );
+}
+
+#[test]
+fn an_explicit_major_runs_that_major_only() {
+    for (major, seam) in [
+        ("1", "/v1/host/sample/ai/call"),
+        ("2", "/conformance/seams/sample/ai/call"),
+    ] {
+        let r = assert_clean(&[
+            "--target",
+            "reference",
+            "--strict",
+            "--openwop-major",
+            major,
+        ]);
+        assert!(
+            r.cases()
+                .iter()
+                .all(|c| !c["id"].as_str().unwrap().contains('@')),
+            "no twin at --openwop-major {major}"
+        );
+        assert!(first_url(&r, "openwop.rfc0091.unadvertised-rejected[audio]").ends_with(seam));
+        let report = r.report.as_ref().unwrap();
+        assert_eq!(report["run"]["openwop_major"], major.parse::<u8>().unwrap());
+        assert!(report["discovery"].get("variants").is_none());
+    }
+}

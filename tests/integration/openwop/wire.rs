@@ -18,14 +18,23 @@ fn the_report_lists_every_request_in_the_order_sent() {
         .map(|q| q["seq"].as_u64().unwrap())
         .collect();
     assert_eq!(seqs, (1..=requests.len() as u64).collect::<Vec<_>>());
+    // The default (`--openwop-major auto`) reads the v1 document, then the v2 root the
+    // reference host lists.
     assert_eq!(requests[0]["purpose"], "discovery");
-    let probes = requests
+    assert_eq!(requests[1]["purpose"], "discovery@v2");
+    let probes: BTreeSet<&str> = requests
         .iter()
-        .filter(|q| q["purpose"].as_str().unwrap().starts_with("probe "))
-        .count();
+        .filter_map(|q| q["purpose"].as_str().unwrap().strip_prefix("probe "))
+        .collect();
     assert_eq!(
-        probes, 2,
-        "the ai-call and envelope-accept seams are probed once each"
+        probes,
+        BTreeSet::from([
+            "/v1/host/sample/ai/call",
+            "/v1/host/sample/envelope/accept",
+            "/conformance/seams/sample/ai/call",
+            "/conformance/seams/sample/envelope/accept",
+        ]),
+        "the ai-call and envelope-accept seams are probed once each, at each major"
     );
 
     let listed: BTreeSet<u64> = seqs.iter().copied().collect();
@@ -38,7 +47,13 @@ fn the_report_lists_every_request_in_the_order_sent() {
             assert!(listed.contains(&seq), "{seq} not in the request list");
             let request = &requests[seq as usize - 1];
             if exchange["cached"] == true {
-                assert_eq!(request["purpose"], "discovery");
+                // A v2 case is judged on the v2 root, the v1 ones on the v1 document.
+                let fetched = match case["requirement"]["source"].as_str() {
+                    _ if case["id"].as_str().unwrap().starts_with("openwop.v2.") => "discovery@v2",
+                    Some(s) if s.ends_with("(openwop 2)") => "discovery@v2",
+                    _ => "discovery",
+                };
+                assert_eq!(request["purpose"], fetched, "{}", case["id"]);
                 cited_discovery += 1;
             } else {
                 assert_eq!(request["purpose"], case["id"], "{request}");
@@ -49,11 +64,10 @@ fn the_report_lists_every_request_in_the_order_sent() {
         cited_discovery >= 2,
         "discovery cases cite the one discovery request"
     );
-    let fetched = requests
-        .iter()
-        .filter(|q| q["purpose"] == "discovery")
-        .count();
-    assert_eq!(fetched, 1, "discovery is fetched once");
+    for purpose in ["discovery", "discovery@v2"] {
+        let fetched = requests.iter().filter(|q| q["purpose"] == purpose).count();
+        assert_eq!(fetched, 1, "{purpose} is fetched once");
+    }
 }
 
 #[test]
