@@ -14,6 +14,7 @@ const TABLE: Table = Table {
     rows: ROWS,
     elsewhere: &[
         "ignores-auth", // ignored_auth_is_caught_when_a_token_is_configured
+        "drops-media",  // the Chat door's (openai.usage.*, tests/integration/openai/usage.rs)
     ],
 };
 
