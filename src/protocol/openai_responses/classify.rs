@@ -101,7 +101,13 @@ fn error_event(event: &Value) -> Option<ErrorSummary> {
 impl EventSink for EventClassifier {
     fn on_data(&mut self, data: &str) {
         if self.completed {
-            self.after_completed += 1;
+            // A Chat-style `data: [DONE]` after `response.completed` is not part of the
+            // Responses stream, but gateways bridging Chat add it (LiteLLM) and the
+            // official SDKs' stream readers stop at it: nothing is lost, so it is no
+            // defect. Any other event after the end is.
+            if data.trim() != "[DONE]" {
+                self.after_completed += 1;
+            }
             return;
         }
         self.events += 1;

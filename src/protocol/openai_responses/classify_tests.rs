@@ -93,3 +93,30 @@ fn bodies_are_response_objects() {
     let not_a_stream = classify_body(200, None, true, b"{}", ReadEnd::Eof);
     assert_eq!(not_a_stream.classification, StreamClass::Broken);
 }
+
+#[test]
+fn a_chat_style_done_after_response_completed_is_tolerated_and_nothing_else_is() {
+    let feed = |last: &str| {
+        let mut c = EventClassifier::default();
+        c.on_data(&ev("response.created", 0).to_string());
+        c.on_data(&completed(1, "completed").to_string());
+        c.on_data(last);
+        Box::new(c).finish(
+            200,
+            Some("text/event-stream".into()),
+            true,
+            ReadEnd::Eof,
+            10,
+        )
+    };
+    let done = feed("[DONE]");
+    assert_eq!(
+        done.classification,
+        StreamClass::Completed,
+        "{:?}",
+        done.problems
+    );
+    let other = feed(r#"{"type": "response.created"}"#);
+    assert_eq!(other.classification, StreamClass::Broken);
+    assert!(other.problems[0].contains("after response.completed"));
+}
