@@ -162,6 +162,17 @@ impl Claims {
     }
 }
 
+/// A provider id the user (or the embedded host) named, and who named it, as reports say.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NamedProvider {
+    pub id: String,
+    /// `--self-hosted-provider`, `the reference host (--target reference)`, ...
+    pub named_by: String,
+    /// Only where the document names none (the embedded host's own id at v2); the
+    /// user's flag wins over the document.
+    pub fallback: bool,
+}
+
 #[derive(Debug, Clone)]
 pub struct RunConfig {
     pub target: Target,
@@ -230,6 +241,12 @@ pub struct RunConfig {
     /// The provider a request asks the host to send its model calls through, when the
     /// run has a witness (`--witness-provider`; openwop: `provider` on ai/call).
     pub model_provider: Option<String>,
+    /// openwop RFC 0108: the self-hosted provider the user names (`--self-hosted-provider`,
+    /// or the embedded reference host's own), needed at v2 where `selfHosted` is a boolean.
+    pub self_hosted_provider: Option<NamedProvider>,
+    /// openwop RFC 0108: the self-hosted endpoint the host is configured with
+    /// (`OPENWOP_TEST_COMPAT_ENDPOINT`), looked for in every answer; a secret: never printed.
+    pub compat_endpoint: Option<String>,
     /// OpenAI-compatible runs: the model every request names (`--model`, or the one
     /// model `GET {base}/models` lists).
     pub model: Option<String>,
@@ -323,6 +340,8 @@ impl RunConfig {
             witness_url: None,
             witness_wait: Duration::from_secs(3),
             model_provider: None,
+            self_hosted_provider: None,
+            compat_endpoint: None,
             model: None,
             agent: AgentSettings::default(),
         }

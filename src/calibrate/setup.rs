@@ -5,7 +5,7 @@
 use super::setup_anthropic::{self, AnthropicShape};
 use super::setup_openai::{self, OpenaiShape};
 use super::variant::Variant;
-use crate::config::{EmbeddedClaims, OpenwopMajor, RunConfig, Target, Token};
+use crate::config::{EmbeddedClaims, NamedProvider, OpenwopMajor, RunConfig, Target, Token};
 use crate::protocol::openwop::Dialect;
 use crate::witness::{RunningWitness, Witness, WitnessConfig};
 use reference_hosts::agui::{self, AgentConfig};
@@ -20,6 +20,9 @@ pub(super) const CALIBRATION_TOKEN: &str = "mmconform-calibration-token";
 /// Never fetched (the reference host judges URLs, it does not fetch them): it only
 /// lets the `url` positives and the data+url shape case apply.
 const CALIBRATION_MEDIA_BASE_URL: &str = "http://media.example.invalid/mmconform";
+/// Never fetched either: the endpoint the self-hosted shapes configure their provider
+/// with (RFC 0108), and the run's `OPENWOP_TEST_COMPAT_ENDPOINT`.
+const CALIBRATION_COMPAT_ENDPOINT: &str = "http://compat.calibration.invalid:8089/v1";
 
 /// One shape of a faithful host plus the run options that go with it.
 #[derive(Debug, Clone)]
@@ -88,6 +91,15 @@ fn openwop(reference: ReferenceConfig) -> OpenwopShape {
         openwop_major: OpenwopMajor::One,
         media_base_url: false,
         token: false,
+    }
+}
+
+/// `reference` with its self-hosted provider configured (RFC 0108); the run then
+/// looks for the endpoint and, at v2, names the provider (`OpenwopShape::start`).
+fn self_hosting(reference: ReferenceConfig) -> ReferenceConfig {
+    ReferenceConfig {
+        compat_endpoint: Some(CALIBRATION_COMPAT_ENDPOINT.to_string()),
+        ..reference
     }
 }
 
@@ -175,11 +187,11 @@ pub fn setups() -> Vec<Setup> {
         ),
         setup(
             "implicit-text",
-            "modalities [image]: text left implicit",
-            openwop(ReferenceConfig {
+            "modalities [image]: text left implicit; a self-hosted provider `compat` and OPENWOP_TEST_COMPAT_ENDPOINT (RFC 0108)",
+            openwop(self_hosting(ReferenceConfig {
                 modalities: modalities(&["image"]),
                 ..ReferenceConfig::default()
-            }),
+            })),
         ),
         setup(
             "suite-dialect",
@@ -191,10 +203,10 @@ pub fn setups() -> Vec<Setup> {
         ),
         setup(
             "openwop-v2",
-            "text,image advertised, the v2 seams and OpenWOP-Version header",
+            "text,image advertised, the v2 seams and OpenWOP-Version header; a self-hosted provider named by --self-hosted-provider compat",
             OpenwopShape {
                 openwop_major: OpenwopMajor::Two,
-                ..openwop(ReferenceConfig::default())
+                ..openwop(self_hosting(ReferenceConfig::default()))
             },
         ),
         setup(
@@ -525,6 +537,22 @@ impl OpenwopShape {
             config.media_base_url = Some(CALIBRATION_MEDIA_BASE_URL.to_string());
         }
         config.token = self.token();
+        if let Some(endpoint) = &self.reference.compat_endpoint {
+            // What `OPENWOP_TEST_COMPAT_ENDPOINT` and `--self-hosted-provider` set.
+            config.compat_endpoint = Some(endpoint.clone());
+            config
+                .extra_secrets
+                .extend(crate::protocol::openwop::self_hosted::secrets(endpoint));
+            // At v1 the document names the id (so a URL-shaped one is seen); the v2
+            // boolean cannot, so the run names it as a user would.
+            if self.openwop_major != OpenwopMajor::One {
+                config.self_hosted_provider = Some(NamedProvider {
+                    id: reference_hosts::COMPAT_PROVIDER.to_string(),
+                    named_by: "--self-hosted-provider (calibration)".into(),
+                    fallback: false,
+                });
+            }
+        }
         // The host's own mediaRefs, so the mediaRef positives run.
         for modality in &self.reference.modalities {
             if let Some(media_ref) = reference_hosts::known_media_ref(modality) {

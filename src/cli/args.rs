@@ -244,6 +244,11 @@ pub struct TargetArgs {
     /// `...@v2`) when the host lists a 2.x version; `1` or `2` runs that one.
     #[arg(long, value_enum, value_name = "auto|1|2", default_value_t = OpenwopMajorArg::Auto, help_heading = TARGET)]
     pub openwop_major: OpenwopMajorArg,
+    /// openwop RFC 0108: the id of the host's self-hosted provider. Needed at major 2,
+    /// where `aiProviders.selfHosted` is a boolean; at major 1 it overrides
+    /// `selfHosted[0]`. The endpoint itself comes from OPENWOP_TEST_COMPAT_ENDPOINT.
+    #[arg(long, value_name = "ID", help_heading = TARGET)]
+    pub self_hosted_provider: Option<String>,
     /// Request-body spelling of content parts.
     #[arg(long, value_enum, default_value_t = DialectArg::Spec, help_heading = TARGET)]
     pub dialect: DialectArg,
@@ -520,6 +525,11 @@ pub struct ServeArgs {
     /// Loopback only, unless --allow-external-probe-urls.
     #[arg(long, value_name = "URL")]
     pub upstream: Option<String>,
+    /// openwop: the endpoint the self-hosted provider `compat` is configured with (RFC
+    /// 0108; operator configuration, never fetched, never on the wire). The host then
+    /// advertises `compat` as self-hosted; a tester sets OPENWOP_TEST_COMPAT_ENDPOINT to it.
+    #[arg(long, value_name = "URL")]
+    pub self_hosted_endpoint: Option<String>,
     /// Allow an --upstream that does not point at loopback.
     #[arg(long)]
     pub allow_external_probe_urls: bool,

@@ -9,7 +9,7 @@ use clap_mangen::roff::{Roff, bold, roman};
 use std::io::Write;
 
 /// The environment variables mmconform reads, for the man page.
-pub(super) const ENVIRONMENT: [(&str, &str); 10] = [
+pub(super) const ENVIRONMENT: [(&str, &str); 11] = [
     (
         "OPENWOP_BASE_URL",
         "run, list: the openwop target when --target is absent",
@@ -33,6 +33,10 @@ pub(super) const ENVIRONMENT: [(&str, &str); 10] = [
     (
         "OPENAI_API_KEY",
         "the bearer token of a --profile openai run (another variable with --token-env)",
+    ),
+    (
+        "OPENWOP_TEST_COMPAT_ENDPOINT",
+        "run: the self-hosted endpoint the openwop host is configured with, looked for in its answers (RFC 0108; never printed)",
     ),
     ("OPENWOP_REQUIRE_BEHAVIOR", "run: true means --require"),
     (

@@ -1,6 +1,6 @@
 //! `mmconform.toml`: the options a CI job repeats (target, profile, filters, baseline,
 //! reports, strict, require, timeout, concurrency, and what each profile needs: accepts,
-//! claims, model, token_env, deadline, witness), read by `run` and `list` from the
+//! claims, model, self_hosted_provider, token_env, deadline, witness), read by `run` and `list` from the
 //! current directory or `--config FILE`. The command line (and an environment variable
 //! clap reads) wins over the file; a relative path in the file is relative to the file.
 //! An unknown key or a bad value is exit 2 at `file:line:col`, before anything is sent,
@@ -39,6 +39,8 @@ struct ProjectFile {
     accepts: Option<Spanned<toml::Value>>,
     claims: Option<PathBuf>,
     model: Option<Spanned<String>>,
+    /// As `--self-hosted-provider` (openwop RFC 0108).
+    self_hosted_provider: Option<Spanned<String>>,
     token_env: Option<Spanned<String>>,
     deadline: Option<Spanned<toml::Value>>,
     witness: Option<Spanned<String>>,
@@ -356,6 +358,11 @@ fn apply_declaration(
         && !given(matches, "model")
     {
         args.model = Some(model.get_ref().trim().to_string());
+    }
+    if let Some(id) = &file.self_hosted_provider
+        && !given(matches, "self_hosted_provider")
+    {
+        args.self_hosted_provider = Some(id.get_ref().trim().to_string());
     }
     if let Some(var) = &file.token_env
         && !given(matches, "token_env")

@@ -2,7 +2,9 @@
 //! pattern). Every bad value is a usage error (exit 2) before any request is sent.
 
 use super::args::{DialectArg, OpenwopMajorArg, ProfileArg, RunArgs, TargetArgs};
-use crate::config::{Claims, EmbeddedClaims, OpenwopMajor, Output, RunConfig, Target, Token};
+use crate::config::{
+    Claims, EmbeddedClaims, NamedProvider, OpenwopMajor, Output, RunConfig, Target, Token,
+};
 use crate::plan::filter::FilterTerm;
 use crate::protocol::agui;
 use crate::protocol::openwop::Dialect;
@@ -471,6 +473,8 @@ pub fn resolve_common_with(
         OpenwopMajorArg::Two => OpenwopMajor::Two,
     };
     config.model = resolve_model(args, config.model.take())?;
+    config.self_hosted_provider = self_hosted_provider(args)?;
+    config.compat_endpoint = compat_endpoint(env)?;
     config.media_base_url = args.media_base_url.clone();
     config.media_refs = media_refs;
     config.max_probe_bytes = args.max_probe_bytes;
@@ -494,6 +498,15 @@ pub fn resolve_common_with(
             .map(|(_, v)| v.clone())
             .filter(|v| v.len() >= 8),
     );
+    if let Some(endpoint) = &config.compat_endpoint {
+        config
+            .extra_secrets
+            .extend(crate::protocol::openwop::self_hosted::secrets(endpoint));
+    }
+    let mut embedded = embedded;
+    if let Some(Embedded::Host(host)) = &mut embedded {
+        reference_self_hosted(host, &mut config);
+    }
     config.max_redirects = usize::from(args.max_redirects);
     config.tls = connection.tls;
     config.warnings = connection.warnings;
@@ -501,6 +514,53 @@ pub fn resolve_common_with(
 }
 
 /// `--target-env`, `--target-unset`, `--acp-auth`: only for a target that is a program.
+/// `--self-hosted-provider`: an id, never empty.
+fn self_hosted_provider(args: &TargetArgs) -> Result<Option<NamedProvider>, String> {
+    let Some(id) = &args.self_hosted_provider else {
+        return Ok(None);
+    };
+    let id = id.trim();
+    if id.is_empty() {
+        return Err("--self-hosted-provider must name a provider id".into());
+    }
+    Ok(Some(NamedProvider {
+        id: id.to_string(),
+        named_by: "--self-hosted-provider".into(),
+        fallback: false,
+    }))
+}
+
+/// `OPENWOP_TEST_COMPAT_ENDPOINT`: an http(s) URL with a host. A bad value is a usage
+/// error that does not echo it: it is a secret.
+fn compat_endpoint(env: Env) -> Result<Option<String>, String> {
+    let var = crate::protocol::openwop::self_hosted::ENDPOINT_VAR;
+    let Some(raw) = env(var).filter(|v| !v.trim().is_empty()) else {
+        return Ok(None);
+    };
+    match url::Url::parse(raw.trim()) {
+        Ok(url) if matches!(url.scheme(), "http" | "https") && url.host().is_some() => {
+            Ok(Some(raw.trim().to_string()))
+        }
+        _ => Err(format!(
+            "{var} must be an http(s) URL with a host (its value is not shown)"
+        )),
+    }
+}
+
+/// `--target reference`: the embedded host is configured with the endpoint the run
+/// looks for (it advertises its self-hosted provider only then, as RFC 0108 §A.2
+/// asks), and names its own self-hosted provider unless the user did.
+fn reference_self_hosted(host: &mut reference_hosts::ReferenceConfig, config: &mut RunConfig) {
+    host.compat_endpoint = config.compat_endpoint.clone();
+    if host.compat_endpoint.is_some() && config.self_hosted_provider.is_none() {
+        config.self_hosted_provider = Some(NamedProvider {
+            id: reference_hosts::COMPAT_PROVIDER.to_string(),
+            named_by: "the reference host (--target reference)".into(),
+            fallback: true,
+        });
+    }
+}
+
 fn resolve_agent(args: &TargetArgs) -> Result<crate::config::AgentSettings, String> {
     let program = matches!(args.profile, ProfileArg::Agentruntime | ProfileArg::Acp);
     if !program && (!args.target_env.is_empty() || !args.target_unset.is_empty()) {

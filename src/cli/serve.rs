@@ -291,6 +291,7 @@ pub fn serve(args: &ServeArgs) -> Result<Ending, CliError> {
         token,
         fault,
         upstream: upstream(args)?,
+        compat_endpoint: args.self_hosted_endpoint.clone(),
     };
     let addr = std::net::SocketAddr::new(args.bind, args.port);
     runtime()?.block_on(async move {

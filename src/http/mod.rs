@@ -123,6 +123,10 @@ pub struct HttpResponse {
     pub content_type: Option<String>,
     pub body: Vec<u8>,
     pub truncated: bool,
+    /// The answer's headers as received, unredacted: for judges that look for a
+    /// configured secret on the wire (openwop RFC 0108). Never recorded or shown: the
+    /// exchange keeps the redacted copy.
+    pub raw_headers: Vec<(String, String)>,
 }
 
 /// One attempt's answer, before retry decisions.
@@ -465,6 +469,14 @@ impl HttpClient {
             Err(_) => None,
         };
         let headers = self.shown_headers(response.headers());
+        let raw_headers = response
+            .headers()
+            .iter()
+            .map(|(k, v)| {
+                let value = String::from_utf8_lossy(v.as_bytes()).into_owned();
+                (k.to_string(), value)
+            })
+            .collect();
         let cap = self.settings.max_response_bytes;
         let mut body = Vec::new();
         let mut truncated = false;
@@ -484,6 +496,7 @@ impl HttpClient {
                 content_type,
                 body,
                 truncated,
+                raw_headers,
             },
             headers,
             retry_after,

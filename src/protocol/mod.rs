@@ -247,9 +247,19 @@ fn lint_case(
     raw: &Value,
     base: &str,
 ) -> Vec<crate::scenario::checks::Finding> {
-    by_name(profile)
+    let mut findings = by_name(profile)
         .map(|p| p.lint_case(case, raw, base))
-        .unwrap_or_default()
+        .unwrap_or_default();
+    // Only openwop has a self-hosted provider to judge (RFC 0108).
+    if case.expect.self_hosted.is_some() && profile != openwop::PROFILE {
+        findings.push(LintFinding::new(
+            format!("{base}/expect/self_hosted"),
+            true,
+            "`expect.self_hosted` judges an openwop host's self-hosted provider (profile: openwop)"
+                .into(),
+        ));
+    }
+    findings
         .into_iter()
         .map(|f| (f.pointer, f.key, f.message))
         .collect()

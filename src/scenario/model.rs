@@ -293,6 +293,22 @@ pub struct Expectations {
     /// openai: what the answer's `usage` must show (`protocol::openai::usage`).
     #[serde(default)]
     pub usage: Option<UsageExpectation>,
+    /// openwop RFC 0108: a check about the host's self-hosted provider
+    /// (`protocol::openwop::self_hosted`).
+    #[serde(default)]
+    pub self_hosted: Option<SelfHostedExpectation>,
+}
+
+/// `expect.self_hosted` (openwop, RFC 0108 §A.3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SelfHostedExpectation {
+    /// The self-hosted provider's id does not encode a location (judged on the id the
+    /// run knows: the v1 document's, or `--self-hosted-provider`'s).
+    IdOpaque,
+    /// The endpoint `OPENWOP_TEST_COMPAT_ENDPOINT` names appears in no body or header of
+    /// this case's answer nor of the run's discovery answers.
+    EndpointHidden,
 }
 
 /// `expect.acp`: each field one assertion on an ACP exchange (`protocol::acp::judge`).

@@ -65,6 +65,7 @@ pub fn bin() -> Command {
         .env_remove("OPENWOP_API_KEY")
         .env_remove("OPENWOP_REQUIRE_BEHAVIOR")
         .env_remove("OPENWOP_OPTED_OUT_PROFILES")
+        .env_remove("OPENWOP_TEST_COMPAT_ENDPOINT")
         .env_remove("GITHUB_STEP_SUMMARY")
         .env("NO_COLOR", "1");
     // A proxy in the developer's environment would sit between the tests and their

@@ -94,6 +94,10 @@ pub fn discovery_document_v2(config: &ReferenceConfig) -> Value {
             map.insert("supported".into(), providers.clone());
         }
         map.insert("providers".into(), providers);
+        if map.contains_key("selfHosted") {
+            // v2: a boolean, which cannot say which provider it is (RFC 0108).
+            map.insert("selfHosted".into(), json!(true));
+        }
     }
     let ai = record("experimental", gated, ai);
     if config.faulted(Fault::WrapperOnlyDiscovery) {
@@ -145,11 +149,18 @@ fn limits(config: &ReferenceConfig) -> Value {
 fn ai_providers(config: &ReferenceConfig) -> Value {
     let mut providers = Map::new();
     let mut supported = vec!["reference"];
-    if config.upstream.is_some() {
+    let self_hosted = super::self_hosted::id(config);
+    if let Some(id) = self_hosted {
+        supported.push(id);
+    } else if config.upstream.is_some() {
         // The forwarding mode's provider (forward.rs).
         supported.push(super::forward::COMPAT_PROVIDER);
     }
     providers.insert("supported".into(), json!(supported));
+    if let Some(id) = self_hosted {
+        // RFC 0108: a subset of `supported` (the v2 root makes it a boolean).
+        providers.insert("selfHosted".into(), json!([id]));
+    }
     if let Some(modalities) = advertised_input(config) {
         let mut input = Map::new();
         input.insert("modalities".into(), json!(modalities));

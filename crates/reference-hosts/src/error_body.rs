@@ -29,6 +29,9 @@ pub enum ErrorCode {
     EgressDenied,
     /// v2: an `OpenWOP-Version` major the host does not serve, 406.
     ProtocolVersionUnsupported,
+    /// v1: a named provider with no configured endpoint (only the
+    /// `self-hosted-not-configured` fault answers it; RFC 0108 §A.2's tell), 422.
+    ProviderNotConfigured,
 }
 
 impl ErrorCode {
@@ -48,6 +51,7 @@ impl ErrorCode {
             ErrorCode::CapabilityNotProvided => "capability_not_provided",
             ErrorCode::EgressDenied => "egress_denied",
             ErrorCode::ProtocolVersionUnsupported => "protocol_version_unsupported",
+            ErrorCode::ProviderNotConfigured => "provider_not_configured",
         }
     }
 
@@ -63,7 +67,9 @@ impl ErrorCode {
             ErrorCode::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             ErrorCode::InternalError => StatusCode::INTERNAL_SERVER_ERROR,
             ErrorCode::UpstreamUnavailable => StatusCode::BAD_GATEWAY,
-            ErrorCode::CapabilityNotProvided => StatusCode::UNPROCESSABLE_ENTITY,
+            ErrorCode::CapabilityNotProvided | ErrorCode::ProviderNotConfigured => {
+                StatusCode::UNPROCESSABLE_ENTITY
+            }
             ErrorCode::EgressDenied => StatusCode::FORBIDDEN,
             ErrorCode::ProtocolVersionUnsupported => StatusCode::NOT_ACCEPTABLE,
         }

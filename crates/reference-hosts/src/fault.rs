@@ -157,6 +157,14 @@ fault_catalogue! {
             "At major 2 an unadvertised modality is refused with validation_error instead of capability_not_provided.";
         V2ErrorExtraMember => "v2-error-extra-member",
             "At major 2 error bodies carry a top-level `status` member besides {error, message, details}.";
+        SelfHostedEndpointLeaks => "self-hosted-endpoint-leaks",
+            "Answers and refusals of calls naming the self-hosted provider carry its configured endpoint (RFC 0108 §A.3).";
+        SelfHostedNotConfigured => "self-hosted-not-configured",
+            "The self-hosted provider is advertised, but a call naming it is refused with provider_not_configured (RFC 0108 §A.2).";
+        SelfHostedUrlId => "self-hosted-url-id",
+            "The self-hosted provider's id is its endpoint URL, so the location is on the wire (RFC 0108 §A.3).";
+        SelfHostedAcceptsUnadvertised => "self-hosted-accepts-unadvertised",
+            "A call naming the self-hosted provider skips the modality check: unadvertised parts are dropped and the call answers 200 (RFC 0108 §B).";
     }
 }
 
@@ -194,7 +202,7 @@ mod tests {
             assert!(!fault.description().is_empty());
             assert!(fault.description().ends_with('.'));
         }
-        assert_eq!(Fault::all().len(), 74);
+        assert_eq!(Fault::all().len(), 78);
         let forwarding = Fault::all().iter().filter(|f| f.needs_upstream());
         assert!(forwarding.clone().all(|f| f.name().starts_with("forward-")));
         assert_eq!(forwarding.count(), 8);

@@ -9,8 +9,8 @@
 use serde_json::{Value, json};
 
 use super::test_support::{
-    FAITHFUL_DISCOVERY, FAITHFUL_ENVELOPES, Probe, accept, call, data, envelope, envelope_of,
-    media, mp4, observe, plain, png, text, user, wav, without_meta,
+    FAITHFUL_DISCOVERY, FAITHFUL_ENVELOPES, Probe, SELF_HOSTED_ENDPOINT, accept, call, data,
+    envelope, envelope_of, media, mp4, observe, plain, png, text, user, wav, without_meta,
 };
 use super::{Fault, ReferenceConfig, known_media_ref};
 
@@ -46,6 +46,18 @@ fn capped(max: u64) -> ReferenceConfig {
         max_bytes_per_part: Some(max),
         ..ReferenceConfig::default()
     }
+}
+
+/// A host with its self-hosted provider configured (RFC 0108).
+fn self_hosting() -> ReferenceConfig {
+    ReferenceConfig {
+        compat_endpoint: Some(SELF_HOSTED_ENDPOINT.into()),
+        ..ReferenceConfig::default()
+    }
+}
+
+fn self_hosted(body: Value) -> Probe {
+    Probe::SelfHosted { body }
 }
 
 fn negotiate(version: Option<&'static str>, revalidate: bool) -> Probe {
@@ -459,6 +471,38 @@ fn signature(fault: Fault) -> Signature {
             "422 capability_not_provided",
             "422 capability_not_provided +status",
         ),
+        SelfHostedEndpointLeaks => with(
+            self_hosting(),
+            sig(
+                self_hosted(user(json!([text("ping")]))),
+                "selfHosted=compat 200 text x1",
+                "selfHosted=compat 200 text x1 +endpoint",
+            ),
+        ),
+        SelfHostedNotConfigured => with(
+            self_hosting(),
+            sig(
+                self_hosted(user(json!([text("ping")]))),
+                "selfHosted=compat 200 text x1",
+                "selfHosted=compat 422 provider_not_configured",
+            ),
+        ),
+        SelfHostedUrlId => with(
+            self_hosting(),
+            sig(
+                self_hosted(user(json!([text("ping")]))),
+                "selfHosted=compat 200 text x1",
+                "selfHosted=http://compat.example.invalid:8089/v1 200 text x1 +endpoint",
+            ),
+        ),
+        SelfHostedAcceptsUnadvertised => with(
+            self_hosting(),
+            sig(
+                self_hosted(user(json!([text("hear"), wav()]))),
+                "selfHosted=compat 400 unsupported_modality",
+                "selfHosted=compat 200 text x1",
+            ),
+        ),
         ForwardSkipsModel
         | ForwardDropsMedia
         | ForwardDropsAudio
@@ -591,4 +635,8 @@ fault_tests! {
     v2_refusal_status_400 => V2RefusalStatus400,
     v2_refusal_validation_error => V2RefusalValidationError,
     v2_error_extra_member => V2ErrorExtraMember,
+    self_hosted_endpoint_leaks => SelfHostedEndpointLeaks,
+    self_hosted_not_configured => SelfHostedNotConfigured,
+    self_hosted_url_id => SelfHostedUrlId,
+    self_hosted_accepts_unadvertised => SelfHostedAcceptsUnadvertised,
 }

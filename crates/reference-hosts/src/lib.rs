@@ -22,7 +22,9 @@
 //! decides whether a part type is advertised, `mime.rs` whether its MIME type fits,
 //! `source.rs` checks url/mediaRef/data (`ssrf.rs` guards URLs, `media_ref.rs` lists
 //! the blobs held); `envelope/` is the AI Envelope accept seam (RFC 0021);
-//! `error_body.rs` renders the flat error envelope; `fault.rs` names the faults.
+//! `error_body.rs` renders the flat error envelope; `fault.rs` names the faults;
+//! `self_hosted.rs` is RFC 0108's self-hosted provider `compat` (advertised when an
+//! endpoint is configured, never printed but by a fault).
 //! Shared by the hosts: `media_files.rs` (the files served for url parts),
 //! `body_limit.rs`, the bearer reading in `auth.rs`, `upstream.rs`.
 
@@ -50,6 +52,7 @@ mod openai_wire;
 mod part;
 mod responses_wire;
 mod routes;
+mod self_hosted;
 pub mod service_time;
 mod source;
 mod ssrf;
@@ -108,6 +111,11 @@ pub struct ReferenceConfig {
     /// accepted call naming `provider: "compat"` (RFC 0108) is forwarded to
     /// `{upstream}/chat/completions` (docs/wire.md, "Forwarding to a model").
     pub upstream: Option<url::Url>,
+    /// RFC 0108: the endpoint the self-hosted provider `compat` is configured with
+    /// (operator configuration, never fetched). When set, the host advertises `compat`
+    /// as self-hosted (v1 `selfHosted: ["compat"]`, v2 `selfHosted: true`) and serves
+    /// calls naming it; the endpoint never appears on the wire (only a fault leaks it).
+    pub compat_endpoint: Option<String>,
 }
 
 impl Default for ReferenceConfig {
@@ -120,6 +128,7 @@ impl Default for ReferenceConfig {
             token: None,
             fault: None,
             upstream: None,
+            compat_endpoint: None,
         }
     }
 }

@@ -18,6 +18,7 @@ use super::envelope::{EnvelopeState, accept_envelope};
 use super::error_body::{ErrorCode, Rejection};
 use super::forward;
 use super::negotiation::discovery_response;
+use super::self_hosted;
 use super::upstream::Upstream;
 use super::v2_errors;
 use super::{Fault, ReferenceConfig};
@@ -115,7 +116,11 @@ async fn ai_call(
         Ok(json) => json,
         Err(rejection) => return reject(config, rejection, major),
     };
-    let verdict = validate_call(config, &json);
+    let self_hosted = self_hosted::named(config, &json);
+    if let Some(rejection) = self_hosted::refusal(config, self_hosted) {
+        return reject(config, rejection, major);
+    }
+    let verdict = validate_call(&self_hosted::validation_config(config, self_hosted), &json);
     let answer = match &host.upstream {
         Some(upstream) if forward::selected(config, &json) => {
             forward::forward(config, upstream, &json, verdict).await
@@ -123,7 +128,11 @@ async fn ai_call(
         _ => verdict.map(|summary| summary.to_json()),
     };
     match answer {
+        Ok(answer) if self_hosted => Json(self_hosted::answer(config, answer)).into_response(),
         Ok(answer) => Json(answer).into_response(),
+        Err(rejection) if self_hosted => {
+            reject(config, self_hosted::refused(config, rejection), major)
+        }
         Err(rejection) => reject(config, rejection, major),
     }
 }

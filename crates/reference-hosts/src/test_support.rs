@@ -154,7 +154,14 @@ pub enum Probe {
     /// POST the v2 seam (`OpenWOP-Version: 2.0`); the verdict is `"<status> <code>"`,
     /// plus `+key` for each top-level key beyond `{error, message, details}`.
     CallV2 { body: Value },
+    /// GET discovery, then POST the v1 seam naming the advertised self-hosted provider
+    /// (RFC 0108): `"selfHosted=<ids> <call verdict>"`, plus ` +endpoint` when the
+    /// answer carries [`SELF_HOSTED_ENDPOINT`].
+    SelfHosted { body: Value },
 }
+
+/// The endpoint the self-hosted probes configure (never fetched).
+pub const SELF_HOSTED_ENDPOINT: &str = "http://compat.example.invalid:8089/v1";
 
 pub fn client() -> reqwest::Client {
     let _ = rustls::crypto::ring::default_provider().install_default();
@@ -212,6 +219,7 @@ pub async fn send(client: &reqwest::Client, base: &str, probe: &Probe) -> String
             version,
             revalidate,
         } => negotiate(client, base, *version, *revalidate).await,
+        Probe::SelfHosted { body } => self_hosted(client, base, body).await,
         Probe::CallV2 { body } => {
             let response = client
                 .post(format!("{base}/conformance/seams/sample/ai/call"))
@@ -313,6 +321,40 @@ async fn post_call(
     let status = response.status().as_u16();
     let body: Value = response.json().await.expect("ai/call answers JSON");
     call_verdict(status, &body)
+}
+
+async fn self_hosted(client: &reqwest::Client, base: &str, body: &Value) -> String {
+    let doc = discovery(client, base).await;
+    let ids = &doc["aiProviders"]["selfHosted"];
+    let mut body = body.clone();
+    body["provider"] = ids[0].clone();
+    let response = client
+        .post(format!("{base}/v1/host/sample/ai/call"))
+        .json(&body)
+        .send()
+        .await
+        .expect("self-hosted ai/call request");
+    let status = response.status().as_u16();
+    let answer: Value = response.json().await.expect("ai/call answers JSON");
+    let leak = if answer.to_string().contains(SELF_HOSTED_ENDPOINT) {
+        " +endpoint"
+    } else {
+        ""
+    };
+    let shown: Vec<&str> = ids
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect();
+    let mut answer = answer;
+    if let Some(map) = answer.as_object_mut() {
+        // What the self-hosted path adds; the call verdict reads the rest.
+        map.remove("provider");
+        map.remove("endpoint");
+    }
+    let verdict = call_verdict(status, &answer);
+    format!("selfHosted={} {verdict}{leak}", shown.join(","))
 }
 
 async fn discovery(client: &reqwest::Client, base: &str) -> Value {

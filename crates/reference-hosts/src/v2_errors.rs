@@ -28,6 +28,8 @@ fn v2_code(config: &ReferenceConfig, rejection: &Rejection) -> ErrorCode {
             ErrorCode::ValidationError
         }
         ErrorCode::UnsupportedModality => ErrorCode::CapabilityNotProvided,
+        // Unregistered at v2: a provider the host cannot serve is not provided.
+        ErrorCode::ProviderNotConfigured => ErrorCode::CapabilityNotProvided,
         ErrorCode::InvalidRequest if config.faulted(Fault::V2LegacyErrorCodes) => {
             ErrorCode::InvalidRequest
         }

@@ -27,9 +27,16 @@ pub struct DiscoveryResult {
 /// The evaluation context cases are planned against: the document (when usable),
 /// the profile's facts and the run's own facts.
 pub fn context(usable: Option<&Value>, major: u8, config: &RunConfig) -> Value {
+    let mut openwop = facts::derive(usable, major, config.max_probe_bytes);
+    if let Value::Object(map) = &mut openwop {
+        map.extend(super::self_hosted::facts(
+            usable,
+            config.self_hosted_provider.as_ref(),
+        ));
+    }
     json!({
         "discovery": usable.cloned().unwrap_or(Value::Null),
-        "openwop": facts::derive(usable, major, config.max_probe_bytes),
+        "openwop": openwop,
         "run": config.run_facts(),
     })
 }
@@ -139,6 +146,11 @@ impl DiscoveryResult {
             .iter()
             .find(|(k, _)| k.eq_ignore_ascii_case(name))
             .map(|(_, v)| v.clone())
+    }
+
+    /// The run's discovery answer, if one arrived (RFC 0108's leak check reads it).
+    pub fn answer(&self) -> Option<&HttpResponse> {
+        self.response.as_ref()
     }
 
     /// The run's discovery exchange, cited (not sent again) by a case judged on it.

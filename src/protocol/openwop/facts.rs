@@ -6,7 +6,7 @@
 use serde_json::{Map, Value, json};
 
 /// Names available under `openwop.` (checked by `lint`).
-pub const FACT_NAMES: [&str; 17] = [
+pub const FACT_NAMES: [&str; 21] = [
     "major",
     // The `OpenWOP-Version` header of the discovery answer (set by `discovery::fetch`).
     "answeredVersion",
@@ -25,6 +25,11 @@ pub const FACT_NAMES: [&str; 17] = [
     "maxBytesPerPart",
     "maxRequestBodyBytes",
     "limitProbeFits",
+    // RFC 0108 (`self_hosted.rs`): advertised, the id and who named it, or why none is known.
+    "selfHosted",
+    "selfHostedId",
+    "selfHostedIdFrom",
+    "selfHostedGap",
 ];
 
 /// The non-text modalities RFC 0091 defines (a closed enum).

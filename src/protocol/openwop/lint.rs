@@ -3,7 +3,7 @@
 
 use crate::protocol::LintFinding;
 use crate::scenario::media_objects::{media_in_body, sources};
-use crate::scenario::model::CaseSpec;
+use crate::scenario::model::{CaseSpec, SelfHostedExpectation};
 use serde_json::Value;
 
 pub fn lint_case(case: &CaseSpec, raw: &Value, base: &str) -> Vec<LintFinding> {
@@ -31,7 +31,7 @@ pub fn lint_case(case: &CaseSpec, raw: &Value, base: &str) -> Vec<LintFinding> {
     }
     if case.expect.witness.is_some()
         && let Some(endpoint) = case.endpoint()
-        && endpoint != "ai-call"
+        && !matches!(endpoint, "ai-call" | super::self_hosted::ENDPOINT)
     {
         out.push(LintFinding::new(
             format!("{base}/expect/witness"),
@@ -39,11 +39,29 @@ pub fn lint_case(case: &CaseSpec, raw: &Value, base: &str) -> Vec<LintFinding> {
             format!("`expect.witness` needs an ai-call case: only ai/call goes on to a model, `{endpoint}` never does"),
         ));
     }
+    out.extend(self_hosted_where(case, base));
     out.extend(crate::protocol::usage_outside_openai(case, base));
     for (pointer, media) in media_in_body(raw, base) {
         check_media(&pointer, media, &mut out);
     }
     out
+}
+
+/// `expect.self_hosted` where it can be judged: `id-opaque` on the discovery document
+/// (no request), `endpoint-hidden` on a call through the self-hosted provider.
+fn self_hosted_where(case: &CaseSpec, base: &str) -> Option<LintFinding> {
+    let wanted = match case.expect.self_hosted? {
+        SelfHostedExpectation::IdOpaque => "discovery",
+        SelfHostedExpectation::EndpointHidden => super::self_hosted::ENDPOINT,
+    };
+    let endpoint = case.endpoint().unwrap_or_default();
+    (super::major::split_endpoint(endpoint).0 != wanted).then(|| {
+        LintFinding::new(
+            format!("{base}/expect/self_hosted"),
+            true,
+            format!("this `expect.self_hosted` is judged on endpoint `{wanted}`, not `{endpoint}`"),
+        )
+    })
 }
 
 fn check_media(pointer: &str, media: &Value, out: &mut Vec<LintFinding>) {

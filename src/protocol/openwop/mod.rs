@@ -15,6 +15,8 @@ pub mod part;
 pub mod provider;
 pub mod run;
 pub mod seam_case;
+pub mod self_hosted;
+pub mod self_hosted_case;
 pub mod v2_errors;
 
 use crate::config::RunConfig;
@@ -25,8 +27,9 @@ use std::sync::Arc;
 
 /// The scenario endpoints an openwop case may send to (`discovery` is judged on the
 /// document fetched once per run; the other `discovery-*` refetch it, [`negotiation`]).
-pub const ENDPOINTS: [&str; 8] = [
+pub const ENDPOINTS: [&str; 9] = [
     "ai-call",
+    self_hosted::ENDPOINT,
     "envelope-accept",
     "discovery",
     "discovery-v1",
@@ -112,7 +115,8 @@ pub fn seam(endpoint: &str, major: u8) -> Option<Seam> {
     let v2 = tagged.unwrap_or(major) >= 2;
     let header = v2.then_some(("OpenWOP-Version", "2.0"));
     let (path, probe_body) = match endpoint {
-        "ai-call" => (
+        // RFC 0108: the same seam, the call naming the self-hosted provider.
+        "ai-call" | self_hosted::ENDPOINT => (
             if v2 {
                 "/conformance/seams/sample/ai/call"
             } else {

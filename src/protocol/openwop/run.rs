@@ -4,6 +4,7 @@
 use super::discovery::{self, DiscoveryResult};
 use super::part::PartInputs;
 use super::seam_case::{self, CaseEnv};
+use super::self_hosted_case::SelfHostedEnv;
 use crate::config::{OpenwopMajor, RunConfig};
 use crate::http::HttpClient;
 use crate::outcome::{CaseResult, EvidenceView, Outcome};
@@ -66,6 +67,16 @@ impl OpenwopRun {
                 media_refs: &self.config.media_refs,
             },
             provider: self.config.model_provider.as_deref(),
+            self_hosted: SelfHostedEnv {
+                endpoint: self.config.compat_endpoint.as_deref(),
+                discovery: [
+                    ("discovery", &self.discovery),
+                    ("discovery@v2", &self.discovery_v2),
+                ]
+                .into_iter()
+                .filter_map(|(name, d)| Some((name.to_string(), d.as_ref()?.answer()?)))
+                .collect(),
+            },
         }
     }
 }

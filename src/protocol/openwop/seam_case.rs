@@ -1,6 +1,7 @@
 //! Running one openwop case: render the request, send it to its seam, judge the answer.
 
 use super::part::{self, PartInputs};
+use super::self_hosted_case::{self, SelfHostedEnv};
 use crate::http::{HttpClient, HttpResponse};
 use crate::judge::catalog::SchemaCatalog;
 use crate::judge::{self, Answer, verdict};
@@ -23,6 +24,8 @@ pub struct CaseEnv<'a> {
     pub part_inputs: PartInputs<'a>,
     /// The provider ai/call requests name (`RunConfig::model_provider`), if any.
     pub provider: Option<&'a str>,
+    /// What the RFC 0108 checks need (the endpoint variable, the discovery answers).
+    pub self_hosted: SelfHostedEnv<'a>,
 }
 
 /// Judges `response` (already obtained) for a planned case.
@@ -50,6 +53,17 @@ pub fn judge_response(
             result.reason = Some(format!("scenario defect while judging: {e}"));
         }
         Ok(mut j) => {
+            let self_hosted =
+                self_hosted_case::judge(&case.spec.expect, env.context, response, &env.self_hosted);
+            let blocked = match self_hosted {
+                Ok(Some((assertion, notes))) => {
+                    j.assertions.push(assertion);
+                    j.notes.extend(notes);
+                    None
+                }
+                Ok(None) => None,
+                Err(why) => Some(why),
+            };
             if env.major >= 2 {
                 let reading = judge::error_body::read(&response.body);
                 super::v2_errors::apply(&case.spec.expect, response.status, &reading, &mut j);
@@ -57,6 +71,12 @@ pub fn judge_response(
             result.assertions = j.assertions;
             result.notes = j.notes;
             verdict::decide(&mut result, env.strict);
+            if let Some(why) = blocked
+                && matches!(result.outcome, Outcome::Pass | Outcome::Blocked)
+            {
+                result.outcome = Outcome::Blocked;
+                result.reason = Some(why);
+            }
             if let Some(why) = j.cannot_judge {
                 // What did run still counts: a failed assertion stays a failure.
                 if matches!(result.outcome, Outcome::Pass | Outcome::Blocked) {
@@ -114,12 +134,22 @@ pub async fn run_seam_case(
         }
     };
     let endpoint = super::major::split_endpoint(&request_spec.endpoint).0;
+    let expect = &case.spec.expect;
+    let (body, notes) =
+        match self_hosted_case::prepare(endpoint, expect, env.context, body, &env.self_hosted) {
+            Ok(prepared) => prepared,
+            Err(why) => return result_without_exchange(planned, case, Outcome::Blocked, Some(why)),
+        };
     let body = super::provider::name_provider(endpoint, body, env.provider);
     let request = seam.request(body, request_spec.auth, planned.id.clone());
     // Given up to the client: a large inline part is then sent from its own buffer.
     let (exchange, response) = env.client.send_owned(request).await;
     match response {
-        Ok(response) => judge_response(planned, case, env, &response, exchange, started),
+        Ok(response) => {
+            let mut result = judge_response(planned, case, env, &response, exchange, started);
+            result.notes.splice(0..0, notes);
+            result
+        }
         Err(no_answer) => {
             // A transport failure is never a verdict on the host (docs/wire.md), nor is
             // a deadline, an interruption or a host that keeps asking to retry later.

@@ -6,4 +6,5 @@ mod faults;
 mod faults_v2;
 mod host_values;
 mod reference_host;
+mod self_hosted;
 mod wire;
