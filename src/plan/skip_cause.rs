@@ -2,7 +2,8 @@
 //! requirement needs (a failure under `--require`), the host has more than the case
 //! looks for (a requirement about what is *not* advertised, vacuous for this host: the
 //! unmet check is a `not_contains`, or a `contains` on a fact listing absences such as
-//! `openai.undeclaredKinds`), or
+//! `openai.undeclaredKinds`), the host does not offer an optional capability the
+//! requirement is about (a check marked `optional`), or
 //! the run lacks something only the user can give (`--media-base-url`, `--media-ref`, a
 //! token: named, and waivable by name).
 
@@ -18,6 +19,9 @@ pub enum SkipCause {
     HostHasMore,
     /// Any other host fact: the host does not have what the case needs.
     HostLacks,
+    /// A check marked `optional`: the host does not offer an optional capability the
+    /// requirement is about (RFC 0108's self-hosted provider), so it does not apply.
+    NotOffered,
 }
 
 /// The cause of the first predicate of `applies` that does not hold (`None` when all do,
@@ -28,6 +32,7 @@ pub fn first_unmet(applies: &[Predicate], context: &Value, resolve: Resolve) -> 
         .find(|p| predicate::evaluate(p, context, resolve).is_ok_and(|verdict| !verdict.holds))?;
     Some(match unmet {
         Predicate::Atom(check) if check.path.starts_with("run.") => SkipCause::RunInput,
+        Predicate::Atom(check) if check.optional == Some(true) => SkipCause::NotOffered,
         Predicate::Atom(check) if check.not_contains.is_some() || names_absences(&check.path) => {
             SkipCause::HostHasMore
         }
@@ -69,6 +74,14 @@ mod tests {
         assert_eq!(
             first_unmet(&has, &context, &resolve),
             Some(SkipCause::HostHasMore)
+        );
+        let optional = preds(json!([
+            {"path": "openwop.selfHosted", "equals": true, "optional": true}
+        ]));
+        let context_without = json!({"openwop": {"selfHosted": false}});
+        assert_eq!(
+            first_unmet(&optional, &context_without, &resolve),
+            Some(SkipCause::NotOffered)
         );
         let user = preds(json!([
             {"path": "openwop.modalities", "contains": "{m}"},

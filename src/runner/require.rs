@@ -5,6 +5,8 @@
 //! - not exercised, and skipped because the host advertises *more* than the case looks
 //!   for (a requirement about what is not advertised, on a host that advertises it
 //!   all): it does not apply, and stays a skip;
+//! - not exercised, and skipped because the host does not offer an optional capability
+//!   the requirement is about (an `applies` check marked `optional`): it stays a skip;
 //! - not exercised, and skipped for what only the user can give (`--media-base-url`,
 //!   `--media-ref`, a token): it fails as "not exercised", unless `--waive` names it;
 //!   its siblings skipped for what the host lacks then stay skips (the requirement does
@@ -135,6 +137,10 @@ fn weigh(
     match (was, cause) {
         (Outcome::Skip, Some(SkipCause::HostHasMore)) => result.notes.push(
             "--require: the requirement does not apply to this host (it advertises what the case needs absent)"
+                .into(),
+        ),
+        (Outcome::Skip, Some(SkipCause::NotOffered)) => result.notes.push(
+            "--require: the requirement does not apply to this host (it does not offer the optional capability it is about)"
                 .into(),
         ),
         (Outcome::Skip, Some(SkipCause::RunInput)) => {
@@ -321,6 +327,23 @@ mod tests {
             "{reason}"
         );
         assert!(reason.contains("--waive url"), "{reason}");
+    }
+
+    #[test]
+    fn an_optional_capability_the_host_does_not_offer_stays_a_skip() {
+        let config = config();
+        let mut book = RequireBook::default();
+        let cause = Some(SkipCause::NotOffered);
+        book.offer(&config, None, held("sh", "sh", Outcome::Skip, cause, 0));
+        book.offer(
+            &config,
+            None,
+            held("lack", "lack", Outcome::Skip, Some(SkipCause::HostLacks), 1),
+        );
+        let settled = book.settle(&config);
+        let outcomes: Vec<Outcome> = settled.iter().map(|h| h.result.outcome).collect();
+        assert_eq!(outcomes, [Outcome::Skip, Outcome::Fail]);
+        assert!(settled[0].result.notes[0].contains("optional capability"));
     }
 
     #[test]

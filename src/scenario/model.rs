@@ -213,6 +213,10 @@ pub struct PathCheck {
     /// Human reason shown when the check does not hold (templated).
     #[serde(default)]
     pub reason: Option<String>,
+    /// The fact is an optional capability (RFC 0108's self-hosted provider): a host that
+    /// does not offer it is outside the requirement, so `--require` keeps the skip.
+    #[serde(default)]
+    pub optional: Option<bool>,
 }
 
 #[derive(Debug, Clone, Deserialize)]

@@ -365,3 +365,34 @@ fn the_ci_project_file_passes_under_require_against_its_stand_in() {
         "{reasons:?}"
     );
 }
+
+#[test]
+fn self_hosted_provider_names_the_rfc0108_id_as_the_flag_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = "target = \"reference\"\nfilters = [\"openwop.rfc0108.self-hosted-served\"]\n\
+                   report = \"report.json\"\nself_hosted_provider = \"from-file\"\n";
+    std::fs::write(dir.path().join("mmconform.toml"), project).unwrap();
+    let out = bin()
+        .current_dir(dir.path())
+        .env(
+            "OPENWOP_TEST_COMPAT_ENDPOINT",
+            "http://compat.example.invalid:8089/v1",
+        )
+        .args(["run", "--openwop-major", "2"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let report = read_json(&dir.path().join("report.json")).expect("report");
+    let cases = report["cases"].as_array().unwrap();
+    let case = cases
+        .iter()
+        .find(|c| c["id"] == "openwop.rfc0108.self-hosted-served")
+        .expect("the case is in the report");
+    assert_eq!(case["outcome"], "pass", "{case}");
+    let notes = case["notes"].to_string();
+    assert!(
+        notes.contains("`from-file`, named by --self-hosted-provider"),
+        "{notes}"
+    );
+}
