@@ -474,6 +474,13 @@ pub fn resolve_common_with(
     };
     config.model = resolve_model(args, config.model.take())?;
     config.self_hosted_provider = self_hosted_provider(args)?;
+    if config.self_hosted_provider.is_some()
+        && config.protocol != Some(crate::protocol::openwop::PROFILE)
+    {
+        return Err(
+            "--self-hosted-provider names an openwop host's self-hosted provider (RFC 0108): it needs --profile openwop".into(),
+        );
+    }
     config.compat_endpoint = compat_endpoint(env)?;
     config.media_base_url = args.media_base_url.clone();
     config.media_refs = media_refs;

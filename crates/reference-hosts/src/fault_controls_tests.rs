@@ -4,7 +4,8 @@
 use serde_json::json;
 
 use super::test_support::{
-    FAITHFUL_DISCOVERY, FAITHFUL_ENVELOPES, Probe, call, plain, png, text, user, wav, without_meta,
+    FAITHFUL_DISCOVERY, FAITHFUL_ENVELOPES, Probe, SELF_HOSTED_ENDPOINT, call, plain, png, text,
+    user, wav, without_meta,
 };
 use super::{Fault, ReferenceConfig, spawn};
 
@@ -18,8 +19,11 @@ async fn controls_are_unchanged() {
     let positive = call(user(json!([text("what is this?"), png()])));
     let negative = call(user(json!([text("listen"), wav()])));
     for &fault in Fault::all() {
+        // Every host has its self-hosted provider configured (RFC 0108), so each fault
+        // is also seen to leave that provider served and its endpoint unsaid.
         let config = ReferenceConfig {
             fault: Some(fault),
+            compat_endpoint: Some(SELF_HOSTED_ENDPOINT.into()),
             ..ReferenceConfig::default()
         };
         let host = spawn(config, super::test_support::loopback())
@@ -127,6 +131,22 @@ async fn controls_are_unchanged() {
                 send(Probe::CallV2 { body }).await,
                 "422 capability_not_provided",
                 "{fault}: v2 negative"
+            );
+        }
+        let self_hosted_faults = [
+            SelfHostedEndpointLeaks,
+            SelfHostedNotConfigured,
+            SelfHostedUrlId,
+            SeamMissing,
+            // The probe reads selfHosted at the document root.
+            WrapperOnlyDiscovery,
+        ];
+        if !self_hosted_faults.contains(&fault) {
+            let body = user(json!([text("ping")]));
+            assert_eq!(
+                send(Probe::SelfHosted { body }).await,
+                "selfHosted=compat 200 text x1",
+                "{fault}: self-hosted call"
             );
         }
         host.shutdown().await;

@@ -177,3 +177,32 @@ fn at_v1_a_flag_that_disagrees_with_the_document_wins_and_the_report_says_so() {
     assert!(notes.contains("`local-llm`"), "{notes}");
     assert!(notes.contains("the flag wins"), "{notes}");
 }
+
+#[test]
+fn a_bad_endpoint_value_or_a_misplaced_flag_is_exit_2_without_echoing_the_value() {
+    let secretish = "not a url leak-canary";
+    let r = run_with_env(
+        &["--target", "reference"],
+        &[("OPENWOP_TEST_COMPAT_ENDPOINT", secretish)],
+    );
+    assert_eq!(r.code, 2, "{}", r.context());
+    assert!(
+        r.stderr.contains("OPENWOP_TEST_COMPAT_ENDPOINT"),
+        "{}",
+        r.stderr
+    );
+    assert!(!r.stderr.contains(CANARY) && !r.stdout.contains(CANARY));
+    let r = run_with_env(
+        &[
+            "--profile",
+            "agui",
+            "--target",
+            "reference",
+            "--self-hosted-provider",
+            "x",
+        ],
+        &[],
+    );
+    assert_eq!(r.code, 2, "{}", r.context());
+    assert!(r.stderr.contains("--profile openwop"), "{}", r.stderr);
+}
