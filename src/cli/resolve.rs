@@ -520,7 +520,6 @@ pub fn resolve_common_with(
     Ok(Resolved { config, embedded })
 }
 
-/// `--target-env`, `--target-unset`, `--acp-auth`: only for a target that is a program.
 /// `--self-hosted-provider`: an id, never empty.
 fn self_hosted_provider(args: &TargetArgs) -> Result<Option<NamedProvider>, String> {
     let Some(id) = &args.self_hosted_provider else {
@@ -568,6 +567,7 @@ fn reference_self_hosted(host: &mut reference_hosts::ReferenceConfig, config: &m
     }
 }
 
+/// `--target-env`, `--target-unset`, `--acp-auth`: only for a target that is a program.
 fn resolve_agent(args: &TargetArgs) -> Result<crate::config::AgentSettings, String> {
     let program = matches!(args.profile, ProfileArg::Agentruntime | ProfileArg::Acp);
     if !program && (!args.target_env.is_empty() || !args.target_unset.is_empty()) {

@@ -71,11 +71,14 @@ pub fn judge_response(
             result.assertions = j.assertions;
             result.notes = j.notes;
             verdict::decide(&mut result, env.strict);
-            if let Some(why) = blocked
-                && matches!(result.outcome, Outcome::Pass | Outcome::Blocked)
-            {
-                result.outcome = Outcome::Blocked;
-                result.reason = Some(why);
+            if let Some(why) = blocked {
+                // As with `cannot_judge`: what did run still counts.
+                if matches!(result.outcome, Outcome::Pass | Outcome::Blocked) {
+                    result.outcome = Outcome::Blocked;
+                    result.reason = Some(why);
+                } else {
+                    result.notes.push(format!("not judged: {why}"));
+                }
             }
             if let Some(why) = j.cannot_judge {
                 // What did run still counts: a failed assertion stays a failure.

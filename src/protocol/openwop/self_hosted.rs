@@ -173,7 +173,10 @@ fn is_ip(id: &str) -> bool {
 }
 
 /// What to look for in answers: the endpoint as configured, its `host:port` and its
-/// bare host (as the official suite greps), each once, lower-case.
+/// bare host (as the official suite greps), each once, lower-case. A loopback bare host
+/// (`127.0.0.1`, `[::1]`, `localhost`) is left out: a host on the same machine may name
+/// its own address for other reasons, and that address says nothing of where its
+/// self-hosted provider lives (its `host:port` is still looked for).
 pub fn needles(endpoint: &str) -> Vec<String> {
     let endpoint = endpoint.trim();
     let mut out = vec![endpoint.trim_end_matches('/').to_ascii_lowercase()];
@@ -183,29 +186,28 @@ pub fn needles(endpoint: &str) -> Vec<String> {
         if let Some(port) = url.port() {
             out.push(format!("{host}:{port}").to_ascii_lowercase());
         }
-        out.push(host.to_ascii_lowercase());
+        if !is_loopback_host(host) {
+            out.push(host.to_ascii_lowercase());
+        }
     }
     out.retain(|n| !n.is_empty());
     out.dedup();
     out
 }
 
-/// The values the redactor masks: the endpoint, as configured and as [`needles`] finds
-/// it, except a loopback bare host (`127.0.0.1`, `localhost`): masking that would mangle
-/// the address of every host on this machine in every report, and it is no secret.
+fn is_loopback_host(host: &str) -> bool {
+    host.eq_ignore_ascii_case("localhost")
+        || host
+            .trim_matches(['[', ']'])
+            .parse::<IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback())
+}
+
+/// The values the redactor masks: the endpoint as configured and everything
+/// [`needles`] looks for.
 pub fn secrets(endpoint: &str) -> Vec<String> {
-    let loopback = url::Url::parse(endpoint.trim())
-        .ok()
-        .and_then(|u| u.host_str().map(str::to_ascii_lowercase));
-    let is_loopback = |n: &String| {
-        loopback.as_deref() == Some(n.as_str())
-            && (n == "localhost"
-                || n.trim_matches(['[', ']'])
-                    .parse::<IpAddr>()
-                    .is_ok_and(|ip| ip.is_loopback()))
-    };
     let mut out = vec![endpoint.trim().to_string()];
-    out.extend(needles(endpoint).into_iter().filter(|n| !is_loopback(n)));
+    out.extend(needles(endpoint));
     out
 }
 
@@ -356,11 +358,11 @@ mod tests {
             ),
         ];
         assert_eq!(leaks(&n, &surfaces), vec!["b body", "c header x-upstream"]);
-        // A loopback host is looked for, but not masked in every report.
+        // A loopback bare host is neither looked for nor masked; its host:port is both.
         let s = secrets("http://127.0.0.1:9/v1");
         assert!(s.contains(&"127.0.0.1:9".to_string()));
         assert!(!s.contains(&"127.0.0.1".to_string()));
-        assert!(needles("http://127.0.0.1:9/v1").contains(&"127.0.0.1".to_string()));
+        assert!(!needles("http://localhost:9/v1").contains(&"localhost".to_string()));
         assert!(secrets("http://gpu.internal:9/v1").contains(&"gpu.internal".to_string()));
     }
 }
