@@ -71,8 +71,20 @@ fn each_self_hosted_fault_fails_its_case_and_the_endpoint_is_never_printed() {
         assert_eq!(r.outcome(case), "fail", "{fault}: {case}\n{}", r.context());
         assert_never_printed(&r);
     }
-    // The leak's failure says where, never what.
-    let r = reference_run(&["--reference-fault", "self-hosted-endpoint-leaks"]);
+    // The leak's failure says where, never what; nor does any other output: a hurl
+    // export, the Markdown summary, the verbose transcript.
+    let extra = tempfile::tempdir().unwrap();
+    let hurl = extra.path().join("run.hurl");
+    let summary = extra.path().join("summary.md");
+    let r = reference_run(&[
+        "--reference-fault",
+        "self-hosted-endpoint-leaks",
+        "--verbose",
+        "--export-hurl",
+        hurl.to_str().unwrap(),
+        "--github-summary",
+        summary.to_str().unwrap(),
+    ]);
     assert!(
         r.stdout
             .contains("the configured endpoint appears in this answer's body"),
@@ -80,6 +92,20 @@ fn each_self_hosted_fault_fails_its_case_and_the_endpoint_is_never_printed() {
         r.context()
     );
     assert_never_printed(&r);
+    let written: Vec<_> = std::fs::read_dir(extra.path()).unwrap().collect();
+    assert!(
+        written.len() >= 2,
+        "the hurl file and the summary are written"
+    );
+    for entry in written {
+        let path = entry.unwrap().path();
+        let text = String::from_utf8_lossy(&std::fs::read(&path).unwrap()).into_owned();
+        assert!(
+            !text.contains(CANARY),
+            "leaked into {}:\n{text}",
+            path.display()
+        );
+    }
 }
 
 /// A reference host with its self-hosted provider configured, on loopback, served
