@@ -310,6 +310,9 @@ pub enum SelfHostedExpectation {
     /// The self-hosted provider's id does not encode a location (judged on the id the
     /// run knows: the v1 document's, or `--self-hosted-provider`'s).
     IdOpaque,
+    /// The self-hosted provider's id is one of the host's providers (v1 `supported`,
+    /// v2 `providers`).
+    IdListed,
     /// The endpoint `OPENWOP_TEST_COMPAT_ENDPOINT` names appears in no body or header of
     /// this case's answer nor of the run's discovery answers.
     EndpointHidden,

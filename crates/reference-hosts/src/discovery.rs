@@ -151,7 +151,9 @@ fn ai_providers(config: &ReferenceConfig) -> Value {
     let mut supported = vec!["reference"];
     let self_hosted = super::self_hosted::id(config);
     if let Some(id) = self_hosted {
-        supported.push(id);
+        if !config.faulted(Fault::SelfHostedNotListed) {
+            supported.push(id);
+        }
     } else if config.upstream.is_some() {
         // The forwarding mode's provider (forward.rs).
         supported.push(super::forward::COMPAT_PROVIDER);

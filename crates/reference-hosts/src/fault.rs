@@ -163,6 +163,8 @@ fault_catalogue! {
             "The self-hosted provider is advertised, but a call naming it is refused with provider_not_configured (RFC 0108 §A.2).";
         SelfHostedUrlId => "self-hosted-url-id",
             "The self-hosted provider's id is its endpoint URL, so the location is on the wire (RFC 0108 §A.3).";
+        SelfHostedNotListed => "self-hosted-not-listed",
+            "The self-hosted provider is advertised in selfHosted but missing from supported (v1) and providers (v2).";
         SelfHostedAcceptsUnadvertised => "self-hosted-accepts-unadvertised",
             "A call naming the self-hosted provider skips the modality check: unadvertised parts are dropped and the call answers 200 (RFC 0108 §B).";
     }
@@ -202,7 +204,7 @@ mod tests {
             assert!(!fault.description().is_empty());
             assert!(fault.description().ends_with('.'));
         }
-        assert_eq!(Fault::all().len(), 78);
+        assert_eq!(Fault::all().len(), 79);
         let forwarding = Fault::all().iter().filter(|f| f.needs_upstream());
         assert!(forwarding.clone().all(|f| f.name().starts_with("forward-")));
         assert_eq!(forwarding.count(), 8);

@@ -137,6 +137,7 @@ async fn controls_are_unchanged() {
             SelfHostedEndpointLeaks,
             SelfHostedNotConfigured,
             SelfHostedUrlId,
+            SelfHostedNotListed,
             SeamMissing,
             // The probe reads selfHosted at the document root.
             WrapperOnlyDiscovery,

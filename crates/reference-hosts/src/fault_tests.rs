@@ -495,6 +495,14 @@ fn signature(fault: Fault) -> Signature {
                 "selfHosted=http://compat.example.invalid:8089/v1 200 text x1 +endpoint",
             ),
         ),
+        SelfHostedNotListed => with(
+            self_hosting(),
+            sig(
+                self_hosted(user(json!([text("ping")]))),
+                "selfHosted=compat 200 text x1",
+                "selfHosted=compat (not in supported) 200 text x1",
+            ),
+        ),
         SelfHostedAcceptsUnadvertised => with(
             self_hosting(),
             sig(
@@ -638,5 +646,6 @@ fault_tests! {
     self_hosted_endpoint_leaks => SelfHostedEndpointLeaks,
     self_hosted_not_configured => SelfHostedNotConfigured,
     self_hosted_url_id => SelfHostedUrlId,
+    self_hosted_not_listed => SelfHostedNotListed,
     self_hosted_accepts_unadvertised => SelfHostedAcceptsUnadvertised,
 }

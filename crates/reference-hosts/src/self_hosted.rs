@@ -2,9 +2,10 @@
 //! ([`ReferenceConfig::compat_endpoint`]) the host advertises `compat` as self-hosted
 //! and serves calls naming it (forwarded when an upstream model is configured, answered
 //! by the host itself otherwise). The endpoint is operator configuration: it never
-//! appears on the wire, and the host never connects to it. Four faults break one rule
+//! appears on the wire, and the host never connects to it. Five faults break one rule
 //! each: the endpoint leaks into answers, the provider is advertised but refused, its
-//! id is its URL, and its calls skip the modality check.
+//! id is its URL, it is missing from the provider list (`discovery.rs`), and its calls
+//! skip the modality check.
 
 use serde_json::{Value, json};
 

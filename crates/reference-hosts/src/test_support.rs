@@ -155,8 +155,9 @@ pub enum Probe {
     /// plus `+key` for each top-level key beyond `{error, message, details}`.
     CallV2 { body: Value },
     /// GET discovery, then POST the v1 seam naming the advertised self-hosted provider
-    /// (RFC 0108): `"selfHosted=<ids> <call verdict>"`, plus ` +endpoint` when the
-    /// answer carries [`SELF_HOSTED_ENDPOINT`].
+    /// (RFC 0108): `"selfHosted=<ids> <call verdict>"` (` (not in supported)` after the
+    /// ids when `supported` lacks one), plus ` +endpoint` when the answer carries
+    /// [`SELF_HOSTED_ENDPOINT`].
     SelfHosted { body: Value },
 }
 
@@ -347,6 +348,15 @@ async fn self_hosted(client: &reqwest::Client, base: &str, body: &Value) -> Stri
         .flatten()
         .filter_map(Value::as_str)
         .collect();
+    let supported = &doc["aiProviders"]["supported"];
+    let unlisted = if shown
+        .iter()
+        .all(|id| supported.as_array().is_some_and(|s| s.contains(&json!(id))))
+    {
+        ""
+    } else {
+        " (not in supported)"
+    };
     let mut answer = answer;
     if let Some(map) = answer.as_object_mut() {
         // What the self-hosted path adds; the call verdict reads the rest.
@@ -354,7 +364,7 @@ async fn self_hosted(client: &reqwest::Client, base: &str, body: &Value) -> Stri
         map.remove("endpoint");
     }
     let verdict = call_verdict(status, &answer);
-    format!("selfHosted={} {verdict}{leak}", shown.join(","))
+    format!("selfHosted={}{unlisted} {verdict}{leak}", shown.join(","))
 }
 
 async fn discovery(client: &reqwest::Client, base: &str) -> Value {

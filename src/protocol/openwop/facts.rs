@@ -6,7 +6,7 @@
 use serde_json::{Map, Value, json};
 
 /// Names available under `openwop.` (checked by `lint`).
-pub const FACT_NAMES: [&str; 21] = [
+pub const FACT_NAMES: [&str; 22] = [
     "major",
     // The `OpenWOP-Version` header of the discovery answer (set by `discovery::fetch`).
     "answeredVersion",
@@ -29,6 +29,7 @@ pub const FACT_NAMES: [&str; 21] = [
     "selfHosted",
     "selfHostedId",
     "selfHostedIdFrom",
+    "selfHostedIdListed",
     "selfHostedGap",
 ];
 

@@ -47,11 +47,11 @@ pub fn lint_case(case: &CaseSpec, raw: &Value, base: &str) -> Vec<LintFinding> {
     out
 }
 
-/// `expect.self_hosted` where it can be judged: `id-opaque` on the discovery document
+/// `expect.self_hosted` where it can be judged: `id-opaque`, `id-listed` on the discovery document
 /// (no request), `endpoint-hidden` on a call through the self-hosted provider.
 fn self_hosted_where(case: &CaseSpec, base: &str) -> Option<LintFinding> {
     let wanted = match case.expect.self_hosted? {
-        SelfHostedExpectation::IdOpaque => "discovery",
+        SelfHostedExpectation::IdOpaque | SelfHostedExpectation::IdListed => "discovery",
         SelfHostedExpectation::EndpointHidden => super::self_hosted::ENDPOINT,
     };
     let endpoint = case.endpoint().unwrap_or_default();

@@ -23,8 +23,10 @@ pub const FLAG: &str = "--self-hosted-provider";
 pub const ENDPOINT: &str = "ai-call-self-hosted";
 
 /// The `openwop.*` facts about the self-hosted provider: `selfHosted` (advertised),
-/// `selfHostedId` and `selfHostedIdFrom` (null when nobody named it) and
-/// `selfHostedGap` (why no id is known, when advertised without one).
+/// `selfHostedId` and `selfHostedIdFrom` (null when nobody named it),
+/// `selfHostedIdListed` (whether that id is among the providers: v1 `supported`, v2
+/// `providers`; null without an id) and `selfHostedGap` (why no id is known, when
+/// advertised without one).
 pub fn facts(document: Option<&Value>, named: Option<&NamedProvider>) -> Map<String, Value> {
     let declared = document.and_then(|d| d.pointer("/aiProviders/selfHosted"));
     let listed: Vec<&str> = declared
@@ -50,6 +52,10 @@ pub fn facts(document: Option<&Value>, named: Option<&NamedProvider>) -> Map<Str
         (None, None) => (None, String::new(), advertised.then(gap)),
     };
     let mut facts = Map::new();
+    facts.insert(
+        "selfHostedIdListed".into(),
+        json!(id.as_deref().map(|id| listed_as_provider(document, id))),
+    );
     facts.insert("selfHosted".into(), json!(advertised));
     facts.insert("selfHostedId".into(), json!(id));
     facts.insert(
@@ -62,6 +68,19 @@ pub fn facts(document: Option<&Value>, named: Option<&NamedProvider>) -> Map<Str
     );
     facts.insert("selfHostedGap".into(), json!(gap));
     facts
+}
+
+/// Whether `id` is one of the host's providers: v1 `supported` (a list, or `true`: every
+/// provider), v2 `providers`.
+fn listed_as_provider(document: Option<&Value>, id: &str) -> bool {
+    let ai = document.and_then(|d| d.get("aiProviders"));
+    let listed = |key: &str| {
+        ai.and_then(|ai| ai.get(key))
+            .and_then(Value::as_array)
+            .is_some_and(|ids| ids.iter().any(|p| p.as_str() == Some(id)))
+    };
+    let supports_all = ai.and_then(|ai| ai.get("supported")) == Some(&Value::Bool(true));
+    supports_all || listed("supported") || listed("providers")
 }
 
 /// Why a document advertising a self-hosted provider names none (the v2 boolean).
@@ -263,8 +282,10 @@ mod tests {
             f["selfHostedIdFrom"],
             json!("aiProviders.selfHosted[0] (v1 document)")
         );
+        assert_eq!(f["selfHostedIdListed"], json!(true));
         let f = facts(Some(&v1), Some(&named("local")));
         assert_eq!(f["selfHostedId"], json!("local"));
+        assert_eq!(f["selfHostedIdListed"], json!(false));
         assert!(
             f["selfHostedIdFrom"]
                 .as_str()
@@ -296,7 +317,9 @@ mod tests {
         assert!(f["selfHostedGap"].as_str().unwrap().contains(FLAG));
         let context = json!({"openwop": f});
         assert!(id_of(&context).unwrap_err().contains("boolean"));
+        assert_eq!(f["selfHostedIdListed"], Value::Null);
         let f = facts(Some(&v2), Some(&named("compat")));
+        assert_eq!(f["selfHostedIdListed"], json!(true));
         let context = json!({"openwop": f});
         assert_eq!(id_of(&context).unwrap(), ("compat".into(), FLAG.into()));
         // Not advertised: no gap to report, whatever the flag says.

@@ -51,6 +51,7 @@ pub fn judge(
     match expect.self_hosted {
         None => Ok(None),
         Some(SelfHostedExpectation::IdOpaque) => id_opaque(context).map(Some),
+        Some(SelfHostedExpectation::IdListed) => id_listed(context).map(Some),
         Some(SelfHostedExpectation::EndpointHidden) => {
             let endpoint = env
                 .endpoint
@@ -73,6 +74,26 @@ fn id_opaque(context: &Value) -> Result<(AssertionResult, Vec<String>), String> 
             .into(),
         actual,
         location.is_none(),
+    );
+    Ok((
+        assertion,
+        vec![format!("the self-hosted id was named by {from}")],
+    ))
+}
+
+fn id_listed(context: &Value) -> Result<(AssertionResult, Vec<String>), String> {
+    let (id, from) = self_hosted::id_of(context)?;
+    let listed = context["openwop"]["selfHostedIdListed"] == Value::Bool(true);
+    let assertion = AssertionResult::new(
+        "self_hosted_listed",
+        "the self-hosted id among the host's providers (v1 aiProviders.supported, v2 aiProviders.providers)"
+            .into(),
+        if listed {
+            format!("`{id}` is listed")
+        } else {
+            format!("`{id}` is not listed")
+        },
+        listed,
     );
     Ok((
         assertion,
@@ -210,5 +231,16 @@ mod tests {
         .unwrap()
         .unwrap();
         assert!(a.passed);
+        let expect = expecting(SelfHostedExpectation::IdListed);
+        let unlisted = json!({"openwop": {"selfHostedId": "compat", "selfHostedIdFrom": "x", "selfHostedIdListed": false}});
+        let (a, _) = judge(
+            &expect,
+            &unlisted,
+            &answer("{}", &[]),
+            &SelfHostedEnv::default(),
+        )
+        .unwrap()
+        .unwrap();
+        assert!(!a.passed && a.actual.contains("not listed"));
     }
 }

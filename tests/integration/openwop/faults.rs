@@ -37,6 +37,7 @@ const TABLE: Table = Table {
         "self-hosted-endpoint-leaks",
         "self-hosted-not-configured",
         "self-hosted-url-id",
+        "self-hosted-not-listed",
         "self-hosted-accepts-unadvertised",
     ],
 };

@@ -16,9 +16,18 @@ const SERVED: &str = "openwop.rfc0108.self-hosted-served";
 const MEDIA: &str = "openwop.rfc0108.self-hosted-serves-advertised-media";
 const REFUSES: &str = "openwop.rfc0108.self-hosted-refuses-unadvertised";
 const ID_OPAQUE: &str = "openwop.rfc0108.self-hosted-id-opaque";
+const ID_LISTED: &str = "openwop.rfc0108.self-hosted-id-listed";
 const HIDDEN: &str = "openwop.rfc0108.endpoint-not-in-answers";
 const HIDDEN_IN_ERRORS: &str = "openwop.rfc0108.endpoint-not-in-error-envelopes";
-const ALL: [&str; 6] = [SERVED, MEDIA, REFUSES, ID_OPAQUE, HIDDEN, HIDDEN_IN_ERRORS];
+const ALL: [&str; 7] = [
+    SERVED,
+    MEDIA,
+    REFUSES,
+    ID_OPAQUE,
+    ID_LISTED,
+    HIDDEN,
+    HIDDEN_IN_ERRORS,
+];
 
 /// Every byte the run wrote: its output and every file it left in its directory.
 fn assert_never_printed(r: &RunResult) {
@@ -63,6 +72,7 @@ fn each_self_hosted_fault_fails_its_case_and_the_endpoint_is_never_printed() {
         ("self-hosted-endpoint-leaks", HIDDEN_IN_ERRORS),
         ("self-hosted-not-configured", SERVED),
         ("self-hosted-url-id", ID_OPAQUE),
+        ("self-hosted-not-listed", ID_LISTED),
         ("self-hosted-accepts-unadvertised", REFUSES),
     ];
     for (fault, case) in rows {
@@ -154,7 +164,7 @@ fn without_the_endpoint_variable_the_leak_cases_are_blocked_naming_it() {
             reason(&r, id)
         );
     }
-    for id in [SERVED, MEDIA, REFUSES, ID_OPAQUE] {
+    for id in [SERVED, MEDIA, REFUSES, ID_OPAQUE, ID_LISTED] {
         assert_eq!(r.outcome(id), "pass", "{id}\n{}", r.context());
     }
 }
