@@ -81,7 +81,7 @@ impl Redactor {
             if rest.starts_with(MASK) {
                 out.push_str(MASK);
                 rest = &rest[MASK.len()..];
-            } else if let Some(secret) = self.secrets.iter().find(|s| rest.starts_with(s.as_str()))
+            } else if let Some(secret) = self.secrets.iter().find(|s| starts_with_any_case(rest, s))
             {
                 out.push_str(MASK);
                 rest = &rest[secret.len()..];
@@ -134,6 +134,14 @@ fn mask_userinfo(text: &str) -> String {
     out
 }
 
+/// Secrets are matched without regard to ASCII case: a host name (an RFC 0108 endpoint)
+/// may come back in another case, and masking a token that differs from the real one
+/// only in case costs nothing.
+fn starts_with_any_case(text: &str, secret: &str) -> bool {
+    text.get(..secret.len())
+        .is_some_and(|head| head.eq_ignore_ascii_case(secret))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -142,6 +150,14 @@ mod tests {
     fn masks_every_occurrence_and_longest_first() {
         let r = Redactor::new(["abc", "abcdef"]);
         assert_eq!(r.redact("x abcdef y abc"), "x [REDACTED] y [REDACTED]");
+    }
+
+    #[test]
+    fn secrets_are_masked_in_any_ascii_case() {
+        let r = Redactor::new(["compat.internal:8089"]);
+        assert_eq!(r.redact("at COMPAT.Internal:8089/v1"), "at [REDACTED]/v1");
+        // Never cut a character in two when a secret's length ends inside one.
+        assert_eq!(Redactor::new(["ab"]).redact("aé"), "aé");
     }
 
     #[test]
