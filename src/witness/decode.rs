@@ -5,8 +5,7 @@
 use super::config::Limits;
 use super::part::{MAX_NAME, TextBudget, cut};
 use super::record::{ModelCall, Part, Problem, ProblemCode, Wire};
-use super::wire::{gemini, responses};
-use super::{anthropic, openai};
+use super::wire::{anthropic, chat, gemini, responses};
 use serde_json::{Map, Value};
 
 /// Most distinct stamps kept for parts past the per-call cap.
@@ -184,8 +183,8 @@ fn messages(wire: Wire, object: &Map<String, Value>, c: &mut Collector) -> Resul
         ));
     }
     match wire {
-        Wire::AnthropicMessages => anthropic::decode(object, messages, c),
-        _ => openai::decode(messages, c),
+        Wire::AnthropicMessages => anthropic::decode::decode(object, messages, c),
+        _ => chat::decode::decode(messages, c),
     }
     Ok(())
 }

@@ -25,14 +25,12 @@
 //! `answer.rs` (completions, streams, error bodies).
 
 mod answer;
-mod anthropic;
 mod body;
 mod bytes;
 pub mod case;
 mod config;
 mod decode;
 mod log;
-mod openai;
 mod part;
 pub mod record;
 mod routes;

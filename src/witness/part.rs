@@ -76,7 +76,7 @@ pub fn inline_proto_base64(part: &mut Part, b64: &str, mime: Option<&str>) {
 
 /// A `data:` URL: its type, then its payload like inline data.
 pub fn data_url(part: &mut Part, url: &str) {
-    let Some(parsed) = bytes::parse_data_url(url) else {
+    let Some(parsed) = crate::wire::data_url::parse(url) else {
         return url_source(part, url);
     };
     let mime = (!parsed.mime.is_empty()).then_some(parsed.mime);
@@ -103,7 +103,7 @@ pub fn data_url(part: &mut Part, url: &str) {
     part.mime = mime.map(|m| cut(m, MAX_NAME));
     set_digest(
         part,
-        bytes::digest_bytes(&bytes::percent_decode(parsed.payload)),
+        bytes::digest_bytes(&crate::wire::data_url::percent_decode(parsed.payload)),
     );
 }
 

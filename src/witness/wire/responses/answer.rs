@@ -3,7 +3,7 @@
 //! `response.*` events a client waits for (ending with `response.completed`, so a client
 //! waiting for it does not hang). Errors use the OpenAI envelope (`answer::error`).
 
-use super::EVENTS;
+use crate::wire::responses::EVENTS;
 use serde_json::{Value, json};
 
 /// The `response` object, `completed` with `text` as its one output message, or

@@ -4,11 +4,11 @@
 //! parts of a `function_call_output` given as a list are decoded too: a host may hand
 //! tool output, images included, to its model that way.
 
-use super::{DETAILS, form};
+use crate::wire::responses::{DETAILS, form};
 use crate::witness::decode::Collector;
-use crate::witness::openai::read_input_audio;
 use crate::witness::part::{self, MAX_NAME, TextBudget, cut};
 use crate::witness::record::{Part, PartKind, Problem, ProblemCode, SourceKind};
+use crate::witness::wire::chat::decode::read_input_audio;
 use serde_json::{Map, Value};
 
 /// Decodes `body` into `c`; Err (the call is refused) when it has no `input`.
@@ -215,7 +215,7 @@ fn input_file(part: &mut Part, value: &Value) {
     let field = |name: &str| value.get(name).and_then(Value::as_str);
     part.filename = field("filename").map(|f| cut(f, MAX_NAME));
     if let Some(data) = field("file_data") {
-        if crate::witness::bytes::parse_data_url(data).is_some() {
+        if crate::wire::data_url::parse(data).is_some() {
             part::data_url(part, data);
         } else {
             let message = format!(

@@ -1,6 +1,4 @@
-use crate::witness::wire::responses::{
-    input_audio, input_file, input_image, input_text, user_message,
-};
+use crate::wire::responses::{input_audio, input_file, input_image, input_text, user_message};
 use crate::witness::{Limits, ModelCall, PartKind, ProblemCode, SourceKind, Wire, decode_call};
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
