@@ -49,24 +49,44 @@ pub fn input_text(text: &str) -> Value {
     json!({"type": "input_text", "text": text})
 }
 
-/// `{type: input_image, image_url, detail?}`: `url` a data URL or an http(s) URL.
-pub fn input_image(url: &str, detail: Option<&str>) -> Value {
-    let mut part = json!({"type": "input_image", "image_url": url});
+/// Where an `input_image` or `input_file` takes its bytes from.
+#[derive(Debug, Clone, Copy)]
+pub enum Source<'a> {
+    /// A data URL (`image_url`, `file_data`).
+    Data(&'a str),
+    /// An http(s) URL (`image_url`, `file_url`).
+    Url(&'a str),
+    /// An uploaded file (`file_id`).
+    FileId(&'a str),
+}
+
+/// `{type: input_image, image_url | file_id, detail?}`.
+pub fn input_image(source: Source, detail: Option<&str>) -> Value {
+    let mut part = match source {
+        Source::Data(url) | Source::Url(url) => json!({"type": "input_image", "image_url": url}),
+        Source::FileId(id) => json!({"type": "input_image", "file_id": id}),
+    };
     if let Some(detail) = detail {
         part["detail"] = json!(detail);
     }
     part
 }
 
-/// `{type: input_file, file_data: <data URL>, filename}`.
-pub fn input_file(data_url: &str, filename: &str) -> Value {
-    json!({"type": "input_file", "file_data": data_url, "filename": filename})
+/// `{type: input_file, file_data | file_url | file_id, filename?}`.
+pub fn input_file(source: Source, filename: Option<&str>) -> Value {
+    let mut part = match source {
+        Source::Data(url) => json!({"type": "input_file", "file_data": url}),
+        Source::Url(url) => json!({"type": "input_file", "file_url": url}),
+        Source::FileId(id) => json!({"type": "input_file", "file_id": id}),
+    };
+    if let Some(filename) = filename {
+        part["filename"] = json!(filename);
+    }
+    part
 }
 
-/// `{type: input_audio, input_audio: {data: <base64>, format}}`.
-pub fn input_audio(base64: &str, format: &str) -> Value {
-    json!({"type": "input_audio", "input_audio": {"data": base64, "format": format}})
-}
+/// `{type: input_audio, input_audio: {data: <base64>, format?}}`: Chat's part.
+pub use super::chat::input_audio;
 
 /// A user message item holding `content`.
 pub fn user_message(content: Vec<Value>) -> Value {
