@@ -66,15 +66,28 @@ pub mod form {
     }
 }
 
-/// The stream's events, in the order a message streams them (`ping` may come
-/// anywhere; `content_block_*` repeat per block).
+/// The stream's event names (`ping` may come anywhere; an `error` event ends a
+/// stream that failed).
+pub mod event {
+    pub const MESSAGE_START: &str = "message_start";
+    pub const CONTENT_BLOCK_START: &str = "content_block_start";
+    pub const CONTENT_BLOCK_DELTA: &str = "content_block_delta";
+    pub const CONTENT_BLOCK_STOP: &str = "content_block_stop";
+    pub const MESSAGE_DELTA: &str = "message_delta";
+    pub const MESSAGE_STOP: &str = "message_stop";
+    pub const PING: &str = "ping";
+    pub const ERROR: &str = "error";
+}
+
+/// The events of a message with one content block, in the order they stream
+/// (`content_block_*` repeat per block).
 pub const EVENTS: [&str; 6] = [
-    "message_start",
-    "content_block_start",
-    "content_block_delta",
-    "content_block_stop",
-    "message_delta",
-    "message_stop",
+    event::MESSAGE_START,
+    event::CONTENT_BLOCK_START,
+    event::CONTENT_BLOCK_DELTA,
+    event::CONTENT_BLOCK_STOP,
+    event::MESSAGE_DELTA,
+    event::MESSAGE_STOP,
 ];
 
 /// `{type, source}` with the source's members in wire order, any left out that are `None`.

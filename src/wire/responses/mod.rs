@@ -31,6 +31,10 @@ pub mod form {
     pub const INSTRUCTIONS: &str = "responses.instructions";
 }
 
+/// The event that ends a stream that succeeded, and the one that ends one that failed.
+pub const COMPLETED: &str = "response.completed";
+pub const FAILED: &str = "response.failed";
+
 /// The stream's events, in the order the witness sends them.
 pub const EVENTS: [&str; 9] = [
     "response.created",
@@ -41,7 +45,7 @@ pub const EVENTS: [&str; 9] = [
     "response.output_text.done",
     "response.content_part.done",
     "response.output_item.done",
-    "response.completed",
+    COMPLETED,
 ];
 
 /// `{type: input_text, text}`.
