@@ -136,6 +136,17 @@ impl<'a> Collector<'a> {
     }
 
     /// Counts a message and keeps its role (the first `max_parts_per_call` roles).
+    /// Counts `/messages/{index}` with its role (`(none)` when it names none): the
+    /// role, and where its content is.
+    pub fn open_message<'v>(&mut self, index: usize, message: &'v Value) -> (&'v str, String) {
+        let role = message
+            .get("role")
+            .and_then(Value::as_str)
+            .unwrap_or("(none)");
+        self.message(role);
+        (role, format!("/messages/{index}/content"))
+    }
+
     pub fn message(&mut self, role: &str) {
         self.out.messages += 1;
         if self.out.roles.len() < self.limits.max_parts_per_call {

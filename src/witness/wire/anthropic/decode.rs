@@ -24,12 +24,7 @@ pub fn decode(body: &Map<String, Value>, messages: &[Value], c: &mut Collector) 
         )),
     }
     for (index, message) in messages.iter().enumerate() {
-        let role = message
-            .get("role")
-            .and_then(Value::as_str)
-            .unwrap_or("(none)");
-        c.message(role);
-        let at = format!("/messages/{index}/content");
+        let (role, at) = c.open_message(index, message);
         match message.get("content") {
             Some(Value::String(text)) => {
                 let part = string_part(Some(index), role, at, text, c);
@@ -118,36 +113,18 @@ fn decode_block(mut part: Part, value: &Value, c: &mut Collector) -> Part {
         Some(other) if OTHER_BLOCKS.contains(&other) => {
             part.wire_form = wire::form::of(other);
         }
-        other => {
-            part.wire_form = other.map_or_else(|| "(no type)".to_string(), |k| cut(k, 64));
-            let message = format!(
-                "{}: block type {} is not a Messages content block",
-                part.at,
-                other.map_or_else(|| "(none)".to_string(), |k| format!("{k:?}"))
-            );
-            part.problem(ProblemCode::UnknownPartType, message);
-        }
+        other => part::unknown_type(&mut part, other, ["block type", "a Messages content block"]),
     }
     check_role(&mut part);
     part
 }
 
 fn text(part: &mut Part, value: &Value, c: &mut Collector) {
-    part.kind = PartKind::Text;
-    part.wire_form = wire::form::TEXT.into();
-    match value.get("text") {
-        Some(Value::String(text)) => {
-            part::text(part, text, &mut c.budget);
-            if text.is_empty() {
-                let message = format!("{}: an empty text block", part.at);
-                part.problem(ProblemCode::EmptyText, message);
-            }
-        }
-        _ => {
-            let message = format!("{}: a text block whose `text` is not a string", part.at);
-            part.problem(ProblemCode::BadPart, message);
-        }
-    }
+    let words = [
+        "an empty text block",
+        "a text block whose `text` is not a string",
+    ];
+    part::text_member(part, value, wire::form::TEXT, &mut c.budget, words);
 }
 
 /// A media block's `source`, by its `type`.

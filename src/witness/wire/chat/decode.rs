@@ -10,12 +10,7 @@ use serde_json::Value;
 
 pub fn decode(messages: &[Value], c: &mut Collector) {
     for (index, message) in messages.iter().enumerate() {
-        let role = message
-            .get("role")
-            .and_then(Value::as_str)
-            .unwrap_or("(none)");
-        c.message(role);
-        let at = format!("/messages/{index}/content");
+        let (role, at) = c.open_message(index, message);
         match message.get("content") {
             None | Some(Value::Null) => {
                 // An assistant turn that only calls tools has no content.
@@ -73,21 +68,11 @@ fn decode_part(mut part: Part, value: &Value, budget: &mut part::TextBudget) -> 
 }
 
 fn text(part: &mut Part, value: &Value, budget: &mut part::TextBudget) {
-    part.kind = PartKind::Text;
-    part.wire_form = form::TEXT.into();
-    match value.get("text") {
-        Some(Value::String(text)) => {
-            part::text(part, text, budget);
-            if text.is_empty() {
-                let message = format!("{}: an empty text block", part.at);
-                part.problem(ProblemCode::EmptyText, message);
-            }
-        }
-        _ => {
-            let message = format!("{}: a text part whose `text` is not a string", part.at);
-            part.problem(ProblemCode::BadPart, message);
-        }
-    }
+    let words = [
+        "an empty text block",
+        "a text part whose `text` is not a string",
+    ];
+    part::text_member(part, value, form::TEXT, budget, words);
 }
 
 fn image_url(part: &mut Part, value: &Value) {
@@ -223,18 +208,13 @@ fn bytes_are_data_url(value: &str) -> bool {
 
 /// A type this decoder does not know: recorded with its `type`, never guessed.
 fn unknown(part: &mut Part, kind: Option<&str>) {
-    part.kind = PartKind::Unknown;
-    part.wire_form = kind.map_or_else(|| "(no type)".to_string(), |k| cut(k, 64));
     // A refusal is the one other part the wire defines (assistant messages).
     if kind == Some(form::REFUSAL) && part.role == "assistant" {
+        part.kind = PartKind::Unknown;
+        part.wire_form = form::REFUSAL.into();
         return;
     }
-    let message = format!(
-        "{}: part type {} is not a Chat Completions content part",
-        part.at,
-        kind.map_or_else(|| "(none)".to_string(), |k| format!("{k:?}"))
-    );
-    part.problem(ProblemCode::UnknownPartType, message);
+    part::unknown_type(part, kind, ["part type", "a Chat Completions content part"]);
 }
 
 #[cfg(test)]

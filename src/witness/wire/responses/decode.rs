@@ -136,35 +136,17 @@ fn decode_part(mut part: Part, value: &Value, budget: &mut TextBudget) -> Part {
         }
         // The one other part an assistant message may hold.
         Some("refusal") if part.role == "assistant" => part.wire_form = "responses.refusal".into(),
-        other => {
-            part.wire_form = other.map_or_else(|| "(no type)".to_string(), |k| cut(k, 64));
-            let message = format!(
-                "{}: part type {} is not a Responses content part",
-                part.at,
-                other.map_or_else(|| "(none)".to_string(), |k| format!("{k:?}"))
-            );
-            part.problem(ProblemCode::UnknownPartType, message);
-        }
+        other => part::unknown_type(&mut part, other, ["part type", "a Responses content part"]),
     }
     part
 }
 
 fn text(part: &mut Part, value: &Value, wire_form: &str, budget: &mut TextBudget) {
-    part.kind = PartKind::Text;
-    part.wire_form = wire_form.into();
-    match value.get("text") {
-        Some(Value::String(text)) => {
-            part::text(part, text, budget);
-            if text.is_empty() {
-                let message = format!("{}: an empty text part", part.at);
-                part.problem(ProblemCode::EmptyText, message);
-            }
-        }
-        _ => {
-            let message = format!("{}: a text part whose `text` is not a string", part.at);
-            part.problem(ProblemCode::BadPart, message);
-        }
-    }
+    let words = [
+        "an empty text part",
+        "a text part whose `text` is not a string",
+    ];
+    part::text_member(part, value, wire_form, budget, words);
 }
 
 /// `input_image {image_url: <data URL | URL> | file_id, detail}`.
