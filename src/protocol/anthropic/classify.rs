@@ -20,7 +20,7 @@
 //! member is read as the OpenAI doors read theirs.
 
 use crate::protocol::openai::CompletionEvidence;
-use crate::protocol::openai::classify::ErrorSummary;
+use crate::protocol::openai::classify::{ErrorSummary, classify_door_body};
 use crate::protocol::openai::stream_reading::{Reading, StreamDoor, StreamReading};
 use crate::protocol::sse_read::ReadEnd;
 use crate::scenario::stream::StreamClass;
@@ -112,32 +112,15 @@ pub fn classify_body(
     body: &[u8],
     ended_by: ReadEnd,
 ) -> CompletionEvidence {
-    let mut evidence = crate::protocol::openai::classify::classify_body(
+    let mut evidence = classify_door_body(
         status,
         content_type,
         stream_requested,
         body,
         ended_by,
+        |body| message_problem(body).map(|stop_reason| (stop_reason, StreamClass::Completed)),
     );
     evidence.messages = true;
-    let is_2xx_object = (200..300).contains(&status) && !stream_requested;
-    if !is_2xx_object || evidence.classification == StreamClass::Unfinished {
-        return evidence;
-    }
-    // The Chat reading judged a chat.completion; judge a message instead.
-    evidence.problems.clear();
-    evidence.finish_reason = None;
-    let parsed = crate::bounded_json::parse(body).ok();
-    match message_problem(parsed.as_ref()) {
-        Err(problem) => {
-            evidence.problems.push(problem);
-            evidence.classification = StreamClass::Broken;
-        }
-        Ok(stop_reason) => {
-            evidence.finish_reason = stop_reason;
-            evidence.classification = StreamClass::Completed;
-        }
-    }
     evidence
 }
 

@@ -253,6 +253,42 @@ impl ChunkClassifier {
     }
 }
 
+/// How a door reads its 2xx object: the finish reason (or status) and the bucket, or
+/// what keeps the body from being the door's object.
+pub(crate) type ReadObject = fn(Option<&Value>) -> Result<(Option<String>, StreamClass), String>;
+
+/// Classifies another door's answer not read as an event stream: as Chat's are, but a
+/// 2xx object (asked without `stream`) is judged by the door's `read_object`.
+pub(crate) fn classify_door_body(
+    status: u16,
+    content_type: Option<String>,
+    stream_requested: bool,
+    body: &[u8],
+    ended_by: ReadEnd,
+    read_object: ReadObject,
+) -> CompletionEvidence {
+    let mut evidence = classify_body(status, content_type, stream_requested, body, ended_by);
+    let is_2xx_object = (200..300).contains(&status) && !stream_requested;
+    if !is_2xx_object || evidence.classification == StreamClass::Unfinished {
+        return evidence;
+    }
+    // The Chat reading judged a chat.completion; judge the door's object instead.
+    evidence.problems.clear();
+    evidence.finish_reason = None;
+    let parsed = crate::bounded_json::parse(body).ok();
+    match read_object(parsed.as_ref()) {
+        Err(problem) => {
+            evidence.problems.push(problem);
+            evidence.classification = StreamClass::Broken;
+        }
+        Ok((finish_reason, classification)) => {
+            evidence.finish_reason = finish_reason;
+            evidence.classification = classification;
+        }
+    }
+    evidence
+}
+
 /// Classifies an answer that was not read as an event stream.
 pub fn classify_body(
     status: u16,

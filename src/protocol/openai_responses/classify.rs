@@ -15,7 +15,7 @@
 //! - `unfinished`: our deadline or read cap ended the read first (not a verdict).
 
 use crate::protocol::openai::CompletionEvidence;
-use crate::protocol::openai::classify::ErrorSummary;
+use crate::protocol::openai::classify::{ErrorSummary, classify_door_body};
 use crate::protocol::openai::stream_reading::{Reading, StreamDoor, StreamReading};
 use crate::protocol::sse_read::ReadEnd;
 use crate::scenario::stream::StreamClass;
@@ -103,7 +103,8 @@ fn error_event(event: &Value) -> Option<ErrorSummary> {
     })
 }
 
-/// Classifies a Responses answer that was not read as an event stream.
+/// Classifies a Responses answer that was not read as an event stream: a `response`
+/// whose status is `failed` is a run error.
 pub fn classify_body(
     status: u16,
     content_type: Option<String>,
@@ -111,39 +112,23 @@ pub fn classify_body(
     body: &[u8],
     ended_by: ReadEnd,
 ) -> CompletionEvidence {
-    let mut evidence = crate::protocol::openai::classify::classify_body(
+    let mut evidence = classify_door_body(
         status,
         content_type,
         stream_requested,
         body,
         ended_by,
+        |body| {
+            response_problem(body).map(|status| {
+                let class = match status.as_str() {
+                    "failed" => StreamClass::RunError,
+                    _ => StreamClass::Completed,
+                };
+                (Some(status), class)
+            })
+        },
     );
     evidence.responses = true;
-    let chat_verdict = evidence.classification;
-    let is_2xx_object = (200..300).contains(&status) && !stream_requested;
-    if !is_2xx_object || chat_verdict == StreamClass::Unfinished {
-        return evidence;
-    }
-    // The Chat reading judged a chat.completion; judge a response object instead.
-    evidence.problems.clear();
-    evidence.finish_reason = None;
-    let parsed = crate::bounded_json::parse(body).ok();
-    evidence.classification = match response_problem(parsed.as_ref()) {
-        Err(problem) => {
-            evidence.problems.push(problem);
-            StreamClass::Broken
-        }
-        Ok(response_status) => {
-            evidence.classification = StreamClass::Completed;
-            let failed = response_status == "failed";
-            evidence.finish_reason = Some(response_status);
-            if failed {
-                StreamClass::RunError
-            } else {
-                StreamClass::Completed
-            }
-        }
-    };
     evidence
 }
 
