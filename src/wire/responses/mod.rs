@@ -21,6 +21,17 @@ pub const SOURCE: &str = "OpenAI API reference, Responses (input items)";
 /// The `detail` values an `input_image` may carry.
 pub const DETAILS: [&str; 4] = ["low", "high", "auto", "original"];
 
+/// The part types of a message's `content`.
+pub mod part {
+    pub const INPUT_TEXT: &str = "input_text";
+    pub const INPUT_IMAGE: &str = "input_image";
+    pub const INPUT_FILE: &str = "input_file";
+    pub const INPUT_AUDIO: &str = "input_audio";
+    /// Assistant messages only, as `refusal`.
+    pub const OUTPUT_TEXT: &str = "output_text";
+    pub const REFUSAL: &str = "refusal";
+}
+
 /// The wire forms the witness records for this wire's parts.
 pub mod form {
     pub const TEXT: &str = "responses.input_text";
@@ -50,7 +61,7 @@ pub const EVENTS: [&str; 9] = [
 
 /// `{type: input_text, text}`.
 pub fn input_text(text: &str) -> Value {
-    json!({"type": "input_text", "text": text})
+    json!({"type": part::INPUT_TEXT, "text": text})
 }
 
 /// Where an `input_image` or `input_file` takes its bytes from.
@@ -67,8 +78,10 @@ pub enum Source<'a> {
 /// `{type: input_image, image_url | file_id, detail?}`.
 pub fn input_image(source: Source, detail: Option<&str>) -> Value {
     let mut part = match source {
-        Source::Data(url) | Source::Url(url) => json!({"type": "input_image", "image_url": url}),
-        Source::FileId(id) => json!({"type": "input_image", "file_id": id}),
+        Source::Data(url) | Source::Url(url) => {
+            json!({"type": part::INPUT_IMAGE, "image_url": url})
+        }
+        Source::FileId(id) => json!({"type": part::INPUT_IMAGE, "file_id": id}),
     };
     if let Some(detail) = detail {
         part["detail"] = json!(detail);
@@ -79,9 +92,9 @@ pub fn input_image(source: Source, detail: Option<&str>) -> Value {
 /// `{type: input_file, file_data | file_url | file_id, filename?}`.
 pub fn input_file(source: Source, filename: Option<&str>) -> Value {
     let mut part = match source {
-        Source::Data(url) => json!({"type": "input_file", "file_data": url}),
-        Source::Url(url) => json!({"type": "input_file", "file_url": url}),
-        Source::FileId(id) => json!({"type": "input_file", "file_id": id}),
+        Source::Data(url) => json!({"type": part::INPUT_FILE, "file_data": url}),
+        Source::Url(url) => json!({"type": part::INPUT_FILE, "file_url": url}),
+        Source::FileId(id) => json!({"type": part::INPUT_FILE, "file_id": id}),
     };
     if let Some(filename) = filename {
         part["filename"] = json!(filename);

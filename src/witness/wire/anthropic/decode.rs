@@ -4,7 +4,7 @@
 //! (documents) or `file {file_id}`. Images inside a `tool_result` are decoded too: a
 //! host may hand tool output to its model that way.
 
-use crate::wire::anthropic::{self as wire, OTHER_BLOCKS, source as kind};
+use crate::wire::anthropic::{self as wire, OTHER_BLOCKS, source as source_type};
 use crate::witness::decode::{Collector, check_role, needs_text};
 use crate::witness::part::{self, MAX_NAME, cut};
 use crate::witness::record::{Part, PartKind, Problem, ProblemCode, SourceKind};
@@ -136,7 +136,7 @@ fn source(part: &mut Part, value: &Value, c: &mut Collector) {
     let field = |name: &str| source.get(name).and_then(Value::as_str);
     let media_type = field("media_type");
     match field("type") {
-        Some(kind::BASE64) => {
+        Some(source_type::BASE64) => {
             let Some(data) = field("data") else {
                 let message = format!("{}: a base64 source without `data`", part.at);
                 return part.problem(ProblemCode::BadPart, message);
@@ -148,21 +148,21 @@ fn source(part: &mut Part, value: &Value, c: &mut Collector) {
             part::inline_base64(part, data, media_type);
             part::check_media(part, media_type);
         }
-        Some(kind::URL) => match field("url") {
+        Some(source_type::URL) => match field("url") {
             Some(url) => part::url_source(part, url),
             None => {
                 let message = format!("{}: a url source without `url`", part.at);
                 part.problem(ProblemCode::BadPart, message);
             }
         },
-        Some(kind::TEXT) if part.kind == PartKind::Document => {
+        Some(source_type::TEXT) if part.kind == PartKind::Document => {
             part.mime = media_type.map(|m| cut(m, MAX_NAME));
             let data = field("data").unwrap_or_default();
             part::text_document(part, data, &mut c.budget);
         }
-        Some(kind::FILE) => part::file_id(part, field("file_id").unwrap_or_default()),
+        Some(source_type::FILE) => part::file_id(part, field("file_id").unwrap_or_default()),
         // Documents may be given as content blocks; nothing to decode as bytes.
-        Some(kind::CONTENT) if part.kind == PartKind::Document => {
+        Some(source_type::CONTENT) if part.kind == PartKind::Document => {
             part.source = Some(SourceKind::Text);
         }
         other => {

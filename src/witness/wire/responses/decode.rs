@@ -4,7 +4,7 @@
 //! parts of a `function_call_output` given as a list are decoded too: a host may hand
 //! tool output, images included, to its model that way.
 
-use crate::wire::responses::{DETAILS, form};
+use crate::wire::responses::{DETAILS, form, part as part_type};
 use crate::witness::decode::Collector;
 use crate::witness::part::{self, MAX_NAME, TextBudget, cut};
 use crate::witness::record::{Part, PartKind, Problem, ProblemCode, SourceKind};
@@ -126,16 +126,18 @@ fn decode_parts(index: usize, role: &str, at: &str, parts: &[Value], c: &mut Col
 /// One content part, whatever its type.
 fn decode_part(mut part: Part, value: &Value, budget: &mut TextBudget) -> Part {
     match value.get("type").and_then(Value::as_str) {
-        Some("input_text") => text(&mut part, value, form::TEXT, budget),
-        Some("output_text") => text(&mut part, value, form::OUTPUT_TEXT, budget),
-        Some("input_image") => input_image(&mut part, value),
-        Some("input_file") => input_file(&mut part, value),
-        Some("input_audio") => {
+        Some(part_type::INPUT_TEXT) => text(&mut part, value, form::TEXT, budget),
+        Some(part_type::OUTPUT_TEXT) => text(&mut part, value, form::OUTPUT_TEXT, budget),
+        Some(part_type::INPUT_IMAGE) => input_image(&mut part, value),
+        Some(part_type::INPUT_FILE) => input_file(&mut part, value),
+        Some(part_type::INPUT_AUDIO) => {
             part.wire_form = form::AUDIO.into();
             read_input_audio(&mut part, value);
         }
         // The one other part an assistant message may hold.
-        Some("refusal") if part.role == "assistant" => part.wire_form = "responses.refusal".into(),
+        Some(part_type::REFUSAL) if part.role == "assistant" => {
+            part.wire_form = "responses.refusal".into()
+        }
         other => part::unknown_type(&mut part, other, ["part type", "a Responses content part"]),
     }
     part
