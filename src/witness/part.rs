@@ -230,6 +230,30 @@ pub fn check_media(part: &mut Part, declared: Option<&str>) {
     }
 }
 
+/// [`check_media`] against the type the part itself declared (its `mime`).
+pub fn check_declared_media(part: &mut Part) {
+    let declared = part.mime.clone();
+    check_media(part, declared.as_deref());
+}
+
+/// Records an image's `detail` as sent (cut, a non-string shown as JSON); `problem`
+/// says, from the value and how it is shown, what is wrong with it on this wire.
+pub fn detail(
+    part: &mut Part,
+    detail: &serde_json::Value,
+    problem: impl FnOnce(&serde_json::Value, &str) -> Option<String>,
+) {
+    let shown = match detail {
+        serde_json::Value::String(s) => cut(s, 32),
+        other => cut(&other.to_string(), 32),
+    };
+    if let Some(problem) = problem(detail, &shown) {
+        let message = format!("{}: {problem}", part.at);
+        part.problem(ProblemCode::BadDetail, message);
+    }
+    part.detail = Some(shown);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -13,3 +13,11 @@ pub mod responses;
 
 #[cfg(test)]
 mod routes_tests;
+
+/// The `data:` payloads of an SSE body, in order (the answers' tests).
+#[cfg(test)]
+fn data_lines(body: &str) -> Vec<&str> {
+    body.lines()
+        .filter_map(|l| l.strip_prefix("data: "))
+        .collect()
+}

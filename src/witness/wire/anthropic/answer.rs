@@ -51,13 +51,7 @@ pub fn events(seq: u64, model: &str, text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The `data:` payloads of an SSE body, in order.
-    fn data_lines(body: &str) -> Vec<&str> {
-        body.lines()
-            .filter_map(|l| l.strip_prefix("data: "))
-            .collect()
-    }
+    use crate::witness::wire::data_lines;
 
     #[test]
     fn the_anthropic_stream_has_its_events_in_order() {

@@ -57,13 +57,7 @@ pub fn chunks(seq: u64, model: &str, text: &str, usage: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The `data:` payloads of an SSE body, in order.
-    fn data_lines(body: &str) -> Vec<&str> {
-        body.lines()
-            .filter_map(|l| l.strip_prefix("data: "))
-            .collect()
-    }
+    use crate::witness::wire::data_lines;
 
     #[test]
     fn the_openai_stream_is_chunks_then_done() {

@@ -96,25 +96,17 @@ fn image_url(part: &mut Part, value: &Value) {
     if let Some(detail) = detail {
         read_detail(part, detail);
     }
-    let declared = part.mime.clone();
-    part::check_media(part, declared.as_deref());
+    part::check_declared_media(part);
 }
 
 /// 0015 §8.1.1: `detail` is on the wire only when it was set, and then one of
 /// low/high/auto; a `null` is a detail that was not set but sent anyway.
 fn read_detail(part: &mut Part, detail: &Value) {
-    let shown = match detail {
-        Value::String(s) => cut(s, 32),
-        other => cut(&other.to_string(), 32),
-    };
-    part.detail = Some(shown.clone());
-    let problem = match detail {
-        Value::String(s) if DETAILS.contains(&s.as_str()) => return,
-        Value::Null => "detail is null (leave it out when it is not set)".to_string(),
-        _ => format!("detail {shown} is not low, high or auto"),
-    };
-    let message = format!("{}: {problem}", part.at);
-    part.problem(ProblemCode::BadDetail, message);
+    part::detail(part, detail, |detail, shown| match detail {
+        Value::String(s) if DETAILS.contains(&s.as_str()) => None,
+        Value::Null => Some("detail is null (leave it out when it is not set)".into()),
+        _ => Some(format!("detail {shown} is not low, high or auto")),
+    });
 }
 
 fn input_audio(part: &mut Part, value: &Value) {
@@ -183,8 +175,7 @@ fn file(part: &mut Part, value: &Value) {
             part.problem(ProblemCode::BadUrl, message);
             part::inline_base64(part, data, None);
         }
-        let declared = part.mime.clone();
-        part::check_media(part, declared.as_deref());
+        part::check_declared_media(part);
     } else if let Some(id) = field("file_id") {
         part::file_id(part, id);
     }

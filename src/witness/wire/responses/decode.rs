@@ -174,22 +174,15 @@ fn input_image(part: &mut Part, value: &Value) {
     if let Some(detail) = value.get("detail") {
         read_detail(part, detail);
     }
-    let declared = part.mime.clone();
-    part::check_media(part, declared.as_deref());
+    part::check_declared_media(part);
 }
 
 /// `detail`, when present, is one of [`DETAILS`].
 fn read_detail(part: &mut Part, detail: &Value) {
-    let shown = match detail {
-        Value::String(s) => cut(s, 32),
-        other => cut(&other.to_string(), 32),
-    };
-    part.detail = Some(shown.clone());
-    if matches!(detail, Value::String(s) if DETAILS.contains(&s.as_str())) {
-        return;
-    }
-    let message = format!("{}: detail {shown} is not {}", part.at, DETAILS.join(", "));
-    part.problem(ProblemCode::BadDetail, message);
+    part::detail(part, detail, |detail, shown| match detail {
+        Value::String(s) if DETAILS.contains(&s.as_str()) => None,
+        _ => Some(format!("detail {shown} is not {}", DETAILS.join(", "))),
+    });
 }
 
 /// `input_file {file_data: <data URL> | file_id | file_url, filename}`.
@@ -209,8 +202,7 @@ fn input_file(part: &mut Part, value: &Value) {
             part.problem(ProblemCode::BadUrl, message);
             part::inline_base64(part, data, None);
         }
-        let declared = part.mime.clone();
-        part::check_media(part, declared.as_deref());
+        part::check_declared_media(part);
     } else if let Some(id) = field("file_id") {
         part::file_id(part, id);
     } else if let Some(url) = field("file_url") {
