@@ -37,4 +37,5 @@ pub mod runner;
 pub mod scenario;
 pub mod stop;
 pub mod suggest;
+pub mod wire;
 pub mod witness;

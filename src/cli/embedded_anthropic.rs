@@ -4,7 +4,8 @@
 //! documents), and the server declares what that model takes.
 
 use super::args::ReferenceArgs;
-use super::embedded::{loopback, parse_fault, point};
+use super::embedded::{loopback, parse_fault};
+use super::embedded_model_server::{self, pick_model, point_at};
 use crate::config::{EmbeddedClaims, RunConfig};
 use reference_hosts::RunningReference;
 use reference_hosts::anthropic::{
@@ -37,15 +38,13 @@ pub fn server(
         &fault_names(),
         FAULT_LISTING,
     )?;
-    let id = model.map(str::trim).unwrap_or(MULTIMODAL_MODEL);
     let config = AnthropicConfig::new(fault).with_upstream(upstream);
-    let model = config.served(id).ok_or_else(|| {
-        let known: Vec<&str> = MODELS.iter().map(|m| m.id).collect();
-        format!(
-            "--model `{id}`: the reference server serves {}",
-            known.join(", ")
-        )
-    })?;
+    let model = pick_model(
+        model,
+        MULTIMODAL_MODEL,
+        |id| config.served(id),
+        MODELS.iter().map(|m| m.id),
+    )?;
     Ok(AnthropicServer { config, model })
 }
 
@@ -59,19 +58,7 @@ pub fn claims(model: &Model) -> EmbeddedClaims {
     if model.document {
         accepts.extend(["application/pdf".to_string(), "text/plain".to_string()]);
     }
-    let sources: &[&str] = if accepts.is_empty() {
-        &["data"]
-    } else {
-        &["data", "http"]
-    };
-    EmbeddedClaims {
-        sources: sources.iter().map(|s| s.to_string()).collect(),
-        detail: false,
-        accepts,
-        echo: false,
-        streaming: true,
-        by: format!("reference server ({})", model.id),
-    }
+    embedded_model_server::claims(model.id, accepts, &["http"], false)
 }
 
 /// Starts the server and points `config` at its API base, naming its model. The
@@ -90,11 +77,11 @@ pub async fn start(
     let running = anthropic::spawn(host, loopback())
         .await
         .map_err(|e| format!("cannot start the Anthropic reference server: {e}"))?;
-    let base = anthropic::base_url(&running);
-    config
-        .media_base_url
-        .get_or_insert_with(|| anthropic::media_base_url(&running));
-    point(config, &base, format!("reference server ({base})"))?;
+    point_at(
+        config,
+        &anthropic::base_url(&running),
+        anthropic::media_base_url(&running),
+    )?;
     Ok(running)
 }
 

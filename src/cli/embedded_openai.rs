@@ -4,7 +4,8 @@
 //! and the server declares what that model takes, as the reference agent does.
 
 use super::args::ReferenceArgs;
-use super::embedded::{loopback, parse_fault, point};
+use super::embedded::{loopback, parse_fault};
+use super::embedded_model_server::{self, pick_model, point_at};
 use crate::config::{EmbeddedClaims, RunConfig};
 use reference_hosts::RunningReference;
 use reference_hosts::openai::{
@@ -54,15 +55,13 @@ pub fn server(
         &openai_fault_names(responses),
         fault_listing(responses),
     )?;
-    let id = model.map(str::trim).unwrap_or(MULTIMODAL_MODEL);
     let config = OpenaiConfig::new(fault).with_upstream(upstream);
-    let model = config.served(id).ok_or_else(|| {
-        let known: Vec<&str> = MODELS.iter().map(|m| m.id).collect();
-        format!(
-            "--model `{id}`: the reference server serves {}",
-            known.join(", ")
-        )
-    })?;
+    let model = pick_model(
+        model,
+        MULTIMODAL_MODEL,
+        |id| config.served(id),
+        MODELS.iter().map(|m| m.id),
+    )?;
     Ok(OpenaiServer { config, model })
 }
 
@@ -80,19 +79,7 @@ pub fn claims(model: &Model) -> EmbeddedClaims {
     if model.file {
         accepts.push("application/pdf".into());
     }
-    let sources: &[&str] = if accepts.is_empty() {
-        &["data"]
-    } else {
-        &["data", "http", "file_id"]
-    };
-    EmbeddedClaims {
-        sources: sources.iter().map(|s| s.to_string()).collect(),
-        detail: model.image,
-        accepts,
-        echo: false,
-        streaming: true,
-        by: format!("reference server ({})", model.id),
-    }
+    embedded_model_server::claims(model.id, accepts, &["http", "file_id"], model.image)
 }
 
 /// Starts the server and points `config` at its API base, naming its model. The
@@ -125,10 +112,10 @@ pub async fn start(
     let running = openai::spawn(host, loopback())
         .await
         .map_err(|e| format!("cannot start the OpenAI reference server: {e}"))?;
-    let base = openai::base_url(&running);
-    config
-        .media_base_url
-        .get_or_insert_with(|| openai::media_base_url(&running));
-    point(config, &base, format!("reference server ({base})"))?;
+    point_at(
+        config,
+        &openai::base_url(&running),
+        openai::media_base_url(&running),
+    )?;
     Ok(running)
 }

@@ -11,6 +11,7 @@ mod destination;
 mod docs;
 mod embedded;
 pub(crate) mod embedded_anthropic;
+mod embedded_model_server;
 mod embedded_openai;
 mod evidence;
 mod export_hurl;

@@ -6,58 +6,15 @@
 
 use super::error_body::ErrorShape;
 use crate::outcome::AssertionResult;
+use crate::wire::{anthropic, chat};
 use serde_json::Value;
 
 /// The OpenAI envelope, as the assertion states it.
-pub const OPENAI_ENVELOPE: &str =
-    "the OpenAI error envelope {error: {message, type, param?, code?}}";
-
-/// What keeps `body` from being the OpenAI error envelope, if anything. Extra members
-/// are allowed (servers add some); the four named ones have their types.
-pub fn openai_envelope_problem(body: Option<&Value>) -> Option<String> {
-    let Some(body) = body else {
-        return Some("the body is not JSON".into());
-    };
-    let Some(error) = body.get("error") else {
-        return Some("no `error` member".into());
-    };
-    let Some(error) = error.as_object() else {
-        return Some(format!("`error` is {}, not an object", kind(error)));
-    };
-    for (field, required) in [
-        ("message", true),
-        ("type", true),
-        ("param", false),
-        ("code", false),
-    ] {
-        match error.get(field) {
-            None if required => return Some(format!("`error.{field}` is missing")),
-            None | Some(Value::String(_)) => {}
-            Some(Value::Null) if !required => {}
-            // OpenAI sends `code` as a string; some servers send the HTTP status number.
-            Some(Value::Number(_)) if field == "code" => {}
-            Some(other) => {
-                return Some(format!("`error.{field}` is {}, not a string", kind(other)));
-            }
-        }
-    }
-    None
-}
-
-fn kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
+pub const OPENAI_ENVELOPE: &str = chat::error::ENVELOPE;
 
 /// `error_shape: openai`.
 pub fn check_openai(body: Option<&Value>) -> AssertionResult {
-    let problem = openai_envelope_problem(body);
+    let problem = chat::error::problem(body);
     AssertionResult::new(
         "error_shape",
         OPENAI_ENVELOPE.into(),
@@ -69,41 +26,11 @@ pub fn check_openai(body: Option<&Value>) -> AssertionResult {
 }
 
 /// Anthropic's envelope, as the assertion states it.
-pub const ANTHROPIC_ENVELOPE: &str =
-    "the Anthropic error envelope {type: \"error\", error: {type, message}}";
-
-/// What keeps `body` from being Anthropic's error envelope, if anything. Extra members
-/// are allowed (`request_id` is documented).
-pub fn anthropic_envelope_problem(body: Option<&Value>) -> Option<String> {
-    let Some(body) = body else {
-        return Some("the body is not JSON".into());
-    };
-    match body.get("type") {
-        Some(Value::String(t)) if t == "error" => {}
-        Some(other) => return Some(format!("`type` is {other}, not \"error\"")),
-        None => return Some("no `type` member".into()),
-    }
-    let Some(error) = body.get("error") else {
-        return Some("no `error` member".into());
-    };
-    let Some(error) = error.as_object() else {
-        return Some(format!("`error` is {}, not an object", kind(error)));
-    };
-    for field in ["type", "message"] {
-        match error.get(field) {
-            Some(Value::String(_)) => {}
-            None => return Some(format!("`error.{field}` is missing")),
-            Some(other) => {
-                return Some(format!("`error.{field}` is {}, not a string", kind(other)));
-            }
-        }
-    }
-    None
-}
+pub const ANTHROPIC_ENVELOPE: &str = anthropic::error::ENVELOPE;
 
 /// `error_shape: anthropic`.
 pub fn check_anthropic(body: Option<&Value>) -> AssertionResult {
-    let problem = anthropic_envelope_problem(body);
+    let problem = anthropic::error::problem(body);
     AssertionResult::new(
         "error_shape",
         ANTHROPIC_ENVELOPE.into(),
@@ -134,21 +61,21 @@ mod tests {
         let openai =
             serde_json::json!({"error": {"type": "invalid_request_error", "message": "m"}});
         assert_eq!(
-            anthropic_envelope_problem(Some(&openai)).unwrap(),
+            anthropic::error::problem(Some(&openai)).unwrap(),
             "no `type` member"
         );
         let flat = serde_json::json!({"type": "error", "error": "m"});
         assert!(
-            anthropic_envelope_problem(Some(&flat))
+            anthropic::error::problem(Some(&flat))
                 .unwrap()
                 .contains("not an object")
         );
         let untyped = serde_json::json!({"type": "error", "error": {"message": "m"}});
         assert_eq!(
-            anthropic_envelope_problem(Some(&untyped)).unwrap(),
+            anthropic::error::problem(Some(&untyped)).unwrap(),
             "`error.type` is missing"
         );
-        assert!(anthropic_envelope_problem(None).is_some());
+        assert!(anthropic::error::problem(None).is_some());
     }
 
     #[test]

@@ -11,10 +11,10 @@
 use super::witness::Matched;
 use crate::outcome::{AssertionResult, Level};
 use crate::request::sent::{SentMedia, SentPart, SentSource};
+use crate::wire::{anthropic, chat, gemini, responses};
 use crate::witness::{ModelCall, Part, PartKind, SourceKind};
 
 const CITE: &str = "llm-provider 0015 §3.1, WIRE.md §3";
-const RESPONSES_IMAGE: &str = "responses.input_image";
 
 fn should(check: &str, expected: String, actual: String, passed: bool) -> AssertionResult {
     AssertionResult::new(check, expected, actual, passed).at_level(Level::Should)
@@ -45,20 +45,24 @@ pub fn checks(
 pub fn forms(kind: &str) -> Option<&'static [&'static str]> {
     Some(match kind {
         "image" => &[
-            "image_url",
-            "anthropic.image",
-            RESPONSES_IMAGE,
-            "gemini.inline_data",
-            "gemini.file_data",
+            chat::form::IMAGE,
+            anthropic::form::IMAGE,
+            responses::form::IMAGE,
+            gemini::form::INLINE_DATA,
+            gemini::form::FILE_DATA,
         ],
-        "audio" => &["input_audio", "responses.input_audio", "gemini.inline_data"],
+        "audio" => &[
+            chat::form::AUDIO,
+            responses::form::AUDIO,
+            gemini::form::INLINE_DATA,
+        ],
         // `file` is the OpenAI pack's name for a document part.
         "document" | "file" => &[
-            "file",
-            "anthropic.document",
-            "responses.input_file",
-            "gemini.inline_data",
-            "gemini.file_data",
+            chat::form::FILE,
+            anthropic::form::DOCUMENT,
+            responses::form::FILE,
+            gemini::form::INLINE_DATA,
+            gemini::form::FILE_DATA,
         ],
         _ => return None,
     })
@@ -97,7 +101,7 @@ fn mime(m: &SentMedia, part: &Part) -> Option<AssertionResult> {
         return None;
     }
     let declared = part.mime.as_deref().unwrap_or("(none)");
-    if part.wire_form == "input_audio" || part.wire_form == "responses.input_audio" {
+    if part.wire_form == chat::form::AUDIO || part.wire_form == responses::form::AUDIO {
         let format = audio_format(&m.mime)?;
         return Some(should(
             "witness.mime",
@@ -122,7 +126,7 @@ fn mime(m: &SentMedia, part: &Part) -> Option<AssertionResult> {
 /// Responses `input_image` parts: the other wires carry no detail. A detail not set may
 /// arrive as `auto` on `input_image`, the value the Responses API takes it to be.
 fn detail(m: &SentMedia, part: &Part) -> Option<AssertionResult> {
-    let responses = part.wire_form == RESPONSES_IMAGE;
+    let responses = part.wire_form == responses::form::IMAGE;
     if m.kind != "image" || !(part.wire_form == "image_url" || responses) {
         return None;
     }

@@ -3,7 +3,10 @@
 //! what reached the model; and each wire's own error body when a call is refused.
 
 use super::record::{ModelCall, Part, PartKind, SourceKind, Wire};
-use super::wire::{gemini, responses};
+use super::wire::anthropic::answer as anthropic_answer;
+use super::wire::chat::answer as chat_answer;
+use super::wire::{gemini as gemini_answer, responses as responses_answer};
+use crate::wire::{anthropic, chat, gemini};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
@@ -103,26 +106,28 @@ pub fn respond(call: &ModelCall, reply: Reply) -> Response {
     let text = saw(call);
     match (call.wire, call.stream) {
         (Wire::AnthropicMessages, false) => {
-            json_response(anthropic_message(call.seq, model, &text))
+            json_response(anthropic_answer::message(call.seq, model, &text))
         }
-        (Wire::AnthropicMessages, true) => sse(anthropic_events(call.seq, model, &text)),
-        (Wire::OpenaiResponses, false) => {
-            json_response(responses::answer::response(call.seq, model, &text, true))
-        }
-        (Wire::OpenaiResponses, true) => sse(named_events(responses::answer::events(
+        (Wire::AnthropicMessages, true) => sse(anthropic_answer::events(call.seq, model, &text)),
+        (Wire::OpenaiResponses, false) => json_response(responses_answer::answer::response(
+            call.seq, model, &text, true,
+        )),
+        (Wire::OpenaiResponses, true) => sse(named_events(responses_answer::answer::events(
             call.seq, model, &text,
         ))),
-        (Wire::Gemini, false) => json_response(gemini::answer::response(call.seq, model, &text)),
+        (Wire::Gemini, false) => {
+            json_response(gemini_answer::answer::response(call.seq, model, &text))
+        }
         (Wire::Gemini, true) => {
-            let response = gemini::answer::response(call.seq, model, &text);
-            let (kind, body) = gemini::answer::stream_body(&response, alt_sse);
+            let response = gemini_answer::answer::response(call.seq, model, &text);
+            let (kind, body) = gemini_answer::answer::stream_body(&response, alt_sse);
             ([(header::CONTENT_TYPE, kind)], body).into_response()
         }
         (Wire::GeminiCountTokens, _) => {
-            json_response(gemini::answer::count_tokens(text_words(call)))
+            json_response(gemini_answer::answer::count_tokens(text_words(call)))
         }
-        (_, false) => json_response(openai_completion(call.seq, model, &text)),
-        (_, true) => sse(openai_chunks(call.seq, model, &text, stream_usage)),
+        (_, false) => json_response(chat_answer::completion(call.seq, model, &text)),
+        (_, true) => sse(chat_answer::chunks(call.seq, model, &text, stream_usage)),
     }
 }
 
@@ -166,127 +171,21 @@ fn sse(body: String) -> Response {
 }
 
 /// Tokens are not counted; a word count keeps `usage` plausible for clients that read it.
-fn words(text: &str) -> usize {
+pub fn words(text: &str) -> usize {
     text.split_whitespace().count()
 }
 
-pub fn openai_completion(seq: u64, model: &str, text: &str) -> Value {
-    json!({
-        "id": format!("chatcmpl-mmconform-{seq}"),
-        "object": "chat.completion",
-        "created": unix_now(),
-        "model": model,
-        "choices": [{
-            "index": 0,
-            "message": {"role": "assistant", "content": text, "refusal": null},
-            "logprobs": null,
-            "finish_reason": "stop",
-        }],
-        "usage": {"prompt_tokens": 0, "completion_tokens": words(text), "total_tokens": words(text)},
-    })
-}
-
-/// `data: {chunk}` lines: the role, the text, the finish, usage when asked, `[DONE]`.
-pub fn openai_chunks(seq: u64, model: &str, text: &str, usage: bool) -> String {
-    let created = unix_now();
-    let chunk = |delta: Value, finish: Value| {
-        json!({
-            "id": format!("chatcmpl-mmconform-{seq}"),
-            "object": "chat.completion.chunk",
-            "created": created,
-            "model": model,
-            "choices": [{"index": 0, "delta": delta, "logprobs": null, "finish_reason": finish}],
-        })
-    };
-    let mut chunks = vec![
-        chunk(json!({"role": "assistant", "content": ""}), Value::Null),
-        chunk(json!({"content": text}), Value::Null),
-        chunk(json!({}), json!("stop")),
-    ];
-    if usage {
-        chunks.push(json!({
-            "id": format!("chatcmpl-mmconform-{seq}"),
-            "object": "chat.completion.chunk",
-            "created": created,
-            "model": model,
-            "choices": [],
-            "usage": {"prompt_tokens": 0, "completion_tokens": words(text), "total_tokens": words(text)},
-        }));
-    }
-    let mut out: String = chunks.iter().map(|c| format!("data: {c}\n\n")).collect();
-    out.push_str("data: [DONE]\n\n");
-    out
-}
-
-pub fn anthropic_message(seq: u64, model: &str, text: &str) -> Value {
-    json!({
-        "id": format!("msg_mmconform_{seq}"),
-        "type": "message",
-        "role": "assistant",
-        "model": model,
-        "content": [{"type": "text", "text": text}],
-        "stop_reason": "end_turn",
-        "stop_sequence": null,
-        "usage": {"input_tokens": 0, "output_tokens": words(text)},
-    })
-}
-
-/// The Messages stream: `message_start`, one text block (start, delta, stop),
-/// `message_delta` with the stop reason, `message_stop`.
-pub fn anthropic_events(seq: u64, model: &str, text: &str) -> String {
-    let mut start = anthropic_message(seq, model, "");
-    start["content"] = json!([]);
-    start["stop_reason"] = Value::Null;
-    start["usage"]["output_tokens"] = json!(0);
-    let events = [
-        (
-            "message_start",
-            json!({"type": "message_start", "message": start}),
-        ),
-        (
-            "content_block_start",
-            json!({"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}}),
-        ),
-        (
-            "content_block_delta",
-            json!({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": text}}),
-        ),
-        (
-            "content_block_stop",
-            json!({"type": "content_block_stop", "index": 0}),
-        ),
-        (
-            "message_delta",
-            json!({"type": "message_delta", "delta": {"stop_reason": "end_turn", "stop_sequence": null}, "usage": {"output_tokens": words(text)}}),
-        ),
-        ("message_stop", json!({"type": "message_stop"})),
-    ];
-    events
-        .iter()
-        .map(|(name, data)| format!("event: {name}\ndata: {data}\n\n"))
-        .collect()
-}
-
-/// The wire's error body: OpenAI `{error: {message, type, param, code}}` (Chat and
-/// Responses), Anthropic `{type: error, error: {type, message}}`, Gemini `{error: {code,
-/// message, status}}`.
+/// The wire's error body (each wire's envelope, `crate::wire::*`): OpenAI
+/// `{error: {message, type, param, code}}` (Chat and Responses), Anthropic `{type:
+/// error, error: {type, message}}`, Gemini `{error: {code, message, status}}`.
 pub fn error(wire: Wire, status: StatusCode, message: &str) -> Response {
-    if matches!(wire, Wire::Gemini | Wire::GeminiCountTokens) {
-        let body = gemini::answer::error(status.as_u16(), message);
-        return (status, axum::Json(body)).into_response();
-    }
-    let kind = match (wire, status.as_u16()) {
-        (_, 404) => "not_found_error",
-        (Wire::AnthropicMessages, 413) => "request_too_large",
-        (Wire::AnthropicMessages, 500..) => "api_error",
-        (_, 500..) => "server_error",
-        _ => "invalid_request_error",
-    };
+    let code = status.as_u16();
     let body = match wire {
-        Wire::AnthropicMessages => {
-            json!({"type": "error", "error": {"type": kind, "message": message}})
+        Wire::Gemini | Wire::GeminiCountTokens => gemini::error_body(code, message),
+        Wire::AnthropicMessages => anthropic::error::body(code, message),
+        Wire::OpenaiChat | Wire::OpenaiResponses | Wire::Unknown => {
+            chat::error::body(code, message)
         }
-        _ => json!({"error": {"message": message, "type": kind, "param": null, "code": null}}),
     };
     (status, axum::Json(body)).into_response()
 }

@@ -1,6 +1,5 @@
 use super::*;
 use crate::witness::record::{Problem, ProblemCode};
-use serde_json::Value;
 
 fn call() -> ModelCall {
     let mut image = Part::new(Some(0), "user", 0, "/messages/0/content/0".into());
@@ -37,74 +36,12 @@ fn the_text_names_each_part_and_its_nonce() {
     assert!(text.ends_with(". 5 problem(s): p1"), "{text}");
 }
 
-/// The `data:` payloads of an SSE body, in order.
-fn data_lines(body: &str) -> Vec<&str> {
-    body.lines()
-        .filter_map(|l| l.strip_prefix("data: "))
-        .collect()
-}
-
-#[test]
-fn the_openai_stream_is_chunks_then_done() {
-    let body = openai_chunks(3, "m", "hello there", true);
-    let data = data_lines(&body);
-    assert_eq!(data.last(), Some(&"[DONE]"));
-    let chunks: Vec<Value> = data[..data.len() - 1]
-        .iter()
-        .map(|d| serde_json::from_str(d).unwrap())
-        .collect();
-    assert_eq!(chunks.len(), 4);
-    let text: String = chunks
-        .iter()
-        .filter_map(|c| c["choices"][0]["delta"]["content"].as_str())
-        .collect();
-    assert_eq!(text, "hello there");
-    assert_eq!(chunks[2]["choices"][0]["finish_reason"], "stop");
-    assert_eq!(chunks[3]["usage"]["completion_tokens"], 2);
-    assert!(
-        chunks
-            .iter()
-            .all(|c| c["object"] == "chat.completion.chunk")
-    );
-    assert_eq!(data_lines(&openai_chunks(3, "m", "x", false)).len(), 4);
-}
-
-#[test]
-fn the_anthropic_stream_has_its_events_in_order() {
-    let body = anthropic_events(3, "claude", "seen");
-    let names: Vec<&str> = body
-        .lines()
-        .filter_map(|l| l.strip_prefix("event: "))
-        .collect();
-    assert_eq!(
-        names,
-        [
-            "message_start",
-            "content_block_start",
-            "content_block_delta",
-            "content_block_stop",
-            "message_delta",
-            "message_stop"
-        ]
-    );
-    let data: Vec<Value> = data_lines(&body)
-        .iter()
-        .map(|d| serde_json::from_str(d).unwrap())
-        .collect();
-    for (name, event) in names.iter().zip(&data) {
-        assert_eq!(event["type"], *name);
-    }
-    assert_eq!(data[0]["message"]["content"], serde_json::json!([]));
-    assert_eq!(data[2]["delta"]["text"], "seen");
-    assert_eq!(data[4]["delta"]["stop_reason"], "end_turn");
-}
-
 #[test]
 fn completions_carry_the_text_and_errors_take_each_wire_shape() {
-    let completion = openai_completion(1, "m", "t");
+    let completion = chat_answer::completion(1, "m", "t");
     assert_eq!(completion["choices"][0]["message"]["content"], "t");
     assert_eq!(completion["object"], "chat.completion");
-    let message = anthropic_message(1, "c", "t");
+    let message = anthropic_answer::message(1, "c", "t");
     assert_eq!(message["content"][0]["text"], "t");
     assert_eq!(message["stop_reason"], "end_turn");
     let models = models("mmconform-witness");

@@ -1,6 +1,6 @@
 //! From what a part carries to what the witness keeps of it: length, SHA-256, stamps
 //! and signature, computed a chunk at a time so a 48 MiB file never sits in memory
-//! decoded; and reading data URLs.
+//! decoded (data URLs are read by [`crate::wire::data_url`]).
 
 use base64::engine::general_purpose::STANDARD;
 use mmconform_media::StampScanner;
@@ -125,59 +125,6 @@ fn describe(error: &base64::DecodeError, start: usize) -> String {
     }
 }
 
-/// The parts of `data:[<mime>][;params][;base64],<payload>` (RFC 2397).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DataUrl<'a> {
-    /// The MIME type as written (may be empty).
-    pub mime: &'a str,
-    pub base64: bool,
-    pub payload: &'a str,
-}
-
-/// `Some` when `url` is a data URL (scheme case-insensitive), even a malformed one:
-/// a data URL without a comma has an empty payload.
-pub fn parse_data_url(url: &str) -> Option<DataUrl<'_>> {
-    let scheme = url.get(..5)?;
-    if !scheme.eq_ignore_ascii_case("data:") {
-        return None;
-    }
-    let rest = &url[5..];
-    let (header, payload) = rest.split_once(',').unwrap_or((rest, ""));
-    let mut params = header.split(';');
-    let mime = params.next().unwrap_or("").trim();
-    let base64 = params.any(|p| p.trim().eq_ignore_ascii_case("base64"));
-    Some(DataUrl {
-        mime,
-        base64,
-        payload,
-    })
-}
-
-/// Percent-decoding for data URLs without `;base64` (a `%` not followed by two hex
-/// digits stays as it is).
-pub fn percent_decode(text: &str) -> Vec<u8> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let hex = bytes
-            .get(i + 1..i + 3)
-            .and_then(|h| std::str::from_utf8(h).ok())
-            .and_then(|h| u8::from_str_radix(h, 16).ok());
-        match (bytes[i], hex) {
-            (b'%', Some(byte)) => {
-                out.push(byte);
-                i += 3;
-            }
-            (byte, _) => {
-                out.push(byte);
-                i += 1;
-            }
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -220,27 +167,5 @@ mod tests {
             "the URL-safe alphabet is not standard"
         );
         assert_eq!(digest_base64("").unwrap().len, 0);
-    }
-
-    #[test]
-    fn data_urls_are_split_into_type_flag_and_payload() {
-        let url = parse_data_url("DATA:image/png;name=a.png;base64,AAAA").unwrap();
-        assert_eq!(
-            url,
-            DataUrl {
-                mime: "image/png",
-                base64: true,
-                payload: "AAAA"
-            }
-        );
-        let url = parse_data_url("data:;base64,AAAA").unwrap();
-        assert_eq!((url.mime, url.base64), ("", true));
-        let url = parse_data_url("data:text/plain,hi%20there").unwrap();
-        assert!(!url.base64);
-        assert_eq!(percent_decode(url.payload), b"hi there");
-        assert_eq!(parse_data_url("data:image/png").unwrap().payload, "");
-        assert_eq!(parse_data_url("https://x/a.png"), None);
-        assert_eq!(parse_data_url("dat"), None);
-        assert_eq!(percent_decode("100%zz%4"), b"100%zz%4");
     }
 }

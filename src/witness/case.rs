@@ -6,9 +6,9 @@
 use super::answer::describe;
 use super::record::{ModelCall, Part, Wire};
 use super::rules;
-use super::wire::{gemini, responses};
 use crate::judge::verdict;
 use crate::outcome::{CaseResult, EvidenceView, Level, ProtocolEvidence, Requirement};
+use crate::wire::{gemini, responses};
 
 /// The case id before the call number.
 pub const CASE_ID: &str = "witness.call";

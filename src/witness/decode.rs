@@ -5,8 +5,7 @@
 use super::config::Limits;
 use super::part::{MAX_NAME, TextBudget, cut};
 use super::record::{ModelCall, Part, Problem, ProblemCode, Wire};
-use super::wire::{gemini, responses};
-use super::{anthropic, openai};
+use super::wire::{anthropic, chat, gemini, responses};
 use serde_json::{Map, Value};
 
 /// Most distinct stamps kept for parts past the per-call cap.
@@ -137,6 +136,17 @@ impl<'a> Collector<'a> {
     }
 
     /// Counts a message and keeps its role (the first `max_parts_per_call` roles).
+    /// Counts `/messages/{index}` with its role (`(none)` when it names none): the
+    /// role, and where its content is.
+    pub fn open_message<'v>(&mut self, index: usize, message: &'v Value) -> (&'v str, String) {
+        let role = message
+            .get("role")
+            .and_then(Value::as_str)
+            .unwrap_or("(none)");
+        self.message(role);
+        (role, format!("/messages/{index}/content"))
+    }
+
     pub fn message(&mut self, role: &str) {
         self.out.messages += 1;
         if self.out.roles.len() < self.limits.max_parts_per_call {
@@ -184,8 +194,8 @@ fn messages(wire: Wire, object: &Map<String, Value>, c: &mut Collector) -> Resul
         ));
     }
     match wire {
-        Wire::AnthropicMessages => anthropic::decode(object, messages, c),
-        _ => openai::decode(messages, c),
+        Wire::AnthropicMessages => anthropic::decode::decode(object, messages, c),
+        _ => chat::decode::decode(messages, c),
     }
     Ok(())
 }

@@ -18,21 +18,19 @@
 //! [`CaseResult`](crate::outcome::CaseResult) for `mmconform witness`.
 //!
 //! Files: `config.rs` (where it listens, its limits), `routes.rs` (HTTP), `body.rs`
-//! (bounded body reading), `decode.rs` (a body to a call), `openai.rs` and
-//! `anthropic.rs` (each wire's messages), `wire/` (one folder per newer wire: Responses,
-//! Gemini), `part.rs` and `bytes.rs` (sources, data URLs,
-//! digests), `record.rs` (the records), `log.rs` (the shared log and waiting),
-//! `answer.rs` (completions, streams, error bodies).
+//! (bounded body reading), `decode.rs` (a body to a call), `wire/` (one folder per
+//! wire, Chat, Responses, Anthropic, Gemini: its `decode.rs` and `answer.rs`, spelling
+//! the wire as [`crate::wire`] describes it), `part.rs` and `bytes.rs` (sources, data
+//! URLs, digests), `record.rs` (the records), `log.rs` (the shared log and waiting),
+//! `answer.rs` (what every wire's answer says, and the dispatch to each wire's).
 
 mod answer;
-mod anthropic;
 mod body;
 mod bytes;
 pub mod case;
 mod config;
 mod decode;
 mod log;
-mod openai;
 mod part;
 pub mod record;
 mod routes;

@@ -53,6 +53,48 @@ pub fn text_document(part: &mut Part, data: &str, budget: &mut TextBudget) {
     set_digest(part, bytes::digest_bytes(data.as_bytes()));
 }
 
+/// A text part's `text` member, the part recorded as `wire_form`: kept as
+/// [`text`] keeps it; an empty text and a `text` that is not a string are problems,
+/// worded as the wire names the part (`empty`: "an empty text block", `not_string`:
+/// "a text part whose `text` is not a string").
+pub fn text_member(
+    part: &mut Part,
+    value: &serde_json::Value,
+    wire_form: &str,
+    budget: &mut TextBudget,
+    [empty, not_string]: [&str; 2],
+) {
+    part.kind = PartKind::Text;
+    part.wire_form = wire_form.into();
+    match value.get("text") {
+        Some(serde_json::Value::String(t)) => {
+            text(part, t, budget);
+            if t.is_empty() {
+                let message = format!("{}: {empty}", part.at);
+                part.problem(ProblemCode::EmptyText, message);
+            }
+        }
+        _ => {
+            let message = format!("{}: {not_string}", part.at);
+            part.problem(ProblemCode::BadPart, message);
+        }
+    }
+}
+
+/// A part of a type the wire does not define (`kind`, or none): recorded under its
+/// type, never guessed; `what` names the wire's parts ("part type", "a Responses
+/// content part").
+pub fn unknown_type(part: &mut Part, kind: Option<&str>, [noun, what]: [&str; 2]) {
+    part.kind = PartKind::Unknown;
+    part.wire_form = kind.map_or_else(|| "(no type)".to_string(), |k| cut(k, 64));
+    let message = format!(
+        "{}: {noun} {} is not {what}",
+        part.at,
+        kind.map_or_else(|| "(none)".to_string(), |k| format!("{k:?}"))
+    );
+    part.problem(ProblemCode::UnknownPartType, message);
+}
+
 /// Inline base64 declared as `mime` (`None` when the wire gave no type).
 pub fn inline_base64(part: &mut Part, b64: &str, mime: Option<&str>) {
     part.source = Some(SourceKind::Data);
@@ -76,7 +118,7 @@ pub fn inline_proto_base64(part: &mut Part, b64: &str, mime: Option<&str>) {
 
 /// A `data:` URL: its type, then its payload like inline data.
 pub fn data_url(part: &mut Part, url: &str) {
-    let Some(parsed) = bytes::parse_data_url(url) else {
+    let Some(parsed) = crate::wire::data_url::parse(url) else {
         return url_source(part, url);
     };
     let mime = (!parsed.mime.is_empty()).then_some(parsed.mime);
@@ -103,7 +145,7 @@ pub fn data_url(part: &mut Part, url: &str) {
     part.mime = mime.map(|m| cut(m, MAX_NAME));
     set_digest(
         part,
-        bytes::digest_bytes(&bytes::percent_decode(parsed.payload)),
+        bytes::digest_bytes(&crate::wire::data_url::percent_decode(parsed.payload)),
     );
 }
 
@@ -186,6 +228,30 @@ pub fn check_media(part: &mut Part, declared: Option<&str>) {
             ),
         );
     }
+}
+
+/// [`check_media`] against the type the part itself declared (its `mime`).
+pub fn check_declared_media(part: &mut Part) {
+    let declared = part.mime.clone();
+    check_media(part, declared.as_deref());
+}
+
+/// Records an image's `detail` as sent (cut, a non-string shown as JSON); `problem`
+/// says, from the value and how it is shown, what is wrong with it on this wire.
+pub fn detail(
+    part: &mut Part,
+    detail: &serde_json::Value,
+    problem: impl FnOnce(&serde_json::Value, &str) -> Option<String>,
+) {
+    let shown = match detail {
+        serde_json::Value::String(s) => cut(s, 32),
+        other => cut(&other.to_string(), 32),
+    };
+    if let Some(problem) = problem(detail, &shown) {
+        let message = format!("{}: {problem}", part.at);
+        part.problem(ProblemCode::BadDetail, message);
+    }
+    part.detail = Some(shown);
 }
 
 #[cfg(test)]

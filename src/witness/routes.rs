@@ -12,7 +12,8 @@ use super::config::WitnessConfig;
 use super::decode::{Decoded, decode};
 use super::log::CallLog;
 use super::record::{ProblemCode, Wire};
-use super::wire::{gemini, responses};
+use super::wire::gemini::answer as gemini_answer;
+use crate::wire::{gemini, responses};
 use axum::Router;
 use axum::body::Body;
 use axum::extract::{DefaultBodyLimit, Path, State};
@@ -150,12 +151,12 @@ async fn gemini_call(
 }
 
 async fn gemini_models(State(shared): State<S>) -> Response {
-    axum::Json(gemini::answer::models(&shared.config.model)).into_response()
+    axum::Json(gemini_answer::models(&shared.config.model)).into_response()
 }
 
 async fn gemini_model(State(shared): State<S>, Path(id): Path<String>) -> Response {
     if id == shared.config.model {
-        return axum::Json(gemini::answer::model_entry(&id)).into_response();
+        return axum::Json(gemini_answer::model_entry(&id)).into_response();
     }
     let why = format!("the witness serves one model, {}", shared.config.model);
     answer::error(Wire::Gemini, StatusCode::NOT_FOUND, &why)
@@ -164,14 +165,14 @@ async fn gemini_model(State(shared): State<S>, Path(id): Path<String>) -> Respon
 /// The OpenAI list, which also holds Gemini's `models` (its v1 lists at this path).
 async fn models(State(shared): State<S>) -> Response {
     let mut list = answer::models(&shared.config.model);
-    list["models"] = gemini::answer::models(&shared.config.model)["models"].clone();
+    list["models"] = gemini_answer::models(&shared.config.model)["models"].clone();
     axum::Json(list).into_response()
 }
 
 /// One model, described for both the OpenAI and the Gemini (v1) clients.
 async fn model(State(shared): State<S>, Path(id): Path<String>) -> Response {
     if id == shared.config.model {
-        let mut entry = gemini::answer::model_entry(&id);
+        let mut entry = gemini_answer::model_entry(&id);
         if let (Some(both), serde_json::Value::Object(openai)) =
             (entry.as_object_mut(), answer::model_entry(&id))
         {

@@ -12,8 +12,8 @@
 //! within one message the N must not go down.
 
 use super::record::{ModelCall, Part, PartKind, ProblemCode};
-use super::wire::responses;
 use crate::outcome::AssertionResult;
+use crate::wire::{chat, responses};
 
 /// One wire rule.
 pub struct Rule {
@@ -83,7 +83,7 @@ pub const RULES: [Rule; 10] = [
         codes: &[P::BadDetail],
         applies: |call| {
             any_part(call, |p| {
-                p.wire_form == "image_url" || p.wire_form == responses::form::IMAGE
+                p.wire_form == chat::form::IMAGE || p.wire_form == responses::form::IMAGE
             })
         },
     },
@@ -106,7 +106,7 @@ pub const RULES: [Rule; 10] = [
         codes: &[P::AudioFormatMismatch],
         applies: |call| {
             any_part(call, |p| {
-                p.wire_form == "input_audio" || p.wire_form == responses::form::AUDIO
+                p.wire_form == chat::form::AUDIO || p.wire_form == responses::form::AUDIO
             })
         },
     },
@@ -117,7 +117,7 @@ pub const RULES: [Rule; 10] = [
         codes: &[P::FileIncomplete],
         applies: |call| {
             any_part(call, |p| {
-                p.wire_form == "file" || p.wire_form == responses::form::FILE
+                p.wire_form == chat::form::FILE || p.wire_form == responses::form::FILE
             })
         },
     },

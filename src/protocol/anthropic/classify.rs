@@ -20,167 +20,87 @@
 //! member is read as the OpenAI doors read theirs.
 
 use crate::protocol::openai::CompletionEvidence;
-use crate::protocol::openai::classify::{ErrorSummary, shorten};
-use crate::protocol::openai::wire::StreamClassifier;
-use crate::protocol::sse_read::{EventSink, ReadEnd};
+use crate::protocol::openai::classify::{ErrorSummary, classify_door_body};
+use crate::protocol::openai::stream_reading::{Reading, StreamDoor, StreamReading};
+use crate::protocol::sse_read::ReadEnd;
 use crate::scenario::stream::StreamClass;
+use crate::wire::anthropic::event::{
+    CONTENT_BLOCK_DELTA, CONTENT_BLOCK_START, CONTENT_BLOCK_STOP, ERROR, MESSAGE_DELTA,
+    MESSAGE_START, MESSAGE_STOP, PING,
+};
 use serde_json::Value;
 use std::collections::BTreeSet;
 
-/// Feeds on the events of one streamed Messages answer, in order.
+/// The Messages door's stream: typed events from `message_start` to `message_stop`,
+/// each content block opened before it is used.
 #[derive(Debug, Default)]
-pub struct EventClassifier {
-    events: usize,
+pub struct MessagesStream {
     started: bool,
-    stopped: bool,
-    after_stop: usize,
     open_blocks: BTreeSet<u64>,
-    stop_reason: Option<String>,
-    error: Option<ErrorSummary>,
-    problems: Vec<String>,
 }
 
-impl EventClassifier {
-    fn problem(&mut self, text: String) {
-        if self.problems.len() < 20 {
-            self.problems.push(text);
-        }
-    }
+/// Feeds on the events of one streamed Messages answer, in order.
+pub type EventClassifier = StreamReading<MessagesStream>;
 
-    fn on_event(&mut self, event: &Value) {
-        let n = self.events;
+impl StreamDoor for MessagesStream {
+    const END: &'static str = MESSAGE_STOP;
+    const ITEM: &'static str = "event";
+    /// An `error` event is how a Messages stream ends in failure.
+    const ERROR_FIRST: bool = true;
+    const DOOR: (bool, bool) = (false, true);
+
+    fn on_item(&mut self, event: &Value, n: usize, reading: &mut Reading) -> bool {
         let Some(kind) = event.get("type").and_then(Value::as_str) else {
-            self.problem(format!("event {n} has no string `type`"));
-            return;
+            reading.problem(format!("event {n} has no string `type`"));
+            return false;
         };
-        if !self.started && !matches!(kind, "message_start" | "ping" | "error") {
-            self.problem(format!("event {n} ({kind}) comes before message_start"));
+        if !self.started && !matches!(kind, MESSAGE_START | PING | ERROR) {
+            reading.problem(format!("event {n} ({kind}) comes before {MESSAGE_START}"));
         }
         let index = event.get("index").and_then(Value::as_u64);
         match kind {
-            "message_start" if self.started => {
-                self.problem(format!("event {n}: a second message_start"))
+            MESSAGE_START if self.started => {
+                reading.problem(format!("event {n}: a second {MESSAGE_START}"))
             }
-            "message_start" => {
+            MESSAGE_START => {
                 self.started = true;
                 if !event.get("message").is_some_and(Value::is_object) {
-                    self.problem(format!("event {n}: message_start has no `message` object"));
-                }
-            }
-            "content_block_start" => match index {
-                Some(i) if self.open_blocks.insert(i) => {}
-                Some(i) => self.problem(format!("event {n}: block {i} started twice")),
-                None => self.problem(format!("event {n}: {kind} has no integer `index`")),
-            },
-            "content_block_delta" | "content_block_stop" => {
-                let open = index.is_some_and(|i| self.open_blocks.contains(&i));
-                if !open {
-                    self.problem(format!("event {n}: {kind} names no open block"));
-                } else if kind == "content_block_stop" {
-                    index.map(|i| self.open_blocks.remove(&i));
-                }
-            }
-            "message_delta" => {
-                if let Some(reason) = event["delta"]["stop_reason"].as_str() {
-                    self.stop_reason = Some(reason.to_string());
-                }
-            }
-            "message_stop" => {
-                self.stopped = true;
-                if !self.open_blocks.is_empty() {
-                    self.problem(format!(
-                        "message_stop with content blocks still open: {:?}",
-                        self.open_blocks
+                    reading.problem(format!(
+                        "event {n}: {MESSAGE_START} has no `message` object"
                     ));
                 }
             }
-            "error" => self.error = self.error.take().or_else(|| ErrorSummary::of(event)),
+            CONTENT_BLOCK_START => match index {
+                Some(i) if self.open_blocks.insert(i) => {}
+                Some(i) => reading.problem(format!("event {n}: block {i} started twice")),
+                None => reading.problem(format!("event {n}: {kind} has no integer `index`")),
+            },
+            CONTENT_BLOCK_DELTA | CONTENT_BLOCK_STOP => {
+                let open = index.is_some_and(|i| self.open_blocks.contains(&i));
+                if !open {
+                    reading.problem(format!("event {n}: {kind} names no open block"));
+                } else if kind == CONTENT_BLOCK_STOP {
+                    index.map(|i| self.open_blocks.remove(&i));
+                }
+            }
+            MESSAGE_DELTA => {
+                if let Some(reason) = event["delta"]["stop_reason"].as_str() {
+                    reading.finish_reason = Some(reason.to_string());
+                }
+            }
+            MESSAGE_STOP => {
+                if !self.open_blocks.is_empty() {
+                    reading.problem(format!(
+                        "{MESSAGE_STOP} with content blocks still open: {:?}",
+                        self.open_blocks
+                    ));
+                }
+                return true;
+            }
+            ERROR => reading.error = reading.error.take().or_else(|| ErrorSummary::of(event)),
             _ => {}
         }
-    }
-}
-
-impl EventSink for EventClassifier {
-    fn on_data(&mut self, data: &str) {
-        if self.stopped {
-            self.after_stop += 1;
-            return;
-        }
-        self.events += 1;
-        match serde_json::from_str::<Value>(data) {
-            Ok(v) => self.on_event(&v),
-            Err(e) => {
-                let n = self.events;
-                self.problem(format!(
-                    "event {n} is not JSON ({e}): {}",
-                    shorten(data, 80)
-                ));
-            }
-        }
-    }
-
-    fn framing(&mut self, problem: String) {
-        self.problem(problem);
-    }
-
-    fn terminal_seen(&self) -> bool {
-        self.stopped
-    }
-}
-
-impl StreamClassifier for EventClassifier {
-    fn finish(
-        mut self: Box<Self>,
-        status: u16,
-        content_type: Option<String>,
-        event_stream: bool,
-        ended_by: ReadEnd,
-        bytes: usize,
-    ) -> CompletionEvidence {
-        if self.after_stop > 0 {
-            let n = self.after_stop;
-            self.problems
-                .insert(0, format!("{n} events after message_stop"));
-        }
-        let classification = match (self.error.is_some(), self.stopped, ended_by) {
-            (true, _, _) if self.problems.is_empty() => StreamClass::RunError,
-            _ if !self.problems.is_empty() => StreamClass::Broken,
-            (_, true, _) => StreamClass::Completed,
-            (false, false, ReadEnd::Eof | ReadEnd::AfterTerminal) => {
-                self.problems.push(format!(
-                    "the stream ended after {} events without message_stop",
-                    self.events
-                ));
-                StreamClass::Broken
-            }
-            (_, false, end) => {
-                self.problems.push(
-                    match end {
-                        ReadEnd::Deadline => "no message_stop before the deadline (--timeout)",
-                        ReadEnd::ReadCap => "no message_stop within --max-response-bytes",
-                        _ => "the connection failed before message_stop",
-                    }
-                    .to_string(),
-                );
-                StreamClass::Unfinished
-            }
-        };
-        CompletionEvidence {
-            classification,
-            status,
-            content_type,
-            stream_requested: true,
-            event_stream,
-            chunks: self.events,
-            done: self.stopped,
-            finish_reason: self.stop_reason,
-            error: self.error,
-            problems: self.problems,
-            ended_by,
-            bytes,
-            responses: false,
-            messages: true,
-        }
+        false
     }
 }
 
@@ -192,32 +112,15 @@ pub fn classify_body(
     body: &[u8],
     ended_by: ReadEnd,
 ) -> CompletionEvidence {
-    let mut evidence = crate::protocol::openai::classify::classify_body(
+    let mut evidence = classify_door_body(
         status,
         content_type,
         stream_requested,
         body,
         ended_by,
+        |body| message_problem(body).map(|stop_reason| (stop_reason, StreamClass::Completed)),
     );
     evidence.messages = true;
-    let is_2xx_object = (200..300).contains(&status) && !stream_requested;
-    if !is_2xx_object || evidence.classification == StreamClass::Unfinished {
-        return evidence;
-    }
-    // The Chat reading judged a chat.completion; judge a message instead.
-    evidence.problems.clear();
-    evidence.finish_reason = None;
-    let parsed = crate::bounded_json::parse(body).ok();
-    match message_problem(parsed.as_ref()) {
-        Err(problem) => {
-            evidence.problems.push(problem);
-            evidence.classification = StreamClass::Broken;
-        }
-        Ok(stop_reason) => {
-            evidence.finish_reason = stop_reason;
-            evidence.classification = StreamClass::Completed;
-        }
-    }
     evidence
 }
 

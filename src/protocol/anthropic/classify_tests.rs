@@ -1,4 +1,6 @@
 use super::*;
+use crate::protocol::openai::wire::StreamClassifier;
+use crate::protocol::sse_read::EventSink;
 use serde_json::json;
 
 fn stream(events: &[Value], end: ReadEnd) -> CompletionEvidence {

@@ -13,10 +13,11 @@
 //! The bytes, stamps and sources are the Chat door's (`protocol::openai::part`);
 //! `omit: [source]` leaves the source out, `omit: [mimeType]` the `media_type`.
 
-use crate::protocol::openai::part::{PartInputs, rendered};
+use crate::protocol::openai::part::{PartInputs, rendered, without_type};
 use crate::scenario::model::MediaSpec;
+use crate::wire::anthropic;
 use base64::Engine as _;
-use serde_json::{Map, Value, json};
+use serde_json::Value;
 
 /// Renders one `$media` object into a Messages content block.
 pub fn render(
@@ -30,49 +31,31 @@ pub fn render(
     }
     let omit = |field: &str| spec.omit.iter().any(|f| f == field);
     let block_type = match r.part_type.as_str() {
-        "image" => "image".to_string(),
-        "file" => "document".to_string(),
-        other => other.to_string(),
+        "image" => anthropic::IMAGE,
+        "file" => anthropic::DOCUMENT,
+        other => other,
     };
-    let mut source = Map::new();
-    match (&r.url, r.stated.as_str()) {
-        (Some(url), _) => {
-            source.insert("type".into(), json!("url"));
-            source.insert("url".into(), json!(url));
-        }
-        (None, "text/plain") if block_type == "document" && spec.data.is_none() => {
+    let source = match (&r.url, r.stated.as_str()) {
+        (Some(url), _) => anthropic::url_source(url),
+        (None, "text/plain") if block_type == anthropic::DOCUMENT && spec.data.is_none() => {
             let bytes = base64::engine::general_purpose::STANDARD
                 .decode(&r.base64)
                 .map_err(|e| format!("the text document is not base64 of text: {e}"))?;
-            source.insert("type".into(), json!("text"));
-            source.insert("media_type".into(), json!("text/plain"));
-            source.insert(
-                "data".into(),
-                json!(String::from_utf8_lossy(&bytes).into_owned()),
-            );
+            anthropic::text_source(&String::from_utf8_lossy(&bytes))
         }
         (None, stated) => {
-            source.insert("type".into(), json!("base64"));
-            if !omit("mimeType") {
-                source.insert("media_type".into(), json!(stated));
-            }
-            source.insert("data".into(), json!(r.base64));
+            anthropic::base64_source((!omit("mimeType")).then_some(stated), &r.base64)
         }
-    }
-    let mut block = Map::new();
-    if !omit("type") {
-        block.insert("type".into(), json!(block_type));
-    }
-    if !omit("source") {
-        block.insert("source".into(), Value::Object(source));
-    }
-    Ok(Value::Object(block))
+    };
+    let block = anthropic::block(block_type, (!omit("source")).then_some(source));
+    Ok(without_type(block, omit("type")))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use mmconform_media as media;
+    use serde_json::json;
     use std::collections::BTreeMap;
 
     fn render_with(v: Value) -> Result<Value, String> {

@@ -11,8 +11,10 @@
 //!   not JSON, a completion without choices, a stream where JSON was asked for);
 //! - `unfinished`: our deadline or read cap ended the read first (not a verdict).
 
-use crate::protocol::sse_read::{EventSink, ReadEnd};
+use super::stream_reading::{Reading, StreamDoor, StreamReading};
+use crate::protocol::sse_read::ReadEnd;
 pub use crate::scenario::stream::StreamClass;
+use crate::wire::chat;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -156,16 +158,13 @@ impl CompletionEvidence {
     }
 }
 
-/// Feeds on the events of one streamed answer, in order.
+/// The Chat Completions door's stream: `chat.completion.chunk` objects, ending
+/// `data: [DONE]`; an `{error}` object in the stream is the run's error.
 #[derive(Debug, Default)]
-pub struct ChunkClassifier {
-    chunks: usize,
-    done: bool,
-    after_done: usize,
-    finish_reason: Option<String>,
-    error: Option<ErrorSummary>,
-    problems: Vec<String>,
-}
+pub struct ChatStream;
+
+/// Feeds on the events of one streamed answer, in order.
+pub type ChunkClassifier = StreamReading<ChatStream>;
 
 /// What keeps `choice` from being a valid choice of a chunk or a completion.
 fn choice_problem(choice: &Value, delta_key: &str) -> Option<String> {
@@ -191,33 +190,49 @@ fn finish_reason(choices: &[Value]) -> Option<String> {
         .map(str::to_string)
 }
 
-impl ChunkClassifier {
-    fn problem(&mut self, text: String) {
-        if self.problems.len() < 20 {
-            self.problems.push(text);
-        }
+impl StreamDoor for ChatStream {
+    const END: &'static str = "data: [DONE]";
+    const ITEM: &'static str = "chunk";
+    const DOOR: (bool, bool) = (false, false);
+
+    fn is_end_marker(data: &str) -> bool {
+        data.trim() == chat::DONE
     }
 
-    fn on_chunk(&mut self, chunk: &Value) {
-        let n = self.chunks;
-        if chunk.get("object").and_then(Value::as_str) != Some("chat.completion.chunk") {
-            self.problem(format!(
-                "chunk {n}: `object` is not \"chat.completion.chunk\""
+    fn on_item(&mut self, chunk: &Value, n: usize, reading: &mut Reading) -> bool {
+        if chunk.get("error").is_some() && reading.error.is_none() {
+            reading.error = ErrorSummary::of(chunk);
+            return false;
+        }
+        if chunk.get("object").and_then(Value::as_str) != Some(chat::CHUNK_OBJECT) {
+            reading.problem(format!(
+                "chunk {n}: `object` is not \"{}\"",
+                chat::CHUNK_OBJECT
             ));
-            return;
+            return false;
         }
         let Some(choices) = chunk.get("choices").and_then(Value::as_array) else {
-            self.problem(format!("chunk {n} has no `choices` array"));
-            return;
+            reading.problem(format!("chunk {n} has no `choices` array"));
+            return false;
         };
         if let Some(p) = choices.iter().find_map(|c| choice_problem(c, "delta")) {
-            self.problem(format!("chunk {n}: {p}"));
+            reading.problem(format!("chunk {n}: {p}"));
         }
-        if self.finish_reason.is_none() {
-            self.finish_reason = finish_reason(choices);
+        if reading.finish_reason.is_none() {
+            reading.finish_reason = finish_reason(choices);
         }
+        false
     }
 
+    fn ended_problem(&self, reading: &Reading) -> Option<String> {
+        reading
+            .finish_reason
+            .is_none()
+            .then(|| "no chunk carried a finish_reason".into())
+    }
+}
+
+impl ChunkClassifier {
     /// The evidence for an answer with `status`, read as an event stream or not.
     pub fn finish(
         self,
@@ -238,100 +253,40 @@ impl ChunkClassifier {
     }
 }
 
-impl super::wire::StreamClassifier for ChunkClassifier {
-    fn finish(
-        mut self: Box<Self>,
-        status: u16,
-        content_type: Option<String>,
-        event_stream: bool,
-        ended_by: ReadEnd,
-        bytes: usize,
-    ) -> CompletionEvidence {
-        if self.after_done > 0 {
-            let n = self.after_done;
-            self.problems
-                .insert(0, format!("{n} events after data: [DONE]"));
-        }
-        let classification = match (self.error.is_some(), self.done, ended_by) {
-            _ if !self.problems.is_empty() => StreamClass::Broken,
-            (true, _, _) => StreamClass::RunError,
-            (false, true, _) if self.finish_reason.is_none() => {
-                self.problems
-                    .push("no chunk carried a finish_reason".into());
-                StreamClass::Broken
-            }
-            (false, true, _) => StreamClass::Completed,
-            (false, false, ReadEnd::Eof | ReadEnd::AfterTerminal) => {
-                self.problems.push(format!(
-                    "the stream ended after {} chunks without data: [DONE]",
-                    self.chunks
-                ));
-                StreamClass::Broken
-            }
-            (false, false, end) => {
-                self.problems.push(
-                    match end {
-                        ReadEnd::Deadline => "no data: [DONE] before the deadline (--timeout)",
-                        ReadEnd::ReadCap => "no data: [DONE] within --max-response-bytes",
-                        _ => "the connection failed before data: [DONE]",
-                    }
-                    .to_string(),
-                );
-                StreamClass::Unfinished
-            }
-        };
-        CompletionEvidence {
-            classification,
-            status,
-            content_type,
-            stream_requested: true,
-            event_stream,
-            chunks: self.chunks,
-            done: self.done,
-            finish_reason: self.finish_reason,
-            error: self.error,
-            problems: self.problems,
-            ended_by,
-            bytes,
-            responses: false,
-            messages: false,
-        }
-    }
-}
+/// How a door reads its 2xx object: the finish reason (or status) and the bucket, or
+/// what keeps the body from being the door's object.
+pub(crate) type ReadObject = fn(Option<&Value>) -> Result<(Option<String>, StreamClass), String>;
 
-impl EventSink for ChunkClassifier {
-    fn on_data(&mut self, data: &str) {
-        if self.done {
-            self.after_done += 1;
-            return;
+/// Classifies another door's answer not read as an event stream: as Chat's are, but a
+/// 2xx object (asked without `stream`) is judged by the door's `read_object`.
+pub(crate) fn classify_door_body(
+    status: u16,
+    content_type: Option<String>,
+    stream_requested: bool,
+    body: &[u8],
+    ended_by: ReadEnd,
+    read_object: ReadObject,
+) -> CompletionEvidence {
+    let mut evidence = classify_body(status, content_type, stream_requested, body, ended_by);
+    let is_2xx_object = (200..300).contains(&status) && !stream_requested;
+    if !is_2xx_object || evidence.classification == StreamClass::Unfinished {
+        return evidence;
+    }
+    // The Chat reading judged a chat.completion; judge the door's object instead.
+    evidence.problems.clear();
+    evidence.finish_reason = None;
+    let parsed = crate::bounded_json::parse(body).ok();
+    match read_object(parsed.as_ref()) {
+        Err(problem) => {
+            evidence.problems.push(problem);
+            evidence.classification = StreamClass::Broken;
         }
-        if data.trim() == "[DONE]" {
-            self.done = true;
-            return;
-        }
-        self.chunks += 1;
-        match serde_json::from_str::<Value>(data) {
-            Ok(v) if v.get("error").is_some() && self.error.is_none() => {
-                self.error = ErrorSummary::of(&v);
-            }
-            Ok(v) => self.on_chunk(&v),
-            Err(e) => {
-                let n = self.chunks;
-                self.problem(format!(
-                    "chunk {n} is not JSON ({e}): {}",
-                    shorten(data, 80)
-                ));
-            }
+        Ok((finish_reason, classification)) => {
+            evidence.finish_reason = finish_reason;
+            evidence.classification = classification;
         }
     }
-
-    fn framing(&mut self, problem: String) {
-        self.problem(problem);
-    }
-
-    fn terminal_seen(&self) -> bool {
-        self.done
-    }
+    evidence
 }
 
 /// Classifies an answer that was not read as an event stream.
@@ -404,8 +359,8 @@ fn completion_problem(body: Option<&Value>) -> Option<String> {
     let Some(body) = body else {
         return Some("the 2xx body is not JSON".into());
     };
-    if body.get("object").and_then(Value::as_str) != Some("chat.completion") {
-        return Some("`object` is not \"chat.completion\"".into());
+    if body.get("object").and_then(Value::as_str) != Some(chat::COMPLETION_OBJECT) {
+        return Some(format!("`object` is not \"{}\"", chat::COMPLETION_OBJECT));
     }
     let choices = match body.get("choices").and_then(Value::as_array) {
         Some(c) if !c.is_empty() => c,

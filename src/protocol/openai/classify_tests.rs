@@ -1,6 +1,7 @@
 //! Tests for the OpenAI answer classifier: JSON completions, chunk streams, errors.
 
 use super::*;
+use crate::protocol::sse_read::EventSink;
 use serde_json::json;
 
 fn chunk(content: &str, finish: Option<&str>) -> String {

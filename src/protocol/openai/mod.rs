@@ -19,6 +19,7 @@ pub mod models;
 pub mod part;
 pub mod read;
 pub mod run;
+pub mod stream_reading;
 pub mod usage;
 pub mod wire;
 

@@ -11,6 +11,7 @@
 use crate::protocol::openwop::part::extension;
 use crate::scenario::model::{MediaSource, MediaSpec};
 use crate::scenario::template;
+use crate::wire::{chat, data_url};
 use base64::Engine as _;
 use mmconform_media as media;
 use serde_json::{Map, Value, json};
@@ -34,15 +35,6 @@ fn kind(part_type: &str) -> &str {
     }
 }
 
-/// The format `input_audio` names for a MIME type.
-pub fn audio_format(mime: &str) -> String {
-    match media::mime_essence(mime).as_str() {
-        "audio/mpeg" | "audio/mp3" => "mp3".into(),
-        "audio/wav" | "audio/wave" | "audio/x-wav" => "wav".into(),
-        other => other.rsplit('/').next().unwrap_or(other).to_string(),
-    }
-}
-
 /// The rendered pieces every part shape draws on.
 pub(crate) struct Rendered {
     pub part_type: String,
@@ -51,6 +43,13 @@ pub(crate) struct Rendered {
     pub base64: String,
     pub url: Option<String>,
     pub file_id: Option<String>,
+}
+
+impl Rendered {
+    /// The bytes as a data URL, without its type when the case leaves it out.
+    pub fn data_url(&self, omit_mime: bool) -> String {
+        data_url::encode((!omit_mime).then_some(self.stated.as_str()), &self.base64)
+    }
 }
 
 pub(crate) fn rendered(
@@ -130,7 +129,8 @@ pub(crate) fn rendered(
     })
 }
 
-/// Renders one `$media` object into a Chat Completions content part.
+/// Renders one `$media` object into a Chat Completions content part (the wire's
+/// spelling: `crate::wire::chat`).
 pub fn render(
     spec: &MediaSpec,
     resolve: &dyn Fn(&str) -> Option<Value>,
@@ -138,62 +138,83 @@ pub fn render(
 ) -> Result<Value, String> {
     let r = rendered(spec, resolve, inputs)?;
     let omit = |field: &str| spec.omit.iter().any(|f| f == field);
-    let data_url = if omit("mimeType") {
-        format!("data:;base64,{}", r.base64)
-    } else {
-        format!("data:{};base64,{}", r.stated, r.base64)
-    };
+    let data_url = r.data_url(omit("mimeType"));
     let text = |t: &str| template::render_text(t, resolve);
-    let mut object = Map::new();
-    let wire_type = match r.part_type.as_str() {
+    let part = match r.part_type.as_str() {
         "image" => {
             let url = r.url.unwrap_or(data_url);
             if spec.bare {
-                return Ok(json!({"type": "image_url", "image_url": url}));
+                return Ok(chat::bare_image_url(&url));
             }
-            object.insert("url".into(), json!(url));
-            if let Some(detail) = &spec.detail {
-                object.insert("detail".into(), json!(text(detail)?));
-            }
-            "image_url".to_string()
+            let detail = spec.detail.as_deref().map(text).transpose()?;
+            chat::image_url(&url, detail.as_deref())
         }
         "audio" => {
-            object.insert("data".into(), json!(r.base64));
-            if !omit("format") {
-                let format = match &spec.format {
-                    Some(f) => text(f)?,
-                    None => audio_format(&r.stated),
-                };
-                object.insert("format".into(), json!(format));
+            let format = audio_format(spec, &r, &text, omit("format"))?;
+            chat::input_audio(&r.base64, format.as_deref())
+        }
+        "file" => match r.file_id {
+            Some(id) => chat::file_id(&id),
+            None => {
+                let name = filename(spec, &r, &text, omit("filename"))?;
+                chat::file_data(&r.url.unwrap_or(data_url), name.as_deref())
             }
-            "input_audio".to_string()
-        }
-        "file" => {
-            if let Some(id) = r.file_id {
-                object.insert("file_id".into(), json!(id));
-            } else {
-                object.insert("file_data".into(), json!(r.url.unwrap_or(data_url)));
-                if !omit("filename") {
-                    let name = match &spec.filename {
-                        Some(f) => text(f)?,
-                        None => format!("document.{}", extension(&r.stated)),
-                    };
-                    object.insert("filename".into(), json!(name));
-                }
-            }
-            "file".to_string()
-        }
-        other => {
-            object.insert("data".into(), json!(r.base64));
-            other.to_string()
-        }
+        },
+        other => unknown_part(other, &r.base64),
     };
-    let mut part = Map::new();
-    if !omit("type") {
-        part.insert("type".into(), json!(wire_type));
+    Ok(without_type(part, omit("type")))
+}
+
+type Text<'a> = dyn Fn(&str) -> Result<String, String> + 'a;
+
+/// The `input_audio.format`: `$media.format`, else the one the stated type names;
+/// `None` when the case leaves it out.
+pub(crate) fn audio_format(
+    spec: &MediaSpec,
+    r: &Rendered,
+    text: &Text,
+    omitted: bool,
+) -> Result<Option<String>, String> {
+    if omitted {
+        return Ok(None);
     }
-    part.insert(wire_type, Value::Object(object));
-    Ok(Value::Object(part))
+    Ok(Some(match &spec.format {
+        Some(f) => text(f)?,
+        None => chat::audio_format(&r.stated),
+    }))
+}
+
+/// A document's filename: `$media.filename`, else `document.<ext>`; `None` when the
+/// case leaves it out.
+pub(crate) fn filename(
+    spec: &MediaSpec,
+    r: &Rendered,
+    text: &Text,
+    omitted: bool,
+) -> Result<Option<String>, String> {
+    if omitted {
+        return Ok(None);
+    }
+    Ok(Some(match &spec.filename {
+        Some(f) => text(f)?,
+        None => format!("document.{}", extension(&r.stated)),
+    }))
+}
+
+/// `{type: t, t: {data: <base64>}}`: a part of a type no OpenAI wire defines.
+pub(crate) fn unknown_part(part_type: &str, base64: &str) -> Value {
+    let mut part = Map::new();
+    part.insert("type".into(), json!(part_type));
+    part.insert(part_type.into(), json!({"data": base64}));
+    Value::Object(part)
+}
+
+/// `part` without its `type` when the case leaves it out (the rest in order).
+pub(crate) fn without_type(mut part: Value, omitted: bool) -> Value {
+    if omitted && let Some(object) = part.as_object_mut() {
+        object.shift_remove("type");
+    }
+    part
 }
 
 #[cfg(test)]

@@ -15,52 +15,56 @@
 //! - `unfinished`: our deadline or read cap ended the read first (not a verdict).
 
 use crate::protocol::openai::CompletionEvidence;
-use crate::protocol::openai::classify::{ErrorSummary, shorten};
-use crate::protocol::openai::wire::StreamClassifier;
-use crate::protocol::sse_read::{EventSink, ReadEnd};
+use crate::protocol::openai::classify::{ErrorSummary, classify_door_body};
+use crate::protocol::openai::stream_reading::{Reading, StreamDoor, StreamReading};
+use crate::protocol::sse_read::ReadEnd;
 use crate::scenario::stream::StreamClass;
+use crate::wire::{chat, responses};
 use serde_json::Value;
 
-/// Feeds on the events of one streamed Responses answer, in order.
+/// The Responses door's stream: `response.*` events with increasing
+/// `sequence_number`s, ending `response.completed`.
 #[derive(Debug, Default)]
-pub struct EventClassifier {
-    events: usize,
-    completed: bool,
-    after_completed: usize,
+pub struct ResponsesStream {
     last_sequence: Option<u64>,
-    status: Option<String>,
-    error: Option<ErrorSummary>,
-    problems: Vec<String>,
 }
 
-impl EventClassifier {
-    fn problem(&mut self, text: String) {
-        if self.problems.len() < 20 {
-            self.problems.push(text);
-        }
+/// Feeds on the events of one streamed Responses answer, in order.
+pub type EventClassifier = StreamReading<ResponsesStream>;
+
+impl StreamDoor for ResponsesStream {
+    const END: &'static str = responses::COMPLETED;
+    const ITEM: &'static str = "event";
+    const DOOR: (bool, bool) = (true, false);
+
+    /// A Chat-style `data: [DONE]` after `response.completed` is not part of the
+    /// Responses stream, but gateways bridging Chat add it (LiteLLM) and the official
+    /// SDKs' stream readers stop at it: nothing is lost, so it is no defect. Any other
+    /// event after the end is.
+    fn tolerated_after_end(data: &str) -> bool {
+        data.trim() == chat::DONE
     }
 
-    fn on_event(&mut self, event: &Value) {
-        let n = self.events;
+    fn on_item(&mut self, event: &Value, n: usize, reading: &mut Reading) -> bool {
         let Some(kind) = event.get("type").and_then(Value::as_str) else {
-            self.problem(format!("event {n} has no string `type`"));
-            return;
+            reading.problem(format!("event {n} has no string `type`"));
+            return false;
         };
         if let Some(seq) = event.get("sequence_number") {
             match (seq.as_u64(), self.last_sequence) {
-                (Some(now), Some(before)) if now <= before => self.problem(format!(
+                (Some(now), Some(before)) if now <= before => reading.problem(format!(
                     "event {n} ({kind}): sequence_number {now} does not follow {before}"
                 )),
                 (Some(now), _) => self.last_sequence = Some(now),
-                (None, _) => self.problem(format!(
+                (None, _) => reading.problem(format!(
                     "event {n} ({kind}): sequence_number is not an integer"
                 )),
             }
         }
         match kind {
-            "error" => self.error = self.error.take().or_else(|| error_event(event)),
-            "response.failed" => {
-                self.error = self.error.take().or_else(|| {
+            "error" => reading.error = reading.error.take().or_else(|| error_event(event)),
+            responses::FAILED => {
+                reading.error = reading.error.take().or_else(|| {
                     ErrorSummary::of(&event["response"]).or(Some(ErrorSummary {
                         error_type: None,
                         code: Some("response.failed".into()),
@@ -68,22 +72,23 @@ impl EventClassifier {
                     }))
                 })
             }
-            "response.completed" => {
-                self.completed = true;
+            responses::COMPLETED => {
                 let status = event["response"]["status"].as_str().map(str::to_string);
                 if status.as_deref() != Some("completed") {
-                    self.problem(format!(
+                    reading.problem(format!(
                         "response.completed carries a response in status {}",
                         status.as_deref().unwrap_or("(none)")
                     ));
                 }
-                self.status = status;
+                reading.finish_reason = status;
+                return true;
             }
-            other if !other.starts_with("response.") => self.problem(format!(
+            other if !other.starts_with("response.") => reading.problem(format!(
                 "event {n}: `type` {other} is not a response.* event"
             )),
             _ => {}
         }
+        false
     }
 }
 
@@ -98,99 +103,8 @@ fn error_event(event: &Value) -> Option<ErrorSummary> {
     })
 }
 
-impl EventSink for EventClassifier {
-    fn on_data(&mut self, data: &str) {
-        if self.completed {
-            // A Chat-style `data: [DONE]` after `response.completed` is not part of the
-            // Responses stream, but gateways bridging Chat add it (LiteLLM) and the
-            // official SDKs' stream readers stop at it: nothing is lost, so it is no
-            // defect. Any other event after the end is.
-            if data.trim() != "[DONE]" {
-                self.after_completed += 1;
-            }
-            return;
-        }
-        self.events += 1;
-        match serde_json::from_str::<Value>(data) {
-            Ok(v) => self.on_event(&v),
-            Err(e) => {
-                let n = self.events;
-                self.problem(format!(
-                    "event {n} is not JSON ({e}): {}",
-                    shorten(data, 80)
-                ));
-            }
-        }
-    }
-
-    fn framing(&mut self, problem: String) {
-        self.problem(problem);
-    }
-
-    fn terminal_seen(&self) -> bool {
-        self.completed
-    }
-}
-
-impl StreamClassifier for EventClassifier {
-    fn finish(
-        mut self: Box<Self>,
-        status: u16,
-        content_type: Option<String>,
-        event_stream: bool,
-        ended_by: ReadEnd,
-        bytes: usize,
-    ) -> CompletionEvidence {
-        if self.after_completed > 0 {
-            let n = self.after_completed;
-            self.problems
-                .insert(0, format!("{n} events after response.completed"));
-        }
-        let classification = match (self.error.is_some(), self.completed, ended_by) {
-            _ if !self.problems.is_empty() => StreamClass::Broken,
-            (true, _, _) => StreamClass::RunError,
-            (false, true, _) => StreamClass::Completed,
-            (false, false, ReadEnd::Eof | ReadEnd::AfterTerminal) => {
-                self.problems.push(format!(
-                    "the stream ended after {} events without response.completed",
-                    self.events
-                ));
-                StreamClass::Broken
-            }
-            (false, false, end) => {
-                self.problems.push(
-                    match end {
-                        ReadEnd::Deadline => {
-                            "no response.completed before the deadline (--timeout)"
-                        }
-                        ReadEnd::ReadCap => "no response.completed within --max-response-bytes",
-                        _ => "the connection failed before response.completed",
-                    }
-                    .to_string(),
-                );
-                StreamClass::Unfinished
-            }
-        };
-        CompletionEvidence {
-            classification,
-            status,
-            content_type,
-            stream_requested: true,
-            event_stream,
-            chunks: self.events,
-            done: self.completed,
-            finish_reason: self.status,
-            error: self.error,
-            problems: self.problems,
-            ended_by,
-            bytes,
-            responses: true,
-            messages: false,
-        }
-    }
-}
-
-/// Classifies a Responses answer that was not read as an event stream.
+/// Classifies a Responses answer that was not read as an event stream: a `response`
+/// whose status is `failed` is a run error.
 pub fn classify_body(
     status: u16,
     content_type: Option<String>,
@@ -198,39 +112,23 @@ pub fn classify_body(
     body: &[u8],
     ended_by: ReadEnd,
 ) -> CompletionEvidence {
-    let mut evidence = crate::protocol::openai::classify::classify_body(
+    let mut evidence = classify_door_body(
         status,
         content_type,
         stream_requested,
         body,
         ended_by,
+        |body| {
+            response_problem(body).map(|status| {
+                let class = match status.as_str() {
+                    "failed" => StreamClass::RunError,
+                    _ => StreamClass::Completed,
+                };
+                (Some(status), class)
+            })
+        },
     );
     evidence.responses = true;
-    let chat_verdict = evidence.classification;
-    let is_2xx_object = (200..300).contains(&status) && !stream_requested;
-    if !is_2xx_object || chat_verdict == StreamClass::Unfinished {
-        return evidence;
-    }
-    // The Chat reading judged a chat.completion; judge a response object instead.
-    evidence.problems.clear();
-    evidence.finish_reason = None;
-    let parsed = crate::bounded_json::parse(body).ok();
-    evidence.classification = match response_problem(parsed.as_ref()) {
-        Err(problem) => {
-            evidence.problems.push(problem);
-            StreamClass::Broken
-        }
-        Ok(response_status) => {
-            evidence.classification = StreamClass::Completed;
-            let failed = response_status == "failed";
-            evidence.finish_reason = Some(response_status);
-            if failed {
-                StreamClass::RunError
-            } else {
-                StreamClass::Completed
-            }
-        }
-    };
     evidence
 }
 

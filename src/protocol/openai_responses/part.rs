@@ -10,13 +10,16 @@
 //!
 //! The bytes, stamps and sources are the Chat door's (`protocol::openai::part`).
 
-use crate::protocol::openai::part::{PartInputs, audio_format, rendered};
-use crate::protocol::openwop::part::extension;
+use crate::protocol::openai::part::{
+    PartInputs, audio_format, filename, rendered, unknown_part, without_type,
+};
 use crate::scenario::model::MediaSpec;
 use crate::scenario::template;
-use serde_json::{Map, Value, json};
+use crate::wire::responses::{self, Source};
+use serde_json::Value;
 
-/// Renders one `$media` object into a Responses input part.
+/// Renders one `$media` object into a Responses input part (the wire's spelling:
+/// `crate::wire::responses`).
 pub fn render(
     spec: &MediaSpec,
     resolve: &dyn Fn(&str) -> Option<Value>,
@@ -24,77 +27,39 @@ pub fn render(
 ) -> Result<Value, String> {
     let r = rendered(spec, resolve, inputs)?;
     let omit = |field: &str| spec.omit.iter().any(|f| f == field);
-    let data_url = if omit("mimeType") {
-        format!("data:;base64,{}", r.base64)
-    } else {
-        format!("data:{};base64,{}", r.stated, r.base64)
-    };
+    let data_url = r.data_url(omit("mimeType"));
     let text = |t: &str| template::render_text(t, resolve);
-    let mut part = Map::new();
-    let wire_type = match r.part_type.as_str() {
+    let source = match (&r.file_id, &r.url) {
+        (Some(id), _) => Source::FileId(id),
+        (None, Some(url)) => Source::Url(url),
+        (None, None) => Source::Data(&data_url),
+    };
+    let part = match r.part_type.as_str() {
         "image" => {
-            match r.file_id {
-                Some(id) => part.insert("file_id".into(), json!(id)),
-                None => part.insert("image_url".into(), json!(r.url.unwrap_or(data_url))),
-            };
-            if let Some(detail) = &spec.detail {
-                part.insert("detail".into(), json!(text(detail)?));
-            }
-            "input_image".to_string()
+            let detail = spec.detail.as_deref().map(text).transpose()?;
+            responses::input_image(source, detail.as_deref())
         }
         "audio" => {
-            let mut audio = Map::new();
-            audio.insert("data".into(), json!(r.base64));
-            if !omit("format") {
-                let format = match &spec.format {
-                    Some(f) => text(f)?,
-                    None => audio_format(&r.stated),
-                };
-                audio.insert("format".into(), json!(format));
-            }
-            part.insert("input_audio".into(), Value::Object(audio));
-            "input_audio".to_string()
+            let format = audio_format(spec, &r, &text, omit("format"))?;
+            responses::input_audio(&r.base64, format.as_deref())
         }
         "file" => {
-            let named = match (r.file_id, r.url) {
-                (Some(id), _) => {
-                    part.insert("file_id".into(), json!(id));
-                    false
-                }
-                (None, Some(url)) => {
-                    part.insert("file_url".into(), json!(url));
-                    true
-                }
-                (None, None) => {
-                    part.insert("file_data".into(), json!(data_url));
-                    true
-                }
-            };
-            if named && !omit("filename") {
-                let name = match &spec.filename {
-                    Some(f) => text(f)?,
-                    None => format!("document.{}", extension(&r.stated)),
-                };
-                part.insert("filename".into(), json!(name));
-            }
-            if omit("source") {
+            // A file id names the file; data and URLs carry a filename.
+            let unnamed = matches!(source, Source::FileId(_)) || omit("filename");
+            let name = filename(spec, &r, &text, unnamed)?;
+            let mut part = responses::input_file(source, name.as_deref());
+            if omit("source")
+                && let Some(object) = part.as_object_mut()
+            {
                 for key in ["file_data", "file_id", "file_url"] {
-                    part.remove(key);
+                    object.shift_remove(key);
                 }
             }
-            "input_file".to_string()
+            part
         }
-        other => {
-            part.insert(other.to_string(), json!({"data": r.base64}));
-            other.to_string()
-        }
+        other => unknown_part(other, &r.base64),
     };
-    let mut out = Map::new();
-    if !omit("type") {
-        out.insert("type".into(), json!(wire_type));
-    }
-    out.extend(part);
-    Ok(Value::Object(out))
+    Ok(without_type(part, omit("type")))
 }
 
 #[cfg(test)]
@@ -102,6 +67,7 @@ mod tests {
     use super::*;
     use base64::Engine as _;
     use mmconform_media as media;
+    use serde_json::json;
     use std::collections::BTreeMap;
 
     fn render_with(v: Value, ids: &BTreeMap<String, String>) -> Result<Value, String> {

@@ -1,15 +1,23 @@
-//! One folder per model wire the witness hears beyond the two it started with: each
-//! holds the wire's shapes (part types, data URLs, error envelope, stream events) in
-//! its `mod.rs`, usable to encode a request as well as to read one, its decoder
-//! (`decode.rs`: a request body to the parts of a [`ModelCall`](super::ModelCall)) and
-//! its answers (`answer.rs`). A new wire is one more folder here, one [`Wire`](super::Wire)
-//! value, its routes in `routes.rs` and its arms in `decode.rs` and `answer.rs`.
-//!
-//! OpenAI Chat Completions and Anthropic Messages are still decoded in `openai.rs` and
-//! `anthropic.rs` one level up (they share the `messages` shape in `decode.rs`).
+//! The witness's side of each model wire, one folder per wire (its description, the
+//! names and shapes both directions use, is `crate::wire::<name>`): `decode.rs` turns
+//! a request body into the parts of a [`ModelCall`](super::ModelCall) through the
+//! shared `Collector` (`super::decode`) and `super::part` helpers, and `answer.rs`
+//! answers in the wire's shape. A new wire is one folder here and one in `crate::wire`,
+//! one [`Wire`](super::Wire) value, its routes in `routes.rs` and its arms in
+//! `decode.rs` and `answer.rs`.
 
+pub mod anthropic;
+pub mod chat;
 pub mod gemini;
 pub mod responses;
 
 #[cfg(test)]
 mod routes_tests;
+
+/// The `data:` payloads of an SSE body, in order (the answers' tests).
+#[cfg(test)]
+fn data_lines(body: &str) -> Vec<&str> {
+    body.lines()
+        .filter_map(|l| l.strip_prefix("data: "))
+        .collect()
+}

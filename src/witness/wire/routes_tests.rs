@@ -94,7 +94,7 @@ async fn a_responses_stream_sends_every_event_up_to_completed() {
         .lines()
         .filter_map(|l| l.strip_prefix("event: "))
         .collect();
-    assert_eq!(names, crate::witness::wire::responses::EVENTS);
+    assert_eq!(names, crate::wire::responses::EVENTS);
     let last = body
         .lines()
         .filter_map(|l| l.strip_prefix("data: "))

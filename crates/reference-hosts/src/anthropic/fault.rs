@@ -18,6 +18,10 @@ fault_catalogue! {
             "A message with `content: []` is accepted.";
         AcceptsInvalidBase64 => "accepts-invalid-base64",
             "A base64 source whose data does not decode is accepted.";
+        LaxBase64 => "lax-base64",
+            "Base64 is decoded as Python's default decoder does: characters outside the alphabet are skipped, so base64 with `*` inserted is taken as the file it encodes.";
+        AcceptsNonHttpUrl => "accepts-non-http-url",
+            "A url source of any scheme (file://, ftp://, gopher://) is taken as if it were http(s) (never opened).";
         DropsDocuments => "drops-documents",
             "Document blocks are silently left out (of the answer and of the forwarded call) and the request answers 200.";
         IgnoresImageOnTextModel => "ignores-image-on-text-model",

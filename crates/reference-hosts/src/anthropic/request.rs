@@ -207,7 +207,8 @@ fn source(
             allowed_type(config, media_type, kind, &at)?;
             let data = field("data")
                 .ok_or_else(|| ApiError::invalid(format!("{at}.data: Field required")))?;
-            let bytes = match data_url::decode_with(data, false) {
+            let lax = config.faulted(AnthropicFault::LaxBase64);
+            let bytes = match data_url::decode_with(data, lax) {
                 Ok(bytes) => bytes,
                 Err(_) if config.faulted(AnthropicFault::AcceptsInvalidBase64) => {
                     return Ok(format!("{noun} {media_type} undecoded"));
@@ -237,6 +238,9 @@ fn source(
                 .ok_or_else(|| ApiError::invalid(format!("{at}.url: Field required")))?;
             match url::Url::parse(url) {
                 Ok(u) if matches!(u.scheme(), "http" | "https") => Ok(format!("{noun} url")),
+                Ok(_) if config.faulted(AnthropicFault::AcceptsNonHttpUrl) => {
+                    Ok(format!("{noun} url"))
+                }
                 _ => Err(ApiError::invalid(format!(
                     "{at}.url: an http(s) URL is required"
                 ))),

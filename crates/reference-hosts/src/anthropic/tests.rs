@@ -114,7 +114,30 @@ async fn malformations_and_capabilities_are_refused_400_in_the_envelope() {
 #[tokio::test]
 async fn each_fault_breaks_its_own_requirement() {
     let png = b64("image/png");
-    let cases: [(AnthropicFault, Value, &str); 10] = [
+    // Valid base64 of the PNG with `*` between its 16-character groups.
+    let noisy: String = png
+        .as_bytes()
+        .chunks(16)
+        .map(|c| std::str::from_utf8(c).unwrap())
+        .collect::<Vec<_>>()
+        .join("*");
+    let gopher =
+        json!({"type": "image", "source": {"type": "url", "url": "gopher://127.0.0.1:9/_x"}});
+    for strict in [json!([image("image/png", &noisy)]), json!([gopher.clone()])] {
+        let got = faithful(ask(MULTIMODAL_MODEL, strict)).await;
+        assert_eq!(got, "400 invalid_request_error");
+    }
+    let cases: [(AnthropicFault, Value, &str); 12] = [
+        (
+            AnthropicFault::LaxBase64,
+            json!([image("image/png", &noisy)]),
+            "200 saw: image image/png",
+        ),
+        (
+            AnthropicFault::AcceptsNonHttpUrl,
+            json!([gopher]),
+            "200 saw: image url",
+        ),
         (
             AnthropicFault::CrashOnUnknownBlock,
             json!([{"type": "hologram"}]),
@@ -335,5 +358,5 @@ fn fault_names_round_trip_and_only_forwarding_faults_need_an_upstream() {
         assert!(fault.description().ends_with('.'), "{fault}");
         assert_eq!(fault.needs_upstream(), fault.name().starts_with("forward-"));
     }
-    assert_eq!(AnthropicFault::all().len(), 18);
+    assert_eq!(AnthropicFault::all().len(), 20);
 }

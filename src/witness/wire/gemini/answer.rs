@@ -63,23 +63,6 @@ pub fn model_entry(model: &str) -> Value {
     })
 }
 
-/// Google's error body, with the status name for the HTTP status.
-pub fn error(status: u16, message: &str) -> Value {
-    let name = match status {
-        400 | 413 => "INVALID_ARGUMENT",
-        401 => "UNAUTHENTICATED",
-        403 => "PERMISSION_DENIED",
-        404 => "NOT_FOUND",
-        405 => "UNIMPLEMENTED",
-        408 => "DEADLINE_EXCEEDED",
-        429 => "RESOURCE_EXHAUSTED",
-        503 => "UNAVAILABLE",
-        500.. => "INTERNAL",
-        _ => "FAILED_PRECONDITION",
-    };
-    json!({"error": {"code": status, "message": message, "status": name}})
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -100,6 +83,9 @@ mod tests {
         assert_eq!(kind, "application/json");
         let array: Value = serde_json::from_slice(&array).unwrap();
         assert_eq!(array, json!([response]));
-        assert_eq!(error(404, "no")["error"]["status"], "NOT_FOUND");
+        assert_eq!(
+            crate::wire::gemini::error_body(404, "no")["error"]["status"],
+            "NOT_FOUND"
+        );
     }
 }

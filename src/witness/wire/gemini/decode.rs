@@ -4,7 +4,7 @@
 //! spellings (`inlineData` / `inline_data`), and `data` is read as the proto3 JSON
 //! mapping reads `bytes`: standard or URL-safe base64, padded or not.
 
-use super::{OTHER_FIELDS, form};
+use crate::wire::gemini::{OTHER_FIELDS, form};
 use crate::witness::decode::Collector;
 use crate::witness::part::{self, MAX_NAME, MAX_URL, TextBudget, cut};
 use crate::witness::record::{Part, PartKind, Problem, ProblemCode, SourceKind};
@@ -189,7 +189,7 @@ fn inline_data(part: &mut Part, blob: &Value) {
         let message = format!("{}: inlineData without a mimeType", part.at);
         part.problem(ProblemCode::DataUrlWithoutMime, message);
     }
-    if crate::witness::bytes::parse_data_url(data).is_some() {
+    if crate::wire::data_url::parse(data).is_some() {
         let message = format!(
             "{}: inlineData.data is a data URL; the wire wants bare base64",
             part.at

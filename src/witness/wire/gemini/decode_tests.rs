@@ -1,4 +1,4 @@
-use crate::witness::wire::gemini::{file_data, inline_data, text, user_content};
+use crate::wire::gemini::{file_data, inline_data, text, user_content};
 use crate::witness::{Limits, ModelCall, PartKind, ProblemCode, SourceKind, Wire, decode_call};
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;

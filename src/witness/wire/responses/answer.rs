@@ -3,7 +3,7 @@
 //! `response.*` events a client waits for (ending with `response.completed`, so a client
 //! waiting for it does not hang). Errors use the OpenAI envelope (`answer::error`).
 
-use super::EVENTS;
+use crate::wire::responses::{EVENTS, part};
 use serde_json::{Value, json};
 
 /// The `response` object, `completed` with `text` as its one output message, or
@@ -68,7 +68,7 @@ fn message(seq: u64, text: &str, done: bool) -> Value {
 }
 
 fn output_text(text: &str) -> Value {
-    json!({"type": "output_text", "text": text, "annotations": [], "logprobs": []})
+    json!({"type": part::OUTPUT_TEXT, "text": text, "annotations": [], "logprobs": []})
 }
 
 /// The stream's events as `(name, data)`, each data with its `type` and

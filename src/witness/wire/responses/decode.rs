@@ -4,11 +4,11 @@
 //! parts of a `function_call_output` given as a list are decoded too: a host may hand
 //! tool output, images included, to its model that way.
 
-use super::{DETAILS, form};
+use crate::wire::responses::{DETAILS, form, part as part_type};
 use crate::witness::decode::Collector;
-use crate::witness::openai::read_input_audio;
 use crate::witness::part::{self, MAX_NAME, TextBudget, cut};
 use crate::witness::record::{Part, PartKind, Problem, ProblemCode, SourceKind};
+use crate::witness::wire::chat::decode::read_input_audio;
 use serde_json::{Map, Value};
 
 /// Decodes `body` into `c`; Err (the call is refused) when it has no `input`.
@@ -126,45 +126,29 @@ fn decode_parts(index: usize, role: &str, at: &str, parts: &[Value], c: &mut Col
 /// One content part, whatever its type.
 fn decode_part(mut part: Part, value: &Value, budget: &mut TextBudget) -> Part {
     match value.get("type").and_then(Value::as_str) {
-        Some("input_text") => text(&mut part, value, form::TEXT, budget),
-        Some("output_text") => text(&mut part, value, form::OUTPUT_TEXT, budget),
-        Some("input_image") => input_image(&mut part, value),
-        Some("input_file") => input_file(&mut part, value),
-        Some("input_audio") => {
+        Some(part_type::INPUT_TEXT) => text(&mut part, value, form::TEXT, budget),
+        Some(part_type::OUTPUT_TEXT) => text(&mut part, value, form::OUTPUT_TEXT, budget),
+        Some(part_type::INPUT_IMAGE) => input_image(&mut part, value),
+        Some(part_type::INPUT_FILE) => input_file(&mut part, value),
+        Some(part_type::INPUT_AUDIO) => {
             part.wire_form = form::AUDIO.into();
             read_input_audio(&mut part, value);
         }
         // The one other part an assistant message may hold.
-        Some("refusal") if part.role == "assistant" => part.wire_form = "responses.refusal".into(),
-        other => {
-            part.wire_form = other.map_or_else(|| "(no type)".to_string(), |k| cut(k, 64));
-            let message = format!(
-                "{}: part type {} is not a Responses content part",
-                part.at,
-                other.map_or_else(|| "(none)".to_string(), |k| format!("{k:?}"))
-            );
-            part.problem(ProblemCode::UnknownPartType, message);
+        Some(part_type::REFUSAL) if part.role == "assistant" => {
+            part.wire_form = "responses.refusal".into()
         }
+        other => part::unknown_type(&mut part, other, ["part type", "a Responses content part"]),
     }
     part
 }
 
 fn text(part: &mut Part, value: &Value, wire_form: &str, budget: &mut TextBudget) {
-    part.kind = PartKind::Text;
-    part.wire_form = wire_form.into();
-    match value.get("text") {
-        Some(Value::String(text)) => {
-            part::text(part, text, budget);
-            if text.is_empty() {
-                let message = format!("{}: an empty text part", part.at);
-                part.problem(ProblemCode::EmptyText, message);
-            }
-        }
-        _ => {
-            let message = format!("{}: a text part whose `text` is not a string", part.at);
-            part.problem(ProblemCode::BadPart, message);
-        }
-    }
+    let words = [
+        "an empty text part",
+        "a text part whose `text` is not a string",
+    ];
+    part::text_member(part, value, wire_form, budget, words);
 }
 
 /// `input_image {image_url: <data URL | URL> | file_id, detail}`.
@@ -190,22 +174,15 @@ fn input_image(part: &mut Part, value: &Value) {
     if let Some(detail) = value.get("detail") {
         read_detail(part, detail);
     }
-    let declared = part.mime.clone();
-    part::check_media(part, declared.as_deref());
+    part::check_declared_media(part);
 }
 
 /// `detail`, when present, is one of [`DETAILS`].
 fn read_detail(part: &mut Part, detail: &Value) {
-    let shown = match detail {
-        Value::String(s) => cut(s, 32),
-        other => cut(&other.to_string(), 32),
-    };
-    part.detail = Some(shown.clone());
-    if matches!(detail, Value::String(s) if DETAILS.contains(&s.as_str())) {
-        return;
-    }
-    let message = format!("{}: detail {shown} is not {}", part.at, DETAILS.join(", "));
-    part.problem(ProblemCode::BadDetail, message);
+    part::detail(part, detail, |detail, shown| match detail {
+        Value::String(s) if DETAILS.contains(&s.as_str()) => None,
+        _ => Some(format!("detail {shown} is not {}", DETAILS.join(", "))),
+    });
 }
 
 /// `input_file {file_data: <data URL> | file_id | file_url, filename}`.
@@ -215,7 +192,7 @@ fn input_file(part: &mut Part, value: &Value) {
     let field = |name: &str| value.get(name).and_then(Value::as_str);
     part.filename = field("filename").map(|f| cut(f, MAX_NAME));
     if let Some(data) = field("file_data") {
-        if crate::witness::bytes::parse_data_url(data).is_some() {
+        if crate::wire::data_url::parse(data).is_some() {
             part::data_url(part, data);
         } else {
             let message = format!(
@@ -225,8 +202,7 @@ fn input_file(part: &mut Part, value: &Value) {
             part.problem(ProblemCode::BadUrl, message);
             part::inline_base64(part, data, None);
         }
-        let declared = part.mime.clone();
-        part::check_media(part, declared.as_deref());
+        part::check_declared_media(part);
     } else if let Some(id) = field("file_id") {
         part::file_id(part, id);
     } else if let Some(url) = field("file_url") {

@@ -1,5 +1,5 @@
-use crate::witness::wire::responses::{
-    input_audio, input_file, input_image, input_text, user_message,
+use crate::wire::responses::{
+    Source, input_audio, input_file, input_image, input_text, user_message,
 };
 use crate::witness::{Limits, ModelCall, PartKind, ProblemCode, SourceKind, Wire, decode_call};
 use base64::Engine as _;
@@ -39,9 +39,9 @@ fn every_input_part_the_encoders_write_is_decoded_with_its_stamp() {
         {"type": "reasoning", "id": "rs_1", "summary": []},
         user_message(vec![
             input_text("what are these? n"),
-            input_image(&png, Some("high")),
-            input_file(&pdf, "report.pdf"),
-            input_audio(&b64("audio/wav", "n-p2"), "wav"),
+            input_image(Source::Data(&png), Some("high")),
+            input_file(Source::Data(&pdf), Some("report.pdf")),
+            input_audio(&b64("audio/wav", "n-p2"), Some("wav")),
         ]),
         {"role": "assistant", "content": "earlier answer"},
         {"type": "function_call", "call_id": "c1", "name": "f", "arguments": "{}"},
@@ -117,11 +117,11 @@ fn broken_parts_are_named_not_refused() {
     let png = b64("image/png", "b");
     let body = json!({"input": [user_message(vec![
         json!({"type": "input_image", "image_url": {"url": format!("data:image/png;base64,{png}")}}),
-        input_image(&format!("data:image/png;base64,{png}"), Some("ultra")),
+        input_image(Source::Data(&format!("data:image/png;base64,{png}")), Some("ultra")),
         json!({"type": "input_file", "file_data": format!("data:application/pdf;base64,{}", b64("application/pdf", "b"))}),
         json!({"type": "input_file", "filename": "x.pdf"}),
         json!({"type": "image_url", "image_url": {"url": "https://x.test/a.png"}}),
-        input_image(&format!("data:image/jpeg;base64,{png}"), None),
+        input_image(Source::Data(&format!("data:image/jpeg;base64,{png}")), None),
         input_text(""),
     ])]});
     let call = decode(&body);
@@ -147,7 +147,7 @@ fn tool_output_parts_are_decoded_and_references_kept_without_bytes() {
     let png = b64("image/png", "t-p0");
     let body = json!({"input": [
         {"type": "function_call_output", "call_id": "c1", "output": [
-            input_image(&format!("data:image/png;base64,{png}"), None),
+            input_image(Source::Data(&format!("data:image/png;base64,{png}")), None),
         ]},
         user_message(vec![
             json!({"type": "input_image", "file_id": "file-1", "detail": "auto"}),

@@ -2,22 +2,15 @@
 //! content, and the parts `text`, `image_url {url, detail?}`, `input_audio {data,
 //! format}` and `file {file_data, filename} | {file_id}`.
 
-use super::decode::{Collector, check_role, needs_text};
-use super::part::{self, MAX_NAME, cut};
-use super::record::{Part, PartKind, Problem, ProblemCode};
+use crate::wire::chat::{DETAILS, form, format_mime};
+use crate::witness::decode::{Collector, check_role, needs_text};
+use crate::witness::part::{self, MAX_NAME, cut};
+use crate::witness::record::{Part, PartKind, Problem, ProblemCode, SourceKind};
 use serde_json::Value;
-
-/// The `detail` values 0015 §3.1.2 allows.
-const DETAILS: [&str; 3] = ["low", "high", "auto"];
 
 pub fn decode(messages: &[Value], c: &mut Collector) {
     for (index, message) in messages.iter().enumerate() {
-        let role = message
-            .get("role")
-            .and_then(Value::as_str)
-            .unwrap_or("(none)");
-        c.message(role);
-        let at = format!("/messages/{index}/content");
+        let (role, at) = c.open_message(index, message);
         match message.get("content") {
             None | Some(Value::Null) => {
                 // An assistant turn that only calls tools has no content.
@@ -31,7 +24,7 @@ pub fn decode(messages: &[Value], c: &mut Collector) {
             Some(Value::String(text)) => {
                 let mut part = Part::new(Some(index), role, 0, at);
                 part.kind = PartKind::Text;
-                part.wire_form = "string".into();
+                part.wire_form = form::STRING.into();
                 part::text(&mut part, text, &mut c.budget);
                 if text.is_empty() && needs_text(role) {
                     let message = format!("{}: empty string content", part.at);
@@ -64,10 +57,10 @@ pub fn decode(messages: &[Value], c: &mut Collector) {
 fn decode_part(mut part: Part, value: &Value, budget: &mut part::TextBudget) -> Part {
     let kind = value.get("type").and_then(Value::as_str);
     match kind {
-        Some("text") => text(&mut part, value, budget),
-        Some("image_url") => image_url(&mut part, value),
-        Some("input_audio") => input_audio(&mut part, value),
-        Some("file") => file(&mut part, value),
+        Some(form::TEXT) => text(&mut part, value, budget),
+        Some(form::IMAGE) => image_url(&mut part, value),
+        Some(form::AUDIO) => input_audio(&mut part, value),
+        Some(form::FILE) => file(&mut part, value),
         other => unknown(&mut part, other),
     }
     check_role(&mut part);
@@ -75,26 +68,16 @@ fn decode_part(mut part: Part, value: &Value, budget: &mut part::TextBudget) -> 
 }
 
 fn text(part: &mut Part, value: &Value, budget: &mut part::TextBudget) {
-    part.kind = PartKind::Text;
-    part.wire_form = "text".into();
-    match value.get("text") {
-        Some(Value::String(text)) => {
-            part::text(part, text, budget);
-            if text.is_empty() {
-                let message = format!("{}: an empty text block", part.at);
-                part.problem(ProblemCode::EmptyText, message);
-            }
-        }
-        _ => {
-            let message = format!("{}: a text part whose `text` is not a string", part.at);
-            part.problem(ProblemCode::BadPart, message);
-        }
-    }
+    let words = [
+        "an empty text block",
+        "a text part whose `text` is not a string",
+    ];
+    part::text_member(part, value, form::TEXT, budget, words);
 }
 
 fn image_url(part: &mut Part, value: &Value) {
     part.kind = PartKind::Image;
-    part.wire_form = "image_url".into();
+    part.wire_form = form::IMAGE.into();
     let (url, detail) = match value.get("image_url") {
         Some(Value::Object(image)) => (image.get("url"), image.get("detail")),
         // Some clients send the URL itself; the wire wants `{url}`.
@@ -113,40 +96,21 @@ fn image_url(part: &mut Part, value: &Value) {
     if let Some(detail) = detail {
         read_detail(part, detail);
     }
-    let declared = part.mime.clone();
-    part::check_media(part, declared.as_deref());
+    part::check_declared_media(part);
 }
 
 /// 0015 §8.1.1: `detail` is on the wire only when it was set, and then one of
 /// low/high/auto; a `null` is a detail that was not set but sent anyway.
 fn read_detail(part: &mut Part, detail: &Value) {
-    let shown = match detail {
-        Value::String(s) => cut(s, 32),
-        other => cut(&other.to_string(), 32),
-    };
-    part.detail = Some(shown.clone());
-    let problem = match detail {
-        Value::String(s) if DETAILS.contains(&s.as_str()) => return,
-        Value::Null => "detail is null (leave it out when it is not set)".to_string(),
-        _ => format!("detail {shown} is not low, high or auto"),
-    };
-    let message = format!("{}: {problem}", part.at);
-    part.problem(ProblemCode::BadDetail, message);
-}
-
-/// The MIME type an `input_audio.format` names, when the witness can sniff it.
-fn format_mime(format: &str) -> Option<&'static str> {
-    match format.to_ascii_lowercase().as_str() {
-        "wav" => Some("audio/wav"),
-        "mp3" => Some("audio/mpeg"),
-        "flac" => Some("audio/flac"),
-        "ogg" | "opus" => Some("audio/ogg"),
-        _ => None,
-    }
+    part::detail(part, detail, |detail, shown| match detail {
+        Value::String(s) if DETAILS.contains(&s.as_str()) => None,
+        Value::Null => Some("detail is null (leave it out when it is not set)".into()),
+        _ => Some(format!("detail {shown} is not low, high or auto")),
+    });
 }
 
 fn input_audio(part: &mut Part, value: &Value) {
-    part.wire_form = "input_audio".into();
+    part.wire_form = form::AUDIO.into();
     read_input_audio(part, value);
 }
 
@@ -196,7 +160,7 @@ fn check_format(part: &mut Part, format: Option<&str>) {
 
 fn file(part: &mut Part, value: &Value) {
     part.kind = PartKind::Document;
-    part.wire_form = "file".into();
+    part.wire_form = form::FILE.into();
     let file = value.get("file");
     let field = |name: &str| file.and_then(|f| f.get(name)).and_then(Value::as_str);
     part.filename = field("filename").map(|f| cut(f, MAX_NAME));
@@ -211,16 +175,12 @@ fn file(part: &mut Part, value: &Value) {
             part.problem(ProblemCode::BadUrl, message);
             part::inline_base64(part, data, None);
         }
-        let declared = part.mime.clone();
-        part::check_media(part, declared.as_deref());
+        part::check_declared_media(part);
     } else if let Some(id) = field("file_id") {
         part::file_id(part, id);
     }
     let missing: Vec<&str> = [
-        (
-            "file_data",
-            part.source != Some(super::record::SourceKind::Data),
-        ),
+        ("file_data", part.source != Some(SourceKind::Data)),
         ("filename", part.filename.is_none()),
     ]
     .iter()
@@ -234,25 +194,20 @@ fn file(part: &mut Part, value: &Value) {
 }
 
 fn bytes_are_data_url(value: &str) -> bool {
-    super::bytes::parse_data_url(value).is_some()
+    crate::wire::data_url::parse(value).is_some()
 }
 
 /// A type this decoder does not know: recorded with its `type`, never guessed.
 fn unknown(part: &mut Part, kind: Option<&str>) {
-    part.kind = PartKind::Unknown;
-    part.wire_form = kind.map_or_else(|| "(no type)".to_string(), |k| cut(k, 64));
     // A refusal is the one other part the wire defines (assistant messages).
-    if kind == Some("refusal") && part.role == "assistant" {
+    if kind == Some(form::REFUSAL) && part.role == "assistant" {
+        part.kind = PartKind::Unknown;
+        part.wire_form = form::REFUSAL.into();
         return;
     }
-    let message = format!(
-        "{}: part type {} is not a Chat Completions content part",
-        part.at,
-        kind.map_or_else(|| "(none)".to_string(), |k| format!("{k:?}"))
-    );
-    part.problem(ProblemCode::UnknownPartType, message);
+    part::unknown_type(part, kind, ["part type", "a Chat Completions content part"]);
 }
 
 #[cfg(test)]
-#[path = "openai_tests.rs"]
+#[path = "decode_tests.rs"]
 mod tests;

@@ -4,22 +4,11 @@
 //! (documents) or `file {file_id}`. Images inside a `tool_result` are decoded too: a
 //! host may hand tool output to its model that way.
 
-use super::decode::{Collector, check_role, needs_text};
-use super::part::{self, MAX_NAME, cut};
-use super::record::{Part, PartKind, Problem, ProblemCode, SourceKind};
+use crate::wire::anthropic::{self as wire, OTHER_BLOCKS, source as source_type};
+use crate::witness::decode::{Collector, check_role, needs_text};
+use crate::witness::part::{self, MAX_NAME, cut};
+use crate::witness::record::{Part, PartKind, Problem, ProblemCode, SourceKind};
 use serde_json::{Map, Value};
-
-/// Blocks the wire defines that carry no media; recorded as `unknown`, no problem.
-const OTHER_BLOCKS: [&str; 8] = [
-    "tool_use",
-    "tool_result",
-    "thinking",
-    "redacted_thinking",
-    "server_tool_use",
-    "web_search_tool_result",
-    "search_result",
-    "container_upload",
-];
 
 pub fn decode(body: &Map<String, Value>, messages: &[Value], c: &mut Collector) {
     match body.get("system") {
@@ -35,12 +24,7 @@ pub fn decode(body: &Map<String, Value>, messages: &[Value], c: &mut Collector) 
         )),
     }
     for (index, message) in messages.iter().enumerate() {
-        let role = message
-            .get("role")
-            .and_then(Value::as_str)
-            .unwrap_or("(none)");
-        c.message(role);
-        let at = format!("/messages/{index}/content");
+        let (role, at) = c.open_message(index, message);
         match message.get("content") {
             Some(Value::String(text)) => {
                 let part = string_part(Some(index), role, at, text, c);
@@ -97,7 +81,7 @@ fn decode_blocks(
     for (position, value) in blocks.iter().enumerate() {
         let at = format!("{at}/{position}");
         let part = decode_block(Part::new(message, role, position, at.clone()), value, c);
-        let is_tool_result = part.wire_form == "anthropic.tool_result";
+        let is_tool_result = part.wire_form == wire::form::TOOL_RESULT;
         c.part(part);
         if nested
             && is_tool_result
@@ -111,15 +95,15 @@ fn decode_blocks(
 fn decode_block(mut part: Part, value: &Value, c: &mut Collector) -> Part {
     let kind = value.get("type").and_then(Value::as_str);
     match kind {
-        Some("text") => text(&mut part, value, c),
-        Some("image") => {
+        Some(wire::TEXT) => text(&mut part, value, c),
+        Some(wire::IMAGE) => {
             part.kind = PartKind::Image;
-            part.wire_form = "anthropic.image".into();
+            part.wire_form = wire::form::IMAGE.into();
             source(&mut part, value, c);
         }
-        Some("document") => {
+        Some(wire::DOCUMENT) => {
             part.kind = PartKind::Document;
-            part.wire_form = "anthropic.document".into();
+            part.wire_form = wire::form::DOCUMENT.into();
             part.filename = value
                 .get("title")
                 .and_then(Value::as_str)
@@ -127,38 +111,20 @@ fn decode_block(mut part: Part, value: &Value, c: &mut Collector) -> Part {
             source(&mut part, value, c);
         }
         Some(other) if OTHER_BLOCKS.contains(&other) => {
-            part.wire_form = format!("anthropic.{other}");
+            part.wire_form = wire::form::of(other);
         }
-        other => {
-            part.wire_form = other.map_or_else(|| "(no type)".to_string(), |k| cut(k, 64));
-            let message = format!(
-                "{}: block type {} is not a Messages content block",
-                part.at,
-                other.map_or_else(|| "(none)".to_string(), |k| format!("{k:?}"))
-            );
-            part.problem(ProblemCode::UnknownPartType, message);
-        }
+        other => part::unknown_type(&mut part, other, ["block type", "a Messages content block"]),
     }
     check_role(&mut part);
     part
 }
 
 fn text(part: &mut Part, value: &Value, c: &mut Collector) {
-    part.kind = PartKind::Text;
-    part.wire_form = "anthropic.text".into();
-    match value.get("text") {
-        Some(Value::String(text)) => {
-            part::text(part, text, &mut c.budget);
-            if text.is_empty() {
-                let message = format!("{}: an empty text block", part.at);
-                part.problem(ProblemCode::EmptyText, message);
-            }
-        }
-        _ => {
-            let message = format!("{}: a text block whose `text` is not a string", part.at);
-            part.problem(ProblemCode::BadPart, message);
-        }
-    }
+    let words = [
+        "an empty text block",
+        "a text block whose `text` is not a string",
+    ];
+    part::text_member(part, value, wire::form::TEXT, &mut c.budget, words);
 }
 
 /// A media block's `source`, by its `type`.
@@ -170,7 +136,7 @@ fn source(part: &mut Part, value: &Value, c: &mut Collector) {
     let field = |name: &str| source.get(name).and_then(Value::as_str);
     let media_type = field("media_type");
     match field("type") {
-        Some("base64") => {
+        Some(source_type::BASE64) => {
             let Some(data) = field("data") else {
                 let message = format!("{}: a base64 source without `data`", part.at);
                 return part.problem(ProblemCode::BadPart, message);
@@ -182,21 +148,21 @@ fn source(part: &mut Part, value: &Value, c: &mut Collector) {
             part::inline_base64(part, data, media_type);
             part::check_media(part, media_type);
         }
-        Some("url") => match field("url") {
+        Some(source_type::URL) => match field("url") {
             Some(url) => part::url_source(part, url),
             None => {
                 let message = format!("{}: a url source without `url`", part.at);
                 part.problem(ProblemCode::BadPart, message);
             }
         },
-        Some("text") if part.kind == PartKind::Document => {
+        Some(source_type::TEXT) if part.kind == PartKind::Document => {
             part.mime = media_type.map(|m| cut(m, MAX_NAME));
             let data = field("data").unwrap_or_default();
             part::text_document(part, data, &mut c.budget);
         }
-        Some("file") => part::file_id(part, field("file_id").unwrap_or_default()),
+        Some(source_type::FILE) => part::file_id(part, field("file_id").unwrap_or_default()),
         // Documents may be given as content blocks; nothing to decode as bytes.
-        Some("content") if part.kind == PartKind::Document => {
+        Some(source_type::CONTENT) if part.kind == PartKind::Document => {
             part.source = Some(SourceKind::Text);
         }
         other => {
@@ -212,5 +178,5 @@ fn source(part: &mut Part, value: &Value, c: &mut Collector) {
 }
 
 #[cfg(test)]
-#[path = "anthropic_tests.rs"]
+#[path = "decode_tests.rs"]
 mod tests;

@@ -1,0 +1,5 @@
+//! The witness on the Chat Completions wire (described in [`crate::wire::chat`]): reading a
+//! request body into a call's parts (`decode.rs`) and answering it (`answer.rs`).
+
+pub mod answer;
+pub mod decode;
