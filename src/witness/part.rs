@@ -116,6 +116,21 @@ pub fn inline_proto_base64(part: &mut Part, b64: &str, mime: Option<&str>) {
     }
 }
 
+/// A file part's `file_data` (Chat and Responses alike): the wire wants a data URL;
+/// bare base64 is read as untyped inline data and reported as `not_a_data_url` says.
+pub fn file_data(part: &mut Part, data: &str, not_a_data_url: &str) {
+    if crate::wire::data_url::parse(data).is_some() {
+        data_url(part, data);
+    } else {
+        part.problem(
+            ProblemCode::BadUrl,
+            format!("{}: {not_a_data_url}", part.at),
+        );
+        inline_base64(part, data, None);
+    }
+    check_declared_media(part);
+}
+
 /// A `data:` URL: its type, then its payload like inline data.
 pub fn data_url(part: &mut Part, url: &str) {
     let Some(parsed) = crate::wire::data_url::parse(url) else {

@@ -125,7 +125,7 @@ pub fn read_input_audio(part: &mut Part, value: &Value) {
         let message = format!("{}: input_audio without a `data` string", part.at);
         return part.problem(ProblemCode::BadPart, message);
     };
-    if bytes_are_data_url(data) {
+    if crate::wire::data_url::parse(data).is_some() {
         let message = format!(
             "{}: input_audio.data is a data URL; the wire wants bare base64",
             part.at
@@ -165,17 +165,11 @@ fn file(part: &mut Part, value: &Value) {
     let field = |name: &str| file.and_then(|f| f.get(name)).and_then(Value::as_str);
     part.filename = field("filename").map(|f| cut(f, MAX_NAME));
     if let Some(data) = field("file_data") {
-        if bytes_are_data_url(data) {
-            part::data_url(part, data);
-        } else {
-            let message = format!(
-                "{}: file_data is bare base64; the wire wants a data URL",
-                part.at
-            );
-            part.problem(ProblemCode::BadUrl, message);
-            part::inline_base64(part, data, None);
-        }
-        part::check_declared_media(part);
+        part::file_data(
+            part,
+            data,
+            "file_data is bare base64; the wire wants a data URL",
+        );
     } else if let Some(id) = field("file_id") {
         part::file_id(part, id);
     }
@@ -191,10 +185,6 @@ fn file(part: &mut Part, value: &Value) {
         let message = format!("{}: file without {}", part.at, missing.join(" and "));
         part.problem(ProblemCode::FileIncomplete, message);
     }
-}
-
-fn bytes_are_data_url(value: &str) -> bool {
-    crate::wire::data_url::parse(value).is_some()
 }
 
 /// A type this decoder does not know: recorded with its `type`, never guessed.

@@ -192,17 +192,11 @@ fn input_file(part: &mut Part, value: &Value) {
     let field = |name: &str| value.get(name).and_then(Value::as_str);
     part.filename = field("filename").map(|f| cut(f, MAX_NAME));
     if let Some(data) = field("file_data") {
-        if crate::wire::data_url::parse(data).is_some() {
-            part::data_url(part, data);
-        } else {
-            let message = format!(
-                "{}: file_data is not a data URL (want data:<mime>;base64,...)",
-                part.at
-            );
-            part.problem(ProblemCode::BadUrl, message);
-            part::inline_base64(part, data, None);
-        }
-        part::check_declared_media(part);
+        part::file_data(
+            part,
+            data,
+            "file_data is not a data URL (want data:<mime>;base64,...)",
+        );
     } else if let Some(id) = field("file_id") {
         part::file_id(part, id);
     } else if let Some(url) = field("file_url") {
