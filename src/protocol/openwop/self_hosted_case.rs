@@ -208,39 +208,28 @@ mod tests {
         assert!(notes[0].contains("the v1 document"));
     }
 
+    /// Whether `check` passes on the discovery facts `openwop` (no answer needed).
+    fn passes_on_facts(check: SelfHostedExpectation, openwop: Value) -> (bool, String) {
+        let (a, _) = judge(
+            &expecting(check),
+            &json!({ "openwop": openwop }),
+            &answer("{}", &[]),
+            &SelfHostedEnv::default(),
+        )
+        .unwrap()
+        .unwrap();
+        (a.passed, a.actual)
+    }
+
     #[test]
     fn a_url_shaped_id_fails_id_opaque() {
-        let expect = expecting(SelfHostedExpectation::IdOpaque);
-        let context = json!({"openwop": {"selfHostedId": "http://10.0.0.7:8000/v1", "selfHostedIdFrom": "x"}});
-        let (a, _) = judge(
-            &expect,
-            &context,
-            &answer("{}", &[]),
-            &SelfHostedEnv::default(),
-        )
-        .unwrap()
-        .unwrap();
-        assert!(!a.passed);
-        let context = json!({"openwop": {"selfHostedId": "compat", "selfHostedIdFrom": "x"}});
-        let (a, _) = judge(
-            &expect,
-            &context,
-            &answer("{}", &[]),
-            &SelfHostedEnv::default(),
-        )
-        .unwrap()
-        .unwrap();
-        assert!(a.passed);
-        let expect = expecting(SelfHostedExpectation::IdListed);
-        let unlisted = json!({"openwop": {"selfHostedId": "compat", "selfHostedIdFrom": "x", "selfHostedIdListed": false}});
-        let (a, _) = judge(
-            &expect,
-            &unlisted,
-            &answer("{}", &[]),
-            &SelfHostedEnv::default(),
-        )
-        .unwrap()
-        .unwrap();
-        assert!(!a.passed && a.actual.contains("not listed"));
+        let url = json!({"selfHostedId": "http://10.0.0.7:8000/v1", "selfHostedIdFrom": "x"});
+        assert!(!passes_on_facts(SelfHostedExpectation::IdOpaque, url).0);
+        let name = json!({"selfHostedId": "compat", "selfHostedIdFrom": "x"});
+        assert!(passes_on_facts(SelfHostedExpectation::IdOpaque, name).0);
+        let unlisted =
+            json!({"selfHostedId": "compat", "selfHostedIdFrom": "x", "selfHostedIdListed": false});
+        let (passed, actual) = passes_on_facts(SelfHostedExpectation::IdListed, unlisted);
+        assert!(!passed && actual.contains("not listed"), "{actual}");
     }
 }
