@@ -48,6 +48,33 @@ impl RunResult {
             .collect()
     }
 
+    /// Exit 0 with no case failed, warned, blocked or errored, and every case id
+    /// starting with `id_prefix` (the profile's own pack, nothing else).
+    pub fn assert_clean(&self, id_prefix: &str) {
+        assert_eq!(self.code, 0, "{}", self.context());
+        for outcome in ["fail", "warn", "blocked", "error"] {
+            assert!(
+                self.ids_with(outcome).is_empty(),
+                "{outcome}: {}",
+                self.context()
+            );
+        }
+        assert!(
+            self.cases()
+                .iter()
+                .all(|c| c["id"].as_str().unwrap().starts_with(id_prefix))
+        );
+    }
+
+    /// How case `id`'s answer was classified (`stream.classification`).
+    pub fn classification(&self, id: &str) -> String {
+        self.cases()
+            .into_iter()
+            .find(|c| c["id"] == id)
+            .and_then(|c| c["stream"]["classification"].as_str().map(str::to_string))
+            .unwrap_or_else(|| panic!("{id} has no classification"))
+    }
+
     pub fn context(&self) -> String {
         format!(
             "exit {}\nstdout:\n{}\nstderr:\n{}",
@@ -88,6 +115,13 @@ pub fn bin() -> Command {
 /// Runs `mmconform run ARGS --junit .. --report ..` and collects everything.
 pub fn run(args: &[&str]) -> RunResult {
     run_with_env(args, &[])
+}
+
+/// `mmconform run --profile PROFILE --target reference EXTRA..`.
+pub fn run_reference(profile: &str, extra: &[&str]) -> RunResult {
+    let mut args = vec!["--profile", profile, "--target", "reference"];
+    args.extend_from_slice(extra);
+    run(&args)
 }
 
 pub fn run_with_env(args: &[&str], env: &[(&str, &str)]) -> RunResult {

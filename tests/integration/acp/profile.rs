@@ -5,9 +5,7 @@
 use crate::common::{self, run};
 
 fn reference(extra: &[&str]) -> common::RunResult {
-    let mut args = vec!["--profile", "acp", "--target", "reference"];
-    args.extend_from_slice(extra);
-    run(&args)
+    common::run_reference("acp", extra)
 }
 
 #[test]

@@ -9,9 +9,7 @@ use std::process::{Child, Command, Stdio};
 
 /// Every agui case run against the faithful reference agent, declared its own way.
 fn reference(extra: &[&str]) -> common::RunResult {
-    let mut args = vec!["--profile", "agui", "--target", "reference"];
-    args.extend_from_slice(extra);
-    run(&args)
+    common::run_reference("agui", extra)
 }
 
 #[test]

@@ -3,38 +3,16 @@
 //! against one of them, and none fails. The token travels as `x-api-key` and never
 //! shows in a report.
 
-use crate::common::{self, run, run_with_env};
+use crate::common::{self, run_with_env};
 
 fn reference(extra: &[&str]) -> common::RunResult {
-    let mut args = vec!["--profile", "anthropic", "--target", "reference"];
-    args.extend_from_slice(extra);
-    run(&args)
-}
-
-fn clean(r: &common::RunResult) {
-    assert_eq!(r.code, 0, "{}", r.context());
-    for outcome in ["fail", "warn", "blocked", "error"] {
-        assert!(r.ids_with(outcome).is_empty(), "{outcome}: {}", r.context());
-    }
-    assert!(
-        r.cases()
-            .iter()
-            .all(|c| c["id"].as_str().unwrap().starts_with("anthropic."))
-    );
-}
-
-fn bucket(r: &common::RunResult, id: &str) -> String {
-    r.cases()
-        .into_iter()
-        .find(|c| c["id"] == id)
-        .and_then(|c| c["stream"]["classification"].as_str().map(str::to_string))
-        .unwrap_or_else(|| panic!("{id} has no classification"))
+    common::run_reference("anthropic", extra)
 }
 
 #[test]
 fn the_multimodal_model_passes_every_positive_and_refuses_every_malformation() {
     let r = reference(&[]);
-    clean(&r);
+    r.assert_clean("anthropic.");
     for id in [
         "anthropic.string-content.stream",
         "anthropic.accept.image-base64[image/gif]",
@@ -51,9 +29,12 @@ fn the_multimodal_model_passes_every_positive_and_refuses_every_malformation() {
         assert_eq!(r.outcome(id), "pass", "{id}");
     }
     assert_eq!(r.outcome("anthropic.refuse.undeclared[image]"), "skip");
-    assert_eq!(bucket(&r, "anthropic.accept.stream[document]"), "completed");
     assert_eq!(
-        bucket(&r, "anthropic.malformed.refused.unknown-block-type"),
+        r.classification("anthropic.accept.stream[document]"),
+        "completed"
+    );
+    assert_eq!(
+        r.classification("anthropic.malformed.refused.unknown-block-type"),
         "rejected"
     );
 }
@@ -61,7 +42,7 @@ fn the_multimodal_model_passes_every_positive_and_refuses_every_malformation() {
 #[test]
 fn the_text_model_refuses_images_and_documents_in_the_anthropic_envelope() {
     let r = reference(&["--model", "reference-claude-text"]);
-    clean(&r);
+    r.assert_clean("anthropic.");
     for kind in ["image", "file"] {
         for case in ["undeclared", "undeclared.stream", "error-envelope"] {
             let id = format!("anthropic.refuse.{case}[{kind}]");
@@ -74,7 +55,7 @@ fn the_text_model_refuses_images_and_documents_in_the_anthropic_envelope() {
 fn with_a_witness_positives_reach_the_model_and_malformations_do_not() {
     for model in ["reference-claude-multimodal", "reference-claude-text"] {
         let r = reference(&["--model", model, "--witness", "127.0.0.1:0"]);
-        clean(&r);
+        r.assert_clean("anthropic.");
     }
     let r = reference(&["--witness", "127.0.0.1:0"]);
     let witnessed = r
@@ -98,7 +79,7 @@ fn the_key_travels_as_x_api_key_and_is_never_shown() {
     let secret = "sk-ant-mmconform-integration-secret";
     let env = [("ANTHROPIC_API_KEY", secret)];
     let r = run_with_env(&["--profile", "anthropic", "--target", "reference"], &env);
-    clean(&r);
+    r.assert_clean("anthropic.");
     assert_eq!(r.outcome("anthropic.auth.requires-token"), "pass");
     let report = r.report.as_ref().expect("a JSON report").to_string();
     assert!(!report.contains(secret), "the key leaked into the report");

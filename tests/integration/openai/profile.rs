@@ -8,35 +8,13 @@ use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 
 fn reference(extra: &[&str]) -> common::RunResult {
-    let mut args = vec!["--profile", "openai", "--target", "reference"];
-    args.extend_from_slice(extra);
-    run(&args)
-}
-
-fn clean(r: &common::RunResult) {
-    assert_eq!(r.code, 0, "{}", r.context());
-    for outcome in ["fail", "warn", "blocked", "error"] {
-        assert!(r.ids_with(outcome).is_empty(), "{outcome}: {}", r.context());
-    }
-    assert!(
-        r.cases()
-            .iter()
-            .all(|c| c["id"].as_str().unwrap().starts_with("openai."))
-    );
-}
-
-fn bucket(r: &common::RunResult, id: &str) -> String {
-    r.cases()
-        .into_iter()
-        .find(|c| c["id"] == id)
-        .and_then(|c| c["stream"]["classification"].as_str().map(str::to_string))
-        .unwrap_or_else(|| panic!("{id} has no classification"))
+    common::run_reference("openai", extra)
 }
 
 #[test]
 fn the_multimodal_model_passes_every_case_that_applies() {
     let r = reference(&[]);
-    clean(&r);
+    r.assert_clean("openai.");
     for id in [
         "openai.string-content.stream",
         "openai.accept.image-data[image/webp]",
@@ -54,9 +32,9 @@ fn the_multimodal_model_passes_every_case_that_applies() {
     assert_eq!(r.outcome("openai.refuse.undeclared[image]"), "skip");
     // The server serves the media an http image URL points at.
     assert_eq!(r.outcome("openai.accept.image-http[image/png]"), "pass");
-    assert_eq!(bucket(&r, "openai.accept.stream[image]"), "completed");
+    assert_eq!(r.classification("openai.accept.stream[image]"), "completed");
     assert_eq!(
-        bucket(&r, "openai.malformed.refused.empty-text"),
+        r.classification("openai.malformed.refused.empty-text"),
         "rejected"
     );
     // The bucket is on every case line.
@@ -77,7 +55,7 @@ fn the_multimodal_model_passes_every_case_that_applies() {
 #[test]
 fn the_text_only_model_refuses_every_media_kind() {
     let r = reference(&["--model", "reference-text"]);
-    clean(&r);
+    r.assert_clean("openai.");
     for kind in ["image", "audio", "file"] {
         assert_eq!(
             r.outcome(&format!("openai.refuse.undeclared[{kind}]")),
@@ -191,7 +169,7 @@ fn a_404_refusal_fails_by_that_name() {
 #[test]
 fn an_openai_run_with_a_witness_passes() {
     let r = reference(&["--witness", "127.0.0.1:0"]);
-    clean(&r);
+    r.assert_clean("openai.");
     assert!(!r.stdout.contains("could not see whether"), "{}", r.stdout);
 }
 
@@ -232,7 +210,7 @@ fn serve(extra: &[&str], env: &[(&str, &str)]) -> Served {
 fn the_one_listed_model_is_picked_and_two_are_a_usage_error() {
     let one = serve(&["--models", "reference-text"], &[]);
     let r = run(&["--profile", "openai", "--target", &one.url]);
-    clean(&r);
+    r.assert_clean("openai.");
     assert_eq!(r.report.as_ref().unwrap()["run"]["model"], "reference-text");
     assert_eq!(
         r.report.as_ref().unwrap()["run"]["declared"]["declared_by"],
