@@ -122,15 +122,16 @@ pub struct Discovered {
 
 pub use crate::plan::settle::Probed;
 
-/// Marks every endpoint but `own` as unusable: a run of `profile` sends to one endpoint
-/// only, so a case naming another (a scenario of a different wire) is a tool error.
+/// Marks every endpoint not in `own` as unusable: a run of `profile` sends to its own
+/// endpoints only, so a case naming another (a scenario of a different wire) is a tool
+/// error.
 pub fn refuse_other_endpoints(
     probed: &mut Probed,
     endpoints: &BTreeSet<String>,
-    own: &str,
+    own: &[&str],
     profile: &str,
 ) {
-    for other in endpoints.iter().filter(|e| *e != own) {
+    for other in endpoints.iter().filter(|e| !own.contains(&e.as_str())) {
         let reason = format!("an {profile} run cannot send to `{other}`");
         probed
             .unusable
@@ -292,7 +293,7 @@ mod tests {
             .map(String::from)
             .collect();
         let mut probed = Probed::default();
-        refuse_other_endpoints(&mut probed, &endpoints, "agui-run", "agui");
+        refuse_other_endpoints(&mut probed, &endpoints, &["agui-run"], "agui");
         assert!(!probed.unusable.contains_key("agui-run"));
         assert_eq!(
             probed.unusable["ai-call"],

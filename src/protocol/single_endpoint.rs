@@ -19,7 +19,7 @@ pub async fn probe(
     } else {
         Probed::default()
     };
-    super::refuse_other_endpoints(&mut probed, endpoints, own, profile);
+    super::refuse_other_endpoints(&mut probed, endpoints, &[own], profile);
     probed
 }
 

@@ -126,15 +126,12 @@ impl ProtocolRun for AcpRun {
     ) -> BoxFuture<'a, Probed> {
         // initialize was the probe.
         let mut probed = Probed::default();
-        for other in endpoints
-            .iter()
-            .filter(|e| !super::ENDPOINTS.contains(&e.as_str()))
-        {
-            let reason = format!("an acp run cannot send to `{other}`");
-            probed
-                .unusable
-                .insert(other.clone(), (Outcome::Error, reason));
-        }
+        crate::protocol::refuse_other_endpoints(
+            &mut probed,
+            endpoints,
+            &super::ENDPOINTS,
+            super::PROFILE,
+        );
         std::future::ready(probed).boxed()
     }
 

@@ -135,15 +135,12 @@ impl ProtocolRun for AgentruntimeRun {
     ) -> BoxFuture<'a, Probed> {
         // describe was the probe: a bridge that cannot start is discovery's problem.
         let mut probed = Probed::default();
-        for other in endpoints
-            .iter()
-            .filter(|e| !super::ENDPOINTS.contains(&e.as_str()))
-        {
-            let reason = format!("an agentruntime run cannot send to `{other}`");
-            probed
-                .unusable
-                .insert(other.clone(), (Outcome::Error, reason));
-        }
+        crate::protocol::refuse_other_endpoints(
+            &mut probed,
+            endpoints,
+            &super::ENDPOINTS,
+            super::PROFILE,
+        );
         std::future::ready(probed).boxed()
     }
 
