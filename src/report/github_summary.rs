@@ -3,8 +3,8 @@
 //! since other steps write there too). Like every reporter it only consumes events.
 //!
 //! The page says what a reviewer needs first: the verdict and exit code, the counts, and
-//! each case that failed, errored or was blocked with the requirement and the first
-//! failed check. The full detail stays in the JUnit and JSON reports.
+//! each case that failed, errored, was blocked or warned with the requirement and the
+//! first failed check. The full detail stays in the JUnit and JSON reports.
 
 use super::evidence::failure_summary;
 use super::{ReportError, Reporter, mode_label};
@@ -54,7 +54,7 @@ impl Reporter for GithubSummaryReporter {
             Event::CaseFinished { result, .. }
                 if matches!(
                     result.outcome,
-                    Outcome::Fail | Outcome::Error | Outcome::Blocked
+                    Outcome::Fail | Outcome::Error | Outcome::Blocked | Outcome::Warn
                 ) =>
             {
                 self.attention.push(result.as_ref().clone());
@@ -96,8 +96,10 @@ pub fn render(run: Option<&RunInfo>, attention: &[CaseResult], summary: &RunSumm
         .iter()
         .map(|o| summary.count(*o).to_string())
         .collect();
+    // The delimiter row has exactly one `---|` per column after its leading pipe: a
+    // cell more than the header and GitHub renders no table at all.
     text.push_str(&format!(
-        "| {} |\n|{}|\n| {} |\n\n",
+        "| {} |\n|{}\n| {} |\n\n",
         heads.join(" | "),
         "---|".repeat(outcomes.len()),
         counts.join(" | ")
@@ -218,6 +220,113 @@ mod tests {
         fixtures::feed(&mut reporter, &fixtures::events());
         let text = std::fs::read_to_string(path).unwrap();
         assert!(text.starts_with("## build\n### "), "{text}");
+    }
+
+    /// Every GFM table in `markdown`, as a real Markdown parser reads it: the number of
+    /// columns its delimiter row declares, and its rows (header first) as cell texts.
+    fn tables(markdown: &str) -> Vec<(usize, Vec<Vec<String>>)> {
+        use pulldown_cmark::{Event as Md, Options, Parser, Tag, TagEnd};
+        let mut tables = Vec::new();
+        let mut rows: Vec<Vec<String>> = Vec::new();
+        let mut columns = 0;
+        for event in Parser::new_ext(markdown, Options::ENABLE_TABLES) {
+            match event {
+                Md::Start(Tag::Table(alignments)) => {
+                    columns = alignments.len();
+                    rows.clear();
+                }
+                Md::Start(Tag::TableHead | Tag::TableRow) => rows.push(Vec::new()),
+                Md::Start(Tag::TableCell) => rows.last_mut().unwrap().push(String::new()),
+                Md::Text(t) | Md::Code(t) => {
+                    if let Some(cell) = rows.last_mut().and_then(|r| r.last_mut()) {
+                        cell.push_str(&t);
+                    }
+                }
+                Md::End(TagEnd::Table) => tables.push((columns, std::mem::take(&mut rows))),
+                _ => {}
+            }
+        }
+        tables
+    }
+
+    /// Runs of several shapes: failing, passing, warned only, host text with pipes.
+    fn several_runs() -> Vec<Vec<Event>> {
+        let mut warned_only = fixtures::events();
+        warned_only.retain(|e| match e {
+            Event::CaseFinished { result, .. } => {
+                matches!(result.outcome, Outcome::Pass | Outcome::Warn)
+            }
+            _ => true,
+        });
+        let mut piped = fixtures::events();
+        for event in &mut piped {
+            if let Event::CaseFinished { result, .. } = event {
+                result.reason = Some("a | b || c\nnext line <b>".into());
+                result.requirement.source = "RFC | 0091".into();
+            }
+        }
+        vec![
+            fixtures::events(),
+            fixtures::events_finishing_in(&[0]),
+            warned_only,
+            piped,
+            fixtures::agui_events("s3"),
+        ]
+    }
+
+    #[test]
+    fn every_table_parses_as_gfm_with_its_header_s_number_of_columns() {
+        for events in several_runs() {
+            let text = rendered(&events);
+            let Some(Event::RunFinished(summary)) = events.last() else {
+                panic!("each run ends with RunFinished");
+            };
+            let found = tables(&text);
+            let (columns, rows) = found
+                .first()
+                .unwrap_or_else(|| panic!("no table parsed in:\n{text}"));
+            let heads: Vec<&str> = super::super::terminal::SUMMARY_ORDER
+                .iter()
+                .map(|o| o.as_str())
+                .collect();
+            assert_eq!(*columns, heads.len(), "{text}");
+            assert_eq!(rows[0], heads, "{text}");
+            let counts: Vec<String> = super::super::terminal::SUMMARY_ORDER
+                .iter()
+                .map(|o| summary.count(*o).to_string())
+                .collect();
+            assert_eq!(rows[1], counts, "{text}");
+            for (columns, rows) in &found {
+                for row in rows {
+                    assert_eq!(row.len(), *columns, "{row:?} in\n{text}");
+                }
+            }
+            let listed = events
+                .iter()
+                .filter(|e| matches!(e, Event::CaseFinished { result, .. } if matches!(result.outcome, Outcome::Fail | Outcome::Error | Outcome::Blocked | Outcome::Warn)))
+                .count();
+            if listed > 0 {
+                let (columns, rows) = &found[1];
+                assert_eq!(*columns, 4, "{text}");
+                assert_eq!(rows.len(), listed + 1, "{text}");
+            }
+        }
+    }
+
+    #[test]
+    fn warned_cases_are_listed_with_the_failed_ones() {
+        let events = fixtures::events();
+        let text = rendered(&events);
+        for event in &events {
+            if let Event::CaseFinished { result, .. } = event
+                && result.outcome == Outcome::Warn
+            {
+                assert!(
+                    text.contains(&format!("| warn | `` {} `` |", result.id)),
+                    "{text}"
+                );
+            }
+        }
     }
 
     #[test]

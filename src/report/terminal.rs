@@ -49,7 +49,7 @@ pub struct TerminalReporter {
     /// counted, not listed (the JSON and JUnit reports list each one).
     unusable: Option<String>,
     blocked_by_target: usize,
-    /// Ids of the cases that failed, errored or were blocked, for the closing list.
+    /// Ids of the cases that failed, errored, were blocked or warned, for the closing list.
     attention: Vec<(Outcome, String)>,
     /// Cases Ctrl-C left undecided: blocked in the reports, counted here once.
     never_ran: usize,
@@ -258,9 +258,12 @@ impl TerminalReporter {
             case.outcome,
             Outcome::Fail | Outcome::Error | Outcome::Blocked
         );
-        if needs_attention {
+        // A warned case is listed at the end under --quiet too: the summary counts it,
+        // so its id must be findable without a run of its own.
+        if needs_attention || case.outcome == Outcome::Warn {
             self.attention.push((case.outcome, case.id.clone()));
-        } else if self.options.quiet {
+        }
+        if !needs_attention && self.options.quiet {
             return Ok(());
         }
         let text = self.render_case(case);
@@ -393,6 +396,7 @@ impl TerminalReporter {
             (Outcome::Fail, "failed"),
             (Outcome::Error, "errored"),
             (Outcome::Blocked, "blocked"),
+            (Outcome::Warn, "warned"),
         ] {
             let ids: Vec<String> = self
                 .attention

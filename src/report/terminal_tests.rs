@@ -214,3 +214,31 @@ fn the_summary_lists_the_failed_and_blocked_case_ids() {
         assert!(summary.contains(&id), "{summary}");
     }
 }
+
+#[test]
+fn quiet_lists_the_warned_ids_at_the_end_without_their_lines() {
+    let events = fixtures::events();
+    let quiet = render(
+        TerminalOptions {
+            quiet: true,
+            ..plain(false)
+        },
+        &events,
+    );
+    let warned: Vec<&str> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::CaseFinished { result, .. } if result.outcome == Outcome::Warn => {
+                Some(result.id.as_str())
+            }
+            _ => None,
+        })
+        .collect();
+    assert!(!warned.is_empty(), "the fixture has a warned case");
+    assert!(!quiet.contains("WARN "), "{quiet}");
+    let line = quiet
+        .lines()
+        .find(|l| l.starts_with("warned ("))
+        .unwrap_or_else(|| panic!("{quiet}"));
+    assert_eq!(line, format!("warned ({}): {}", warned.len(), warned.join(" ")));
+}
