@@ -6,6 +6,7 @@
 //! each case that failed, errored, was blocked or warned with the requirement and the
 //! first failed check. The full detail stays in the JUnit and JSON reports.
 
+use super::causes::{CauseGroups, IDS_SHOWN};
 use super::evidence::failure_summary;
 use super::{ReportError, Reporter, mode_label};
 pub use crate::config::SummaryWrite;
@@ -126,24 +127,60 @@ pub fn render(run: Option<&RunInfo>, attention: &[CaseResult], summary: &RunSumm
     }
     if !attention.is_empty() {
         text.push_str("| outcome | case | requirement | what happened |\n|---|---|---|---|\n");
-        for case in attention.iter().take(LISTED) {
-            let req = &case.requirement;
-            text.push_str(&format!(
-                "| {} | {} | {} {} | {} |\n",
-                case.outcome,
-                code(&case.id),
-                req.level,
-                cell(&req.source),
-                cell(&failure_summary(case).unwrap_or_default())
-            ));
-        }
-        if attention.len() > LISTED {
-            text.push_str(&format!(
-                "\n…and {} more (see the JUnit and JSON reports).\n",
-                attention.len() - LISTED
-            ));
-        }
+        text.push_str(&case_rows(attention));
         text.push('\n');
+    }
+    text
+}
+
+/// One row per systematic cause shared by several cases (the cause once, its cases
+/// by id), then one per other case, at most [`LISTED`].
+fn case_rows(attention: &[CaseResult]) -> String {
+    let mut causes = CauseGroups::default();
+    let mut own: Vec<(usize, &CaseResult)> = Vec::new();
+    for (index, case) in attention.iter().enumerate() {
+        if !causes.hold(index, case) {
+            own.push((index, case));
+        }
+    }
+    let (groups, single) = causes.split();
+    own.extend(single.iter().map(|(index, case)| (*index, case)));
+    own.sort_by_key(|(index, _)| *index);
+    let mut text = String::new();
+    for group in &groups {
+        let ids: Vec<String> = group.ids().take(IDS_SHOWN).map(code).collect();
+        let more = group.cases.len().saturating_sub(IDS_SHOWN);
+        let more = if more > 0 {
+            format!(" and {more} more")
+        } else {
+            String::new()
+        };
+        let fix = (group.cause.fix.as_deref()).map_or(String::new(), |f| format!("; fix: {f}"));
+        text.push_str(&format!(
+            "| {} | {} cases: {}{more} | {} | {} |\n",
+            group.outcome,
+            group.cases.len(),
+            ids.join(", "),
+            cell(&group.requirement()),
+            cell(&format!("{}{fix}", group.cause.what)),
+        ));
+    }
+    for (_, case) in own.iter().take(LISTED) {
+        let req = &case.requirement;
+        text.push_str(&format!(
+            "| {} | {} | {} {} | {} |\n",
+            case.outcome,
+            code(&case.id),
+            req.level,
+            cell(&req.source),
+            cell(&failure_summary(case).unwrap_or_default())
+        ));
+    }
+    if own.len() > LISTED {
+        text.push_str(&format!(
+            "\n…and {} more (see the JUnit and JSON reports).\n",
+            own.len() - LISTED
+        ));
     }
     text
 }
@@ -310,6 +347,50 @@ mod tests {
                 assert_eq!(*columns, 4, "{text}");
                 assert_eq!(rows.len(), listed + 1, "{text}");
             }
+        }
+    }
+
+    #[test]
+    fn a_cause_shared_by_many_cases_is_one_row() {
+        let mut events = fixtures::events();
+        let template = fixtures::cases()
+            .into_iter()
+            .find(|c| c.outcome == Outcome::Blocked)
+            .unwrap();
+        let Some(Event::RunFinished(_)) = events.pop() else {
+            panic!("the fixture ends with RunFinished");
+        };
+        let mut added = Vec::new();
+        for i in 0..40 {
+            let mut case = template.clone();
+            case.id = format!("blocked.by.auth[{i}]");
+            case.cause = Some(crate::outcome::Cause {
+                what: "authentication refused: the host answered HTTP 401".into(),
+                fix: Some("set OPENWOP_API_KEY".into()),
+            });
+            added.push(case.clone());
+            events.push(Event::CaseFinished {
+                index: 100 + i,
+                result: Box::new(case),
+            });
+        }
+        let mut all = fixtures::cases();
+        all.extend(added);
+        events.push(Event::RunFinished(fixtures::summary(&all, false)));
+        let text = rendered(&events);
+        let rows: Vec<&str> = (text.lines())
+            .filter(|l| l.contains("authentication refused"))
+            .collect();
+        assert_eq!(rows.len(), 1, "{text}");
+        assert!(
+            rows[0].starts_with("| blocked | 40 cases: `` blocked.by.auth[0] ``"),
+            "{text}"
+        );
+        assert!(rows[0].contains("and 37 more"), "{text}");
+        assert!(rows[0].contains("fix: set OPENWOP_API_KEY"), "{text}");
+        let tables = tables(&text);
+        for row in &tables[1].1 {
+            assert_eq!(row.len(), 4, "{row:?}");
         }
     }
 
