@@ -4,6 +4,7 @@
 //! through the [`ledger`]. Everything observable leaves as [`Event`]s.
 
 pub mod auth;
+pub mod cause;
 pub mod ledger;
 pub mod offline;
 pub mod probing;

@@ -78,6 +78,7 @@ pub fn case_result(call: &ModelCall) -> CaseResult {
         stream: Some(evidence(call)),
         model_calls: None,
         self_check: false,
+        cause: None,
     };
     verdict::decide(&mut result, false);
     result
