@@ -67,6 +67,11 @@ pub fn list(args: &ListArgs) -> Result<Ending, CliError> {
     let context_known = has_target(args)
         || (args.target.profile == ProfileArg::Agui && declared)
         || args.target.profile.is_openai();
+    let parsed = (args.target.filters.iter())
+        .map(|f| plan::filter::Filter::parse(f))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(CliError::Usage)?;
+    plan::filter::without_outcome(&parsed, "list").map_err(CliError::Usage)?;
     let (suite, planned, note) = if context_known {
         planned_on_context(args, &suite)?
     } else {
@@ -74,7 +79,7 @@ pub fn list(args: &ListArgs) -> Result<Ending, CliError> {
             .target
             .filters
             .iter()
-            .map(|f| plan::filter::FilterTerm::parse(f))
+            .map(|f| plan::filter::Filter::parse(f))
             .collect::<Result<Vec<_>, _>>()
             .map_err(CliError::Usage)?;
         let note = if args.target.profile == ProfileArg::Agui {

@@ -24,6 +24,7 @@ mod project;
 // Generates docs/guide/cli-reference.md from within its own test (`make cli-reference`).
 #[cfg(test)]
 mod reference_page;
+mod rerun;
 pub mod resolve;
 mod run;
 mod run_witness;

@@ -5,7 +5,7 @@ use super::args::{DialectArg, OpenwopMajorArg, ProfileArg, RunArgs, TargetArgs};
 use crate::config::{
     Claims, EmbeddedClaims, NamedProvider, OpenwopMajor, Output, RunConfig, Target, Token,
 };
-use crate::plan::filter::FilterTerm;
+use crate::plan::filter::Filter;
 use crate::protocol::agui;
 use crate::protocol::openwop::Dialect;
 use crate::protocol::openwop::facts::NON_TEXT_MODALITIES;
@@ -446,7 +446,7 @@ pub fn resolve_common_with(
     let filters = args
         .filters
         .iter()
-        .map(|f| FilterTerm::parse(f))
+        .map(|f| Filter::parse(f))
         .collect::<Result<Vec<_>, _>>()?;
     let headers = args
         .headers
@@ -626,10 +626,15 @@ pub fn resolve_run(args: &RunArgs, color: bool, env: Env) -> Result<Resolved, St
     }
     opted.dedup();
     config.opted_out_profiles = opted;
+    super::rerun::apply(
+        config,
+        args.rerun_failed.as_deref(),
+        args.from_report.as_deref(),
+    )?;
     config.waived = args
         .waive
         .iter()
-        .map(|w| FilterTerm::parse(w).map_err(|e| format!("--waive: {e}")))
+        .map(|w| Filter::parse(w).map_err(|e| format!("--waive: {e}")))
         .collect::<Result<_, _>>()?;
     config.max_response_bytes = args.max_response_bytes.max(1024);
     config.retries = args.retries;
