@@ -18,6 +18,7 @@ pub mod openai_responses;
 
 pub mod single_endpoint;
 pub mod sse_read;
+pub mod stream_post;
 
 use crate::config::RunConfig;
 use crate::event::DiscoverySnapshot;
