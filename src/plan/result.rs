@@ -31,6 +31,7 @@ pub fn result_without_exchange(
         stream: None,
         model_calls: None,
         self_check: case.spec.validate.is_some(),
+        cause: None,
     }
 }
 

@@ -70,11 +70,11 @@ pub fn advice(refused: usize, variable: &str, token_given: bool) -> Option<Strin
     if refused == 0 {
         return None;
     }
-    let fix = if token_given {
-        format!("check the token ({variable}, --token-env or --token-file)")
-    } else {
-        format!("set {variable} or --token-env / --token-file")
-    };
+    let fix = super::cause::AuthFix {
+        variable,
+        token_given,
+    }
+    .text();
     Some(format!(
         "the host answered 401/403 (authentication) to {refused} case(s), which are blocked: {fix}"
     ))

@@ -101,6 +101,11 @@ impl<'a> Ledger<'a> {
         if let Some(tracker) = &mut self.baseline {
             tracker.apply(&mut result);
         }
+        let auth = super::cause::AuthFix {
+            variable: &self.config.token_env,
+            token_given: self.config.token.is_some(),
+        };
+        result.cause = super::cause::systematic(&result, &auth);
         let counts = if result.self_check {
             &mut self.tally.self_checks
         } else {

@@ -79,6 +79,7 @@ pub fn observe(call: &ModelCall) -> Observation {
         stream: Some(evidence(call)),
         model_calls: None,
         self_check: false,
+        cause: None,
     })
 }
 
