@@ -237,6 +237,13 @@ impl<'a> Ledger<'a> {
             discovery_problem,
             interrupted,
             baseline_drift,
+            selection: crate::exit::Selection {
+                profile: (self.config.protocol)
+                    .unwrap_or_else(|| crate::protocol::PROTOCOLS[0].name())
+                    .to_string(),
+                filtered: !self.config.filters.is_empty(),
+                other_profiles: self.suite.left_out.clone(),
+            },
         };
         let mut tally = self.tally;
         let config = self.config;

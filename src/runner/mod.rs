@@ -62,7 +62,9 @@ pub const RUN_NONCE_ENV: &str = "MMCONFORM_RUN_NONCE";
 pub fn new_nonce() -> String {
     if let Ok(fixed) = std::env::var(RUN_NONCE_ENV)
         && fixed.len() == 16
-        && fixed.bytes().all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
+        && fixed
+            .bytes()
+            .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
     {
         return fixed;
     }
@@ -192,11 +194,13 @@ pub async fn execute(mut session: Session, sink: EventSink, stop: Stop) -> RunOu
         }
     };
     if let Some(reason) = unusable.clone().or(unreachable.clone()) {
-        let hint = unusable::hint(&reason, &session.target.base_url);
+        let proxy = session.config.proxy.as_deref();
+        let hint = unusable::hint(&reason, &session.target, proxy);
         emit(Event::TargetUnusable { reason, hint });
     }
     let problem = planned.problem.clone().or(unreachable);
-    let base_url = session.target.base_url.clone();
+    let target = session.target.clone();
+    let proxy = session.config.proxy.clone();
     let Session {
         config,
         suite,
@@ -229,7 +233,7 @@ pub async fn execute(mut session: Session, sink: EventSink, stop: Stop) -> RunOu
             let unreachable =
                 probing::probe_and_open(gate, protocol, client, &endpoints, &nonce).await;
             if let Some(reason) = unreachable.clone() {
-                let hint = unusable::hint(&reason, &base_url);
+                let hint = unusable::hint(&reason, &target, proxy.as_deref());
                 emit(Event::TargetUnusable { reason, hint });
             }
             problem.or(unreachable)

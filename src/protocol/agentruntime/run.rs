@@ -38,6 +38,18 @@ impl AgentruntimeRun {
         self.bridge.witness_url.is_some()
     }
 
+    /// Why the bridge cannot run at all, when describe died before its first line and
+    /// a plain execute (a prompt, no media: describe may be all it lacks) does too.
+    async fn dies_at_start(&self, client: &HttpClient, nonce: &str) -> Option<String> {
+        let described = self.described.as_ref()?;
+        super::startup::died_before_first_line(&described.finished)?;
+        let plain = json!({"prompt": format!("mmconform probe {nonce}")});
+        let line = bridge::execute_line(&plain);
+        let stop = client.stop().clone();
+        let finished = self.bridge.call(line, "probe", stop, false).await.ok()?;
+        super::startup::died_before_first_line(&finished)
+    }
+
     /// The declaration: describe's, or `--accepts` in its place.
     fn settle_caps(&mut self, described: Capabilities) {
         self.caps = if self.config.claims.accepts.is_empty() {
@@ -130,19 +142,29 @@ impl ProtocolRun for AgentruntimeRun {
 
     fn probe<'a>(
         &'a self,
-        _client: &'a HttpClient,
+        client: &'a HttpClient,
         endpoints: &'a BTreeSet<String>,
-        _nonce: &'a str,
+        nonce: &'a str,
     ) -> BoxFuture<'a, Probed> {
-        // describe was the probe: a bridge that cannot start is discovery's problem.
-        let mut probed = Probed::default();
-        crate::protocol::refuse_other_endpoints(
-            &mut probed,
-            endpoints,
-            &super::ENDPOINTS,
-            super::PROFILE,
-        );
-        std::future::ready(probed).boxed()
+        async move {
+            // describe was the probe: a bridge that cannot be spawned is discovery's
+            // problem; one that dies before its first line is looked at again here.
+            let mut probed = Probed::default();
+            if let Some(why) = self.dies_at_start(client, nonce).await {
+                probed.problem = Some(why.clone());
+                for endpoint in super::ENDPOINTS {
+                    (probed.unusable).insert(endpoint.into(), (Outcome::Blocked, why.clone()));
+                }
+            }
+            crate::protocol::refuse_other_endpoints(
+                &mut probed,
+                endpoints,
+                &super::ENDPOINTS,
+                super::PROFILE,
+            );
+            probed
+        }
+        .boxed()
     }
 
     fn on_hand(&self, case: &crate::scenario::suite::SuiteCase) -> bool {

@@ -67,24 +67,13 @@ async fn probe(
     let answer = read::post_completion(wire, client, &body, true, grace, &purpose).await;
     let status = answer.evidence.as_ref().map(|e| e.status);
     let body = answer.exchange.response.as_ref().map(|r| r.body.as_str());
-    let hint = probe_hint(model, body.unwrap_or_default());
+    let hint = match status {
+        Ok(404 | 405) => {
+            super::probe_hint::for_missing_door(wire, client, model, body.unwrap_or_default()).await
+        }
+        _ => String::new(),
+    };
     single_endpoint::from_status(wire.endpoint, &url, status.map_err(String::as_str), &hint)
-}
-
-/// Longest excerpt of the server's own words shown in a probe's hint.
-const BODY_EXCERPT: usize = 300;
-
-/// What a 404 or 405 to the probe asks of the user: a server that says it does not
-/// know the model (`model_not_found`) is there, and its own body says why; otherwise
-/// the target is likely not the API base.
-fn probe_hint(model: &str, body: &str) -> String {
-    if body.contains("model_not_found") || body.contains("does not exist") {
-        let excerpt: String = body.chars().take(BODY_EXCERPT).collect();
-        return format!(
-            "the server does not know the model `{model}` (it said: {excerpt}): pass --model NAME, one GET /models lists"
-        );
-    }
-    "is --target the API base (http://host:port/v1)?".into()
 }
 
 impl ProtocolRun for OpenaiRun {
@@ -152,23 +141,5 @@ impl ProtocolRun for OpenaiRun {
             case::run_case(input.planned, input.case, &env).await
         }
         .boxed()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_model_the_server_does_not_know_is_named_with_its_own_words() {
-        let body =
-            r#"{"error":{"message":"The model `gpt-x` does not exist","code":"model_not_found"}}"#;
-        let hint = probe_hint("gpt-x", body);
-        assert!(
-            hint.contains("model_not_found") && hint.contains("--model"),
-            "{hint}"
-        );
-        assert!(!hint.contains("API base"));
-        assert!(probe_hint("m", "Not Found").contains("API base"));
     }
 }
