@@ -3,9 +3,13 @@
 
   compare-reports.py calibration BEFORE.json AFTER.json   # calibrate --format json
   compare-reports.py run BEFORE.json AFTER.json           # run --report
+  compare-reports.py hurl BEFORE.hurl AFTER.hurl          # run --export-hurl
 
 Calibration matrices must be identical. Run reports must list the same cases with the
 same outcomes, reasons, notes and assertions; timings, ports, nonces and digests aside.
+Hurl exports must hold the same requests byte for byte once the embedded host's port is
+masked and the requests are put in case order (`-j` sends them in any order); make both with
+the same MMCONFORM_RUN_NONCE so the nonces and the media stamped with them agree.
 Exits 1 and prints the differences when they differ.
 """
 import json
@@ -37,8 +41,32 @@ def cases(report):
     }
 
 
+PORT = re.compile(r"127\.0\.0\.1:\d+")
+REQUEST_NUMBER = re.compile(r" \(request \d+\)$", re.M)
+
+
+def hurl_requests(path):
+    """The export's requests, each a block starting with its `# case (request N)` line,
+    with the port masked and the request number dropped, in sorted order."""
+    text = PORT.sub("127.0.0.1:*", open(path, encoding="utf-8").read())
+    blocks = re.split(r"\n(?=# )", text)
+    return sorted(REQUEST_NUMBER.sub("", b.strip()) for b in blocks if b.strip())
+
+
 def main():
     kind, before, after = sys.argv[1:4]
+    if kind == "hurl":
+        a, b = hurl_requests(before), hurl_requests(after)
+        only_a = [x for x in a if x not in b]
+        only_b = [x for x in b if x not in a]
+        for x in only_a[:5]:
+            print(f"only before:\n{x[:400]}")
+        for x in only_b[:5]:
+            print(f"only after:\n{x[:400]}")
+        print(f"{len(a)} requests before, {len(b)} after")
+        same = a == b
+        print("same" if same else "DIFFERENT")
+        sys.exit(0 if same else 1)
     a, b = (json.load(open(p)) for p in (before, after))
     if kind == "calibration":
         a, b = scrub(a), scrub(b)

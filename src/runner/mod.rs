@@ -53,7 +53,18 @@ pub fn now_rfc3339() -> String {
     humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string()
 }
 
+/// The variable that fixes the run's nonce (16 hex digits), so that two runs of the same
+/// build send byte-identical requests: a developer's aid for comparing `--export-hurl`
+/// files across a change that must not alter what is sent. Any other value is ignored.
+pub const RUN_NONCE_ENV: &str = "MMCONFORM_RUN_NONCE";
+
 pub fn new_nonce() -> String {
+    if let Ok(fixed) = std::env::var(RUN_NONCE_ENV)
+        && fixed.len() == 16
+        && fixed.bytes().all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
+    {
+        return fixed;
+    }
     let mut bytes = [0u8; 8];
     // Falling back to the clock keeps the run going on a machine without an entropy source;
     // the nonce only has to be unlikely to appear in a host's answer by chance.
