@@ -44,6 +44,7 @@ const ROWS: &[Row] = &[
     ("crash-on-invalid-base64", &[], "openai.malformed.refused.invalid-base64", SHOULD),
     ("lax-base64", &[], "openai.malformed.refused.base64-noise", SHOULD),
     ("accepts-non-http-url", &[], "openai.malformed.refused.non-http-image-url[file]", SHOULD),
+    ("accepts-non-http-url", WITNESS, "openai.malformed.no-crash.non-http-image-url", MUST),
     ("crash-on-malformed", &[], "openai.malformed.no-crash.empty-content", MUST),
     ("crash-on-malformed", &[], "openai.malformed.no-crash.image-url-bare-string", MUST),
     ("crash-on-malformed", &[], "openai.malformed.no-crash.audio-unknown-format", MUST),
