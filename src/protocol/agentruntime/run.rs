@@ -8,7 +8,7 @@ use super::describe::{self, Described};
 use crate::config::RunConfig;
 use crate::http::HttpClient;
 use crate::observation::Observation;
-use crate::outcome::{EvidenceView, ProtocolEvidence};
+use crate::outcome::{EvidenceView, Outcome, ProtocolEvidence};
 use crate::plan::result::record_of;
 use crate::protocol::{CaseInput, Discovered, Probed, ProtocolRun};
 use futures_util::FutureExt as _;
