@@ -130,6 +130,9 @@ pub struct RunConfig {
     /// Whether requests may go through the proxy the environment names (`HTTP_PROXY`,
     /// ...). Off for a host started in this process on loopback: a proxy can only break it.
     pub env_proxy: bool,
+    /// The proxy the environment names for the target (`$HTTP_PROXY (URL)`), named in
+    /// the hint when the target cannot be reached.
+    pub proxy: Option<String>,
     pub token: Option<Token>,
     /// The environment variable the token is read from (`--token-env`, or the profile's
     /// own), named when a host asks for credentials; empty: none named.
@@ -147,7 +150,7 @@ pub struct RunConfig {
     pub waived: Vec<FilterTerm>,
     /// The protocol's own options (`--openwop-major`, `--model`, ...), as its
     /// declarations name them; the protocol reads them when the run opens.
-    pub options: crate::protocol::options::ProtocolOptions,
+    pub options: crate::protocol_options::ProtocolOptions,
     /// `--allow-external-probe-urls`: probe URLs may leave loopback, and the cases gated
     /// on it (`scenario::external_gate`) run.
     pub allow_external_probe_urls: bool,
@@ -232,6 +235,7 @@ impl RunConfig {
             claims: Claims::default(),
             target_label: None,
             env_proxy: true,
+            proxy: None,
             token: None,
             token_env: String::new(),
             headers: Vec::new(),
@@ -281,5 +285,6 @@ impl RunConfig {
         self.target = Target::Url(url);
         self.target_label = Some(label);
         self.env_proxy = false;
+        self.proxy = None;
     }
 }

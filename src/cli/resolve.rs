@@ -104,6 +104,17 @@ pub fn resolve_target(args: &TargetArgs, offline: bool, env: Env) -> Result<Targ
         (None, Some(t)) if !t.trim().is_empty() => t,
         _ => return Err(no_target(description.offline, url_target)),
     };
+    // A word like `reference`, misspelled, is neither the embedded host nor a host
+    // name: `http://refrence` would be the wrong fix.
+    let word = raw.trim();
+    if word != "reference"
+        && !word.contains(['.', ':', '/'])
+        && crate::suggest::closest(word, ["reference"]).is_some()
+    {
+        return Err(format!(
+            "--target `{word}` is not a URL nor `reference`; did you mean `reference`?"
+        ));
+    }
     if raw.trim() == "reference" {
         return match reference(args, protocol)? {
             ReferenceTarget::Embedded(host) => Ok(TargetChoice::Embedded(host)),
@@ -456,6 +467,7 @@ pub fn resolve_common_with(
     let connection = resolve_connection(args, &config.headers, remote, env)?;
     config.secret_headers = connection.secret_headers;
     config.extra_secrets = connection.extra_secrets;
+    config.proxy = connection.proxy;
     config.agent = resolve_agent(args, protocol)?;
     // A value handed to the agent is often a key: redacted wherever it could appear
     // (short values such as `true` or `1` are no secrets, and redacting them would

@@ -84,8 +84,8 @@ impl HttpSettings {
         }
     }
 
-    /// The settings a run's configuration asks for; `api_key_header` is the header the
-    /// run's protocol sends its token in (`None`: a bearer token).
+    /// The settings a run's configuration asks for; `api_key_header` is the run's
+    /// protocol's (the caller knows the protocol, the client does not).
     pub fn for_run(
         config: &crate::config::RunConfig,
         base_url: &str,

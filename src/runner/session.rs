@@ -55,6 +55,14 @@ impl Session {
         config: Arc<RunConfig>,
         suite: &Suite,
     ) -> Result<Session, String> {
+        // The configuration names the protocol the session speaks (reports, the ledger).
+        let config = if config.protocol == Some(registered.name()) {
+            config
+        } else {
+            let mut named = (*config).clone();
+            named.protocol = Some(registered.name());
+            Arc::new(named)
+        };
         let protocol = registered.open(&config)?;
         let target = match super::target::shown_url(&config).as_ref() {
             Some(url) => {

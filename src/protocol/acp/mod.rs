@@ -35,7 +35,7 @@ pub const INITIALIZE: &str = "initialize";
 pub const PROMPT: &str = "session/prompt";
 pub const ENDPOINTS: [&str; 2] = [INITIALIZE, PROMPT];
 
-/// The ACP profile, as registered in [`crate::protocol::PROTOCOLS`].
+/// The ACP profile, as the registry (`crate::registry`) lists it.
 pub struct Acp;
 
 /// What the ACP profile says about itself.

@@ -18,6 +18,7 @@ pub mod lint;
 pub mod outbound;
 pub mod part;
 pub mod run;
+pub mod startup;
 
 use crate::config::{RunConfig, Target};
 use crate::process::LineLimits;
@@ -34,7 +35,7 @@ pub const DESCRIBE: &str = "describe";
 pub const EXECUTE: &str = "execute";
 pub const ENDPOINTS: [&str; 2] = [DESCRIBE, EXECUTE];
 
-/// The AgentRuntime protocol, as registered in [`crate::protocol::PROTOCOLS`].
+/// The AgentRuntime protocol, as the registry (`crate::registry`) lists it.
 pub struct Agentruntime;
 
 /// What the AgentRuntime protocol says about itself.

@@ -36,7 +36,7 @@ pub const ENDPOINT: &str = "agui-run";
 /// The protocol name scenario files use (`profile: agui`).
 pub const PROFILE: &str = "agui";
 
-/// The AG-UI protocol, as registered in [`crate::protocol::PROTOCOLS`].
+/// The AG-UI protocol, as the registry (`crate::registry`) lists it.
 pub struct Agui;
 
 /// What the AG-UI protocol says about itself.

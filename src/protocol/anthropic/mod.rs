@@ -62,7 +62,7 @@ pub static MESSAGES: Wire = Wire {
     classify_body: classify::classify_body,
 };
 
-/// The Messages protocol, as registered in [`crate::protocol::PROTOCOLS`].
+/// The Messages protocol, as the registry (`crate::registry`) lists it.
 pub struct Anthropic;
 
 /// What the Messages profile says about itself.

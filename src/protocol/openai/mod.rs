@@ -17,6 +17,7 @@ pub mod judge;
 pub mod lint;
 pub mod models;
 pub mod part;
+pub mod probe_hint;
 pub mod read;
 pub mod run;
 pub mod stream_reading;
@@ -83,7 +84,7 @@ pub fn kind_of_mime(mime: &str) -> &'static str {
     }
 }
 
-/// The OpenAI-compatible protocol, as registered in [`crate::protocol::PROTOCOLS`].
+/// The OpenAI-compatible protocol, as the registry (`crate::registry`) lists it.
 pub struct Openai;
 
 /// What the Chat Completions profile says about itself.

@@ -42,9 +42,8 @@ pub fn prepare<'a>(
     client: &'a crate::protocol::ClientMaker,
 ) -> futures_util::future::BoxFuture<'a, Result<(), String>> {
     Box::pin(async move {
-        if super::model(&config.options).is_some()
-            || crate::runner::target::shown_url(config).is_none()
-        {
+        let url_target = matches!(config.target, crate::config::Target::Url(_));
+        if super::model(&config.options).is_some() || !url_target {
             return Ok(());
         }
         match choose(&client()?, door).await {

@@ -43,7 +43,7 @@ pub static RESPONSES: Wire = Wire {
     classify_body: classify::classify_body,
 };
 
-/// The Responses protocol, as registered in [`crate::protocol::PROTOCOLS`].
+/// The Responses protocol, as the registry (`crate::registry`) lists it.
 pub struct OpenaiResponses;
 
 /// What the Responses profile says about itself.

@@ -45,7 +45,7 @@ pub const ENDPOINTS: [&str; 9] = [
 /// The protocol name scenario files use (`profile: openwop`).
 pub const PROFILE: &str = "openwop";
 
-/// The openwop protocol, as registered in [`crate::protocol::PROTOCOLS`].
+/// The openwop protocol, as the registry (`crate::registry`) lists it.
 pub struct Openwop;
 
 /// What the openwop protocol says about itself.
