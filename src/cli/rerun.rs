@@ -70,7 +70,7 @@ pub fn apply(
     let (profile, outcomes) = saved_outcomes(flag, path)?;
     let ours = config
         .protocol
-        .unwrap_or_else(|| crate::protocol::PROTOCOLS[0].name());
+        .unwrap_or_else(|| crate::registry::default_protocol().name());
     if !profile.is_empty() && profile != ours {
         return Err(format!(
             "{flag} {}: a report of --profile {profile}, and this run is --profile {ours}",

@@ -37,7 +37,7 @@ pub fn run(args: &RunArgs, color: bool) -> Result<Ending, CliError> {
     let config = &resolved.config;
     let suite =
         Arc::new(load_suite(&resolve::suite_options(&args.target)).map_err(CliError::Scenarios)?);
-    let profile = (config.protocol).unwrap_or_else(|| crate::protocol::PROTOCOLS[0].name());
+    let profile = (config.protocol).unwrap_or_else(|| crate::registry::default_protocol().name());
     if let Some(closest) =
         crate::plan::nothing_selected(&suite.for_profile(profile), &config.filters)
     {
@@ -83,10 +83,12 @@ pub fn run(args: &RunArgs, color: bool) -> Result<Ending, CliError> {
             .await
             .map_err(CliError::Usage)?;
         let (mut config, reference) = resolved.start().await.map_err(CliError::Internal)?;
-        super::model::pick(&mut config, stop.clone())
+        let protocol = resolve::protocol_of(&args.target).map_err(CliError::Usage)?;
+        super::model::prepare(protocol, &mut config, stop.clone())
             .await
             .map_err(CliError::Usage)?;
-        let mut session = Session::open(Arc::new(config), &suite).map_err(CliError::Usage)?;
+        let mut session =
+            Session::open(protocol, Arc::new(config), &suite).map_err(CliError::Usage)?;
         session.witness = witness.clone();
         session.replay = export.as_ref().map(HurlExport::log);
         let (tx, mut rx) = mpsc::unbounded_channel::<Event>();

@@ -4,7 +4,7 @@
 //! spec-faithful, so the test-suite can prove that each conformance case is able to
 //! fail (a case that passes against every variant proves nothing).
 
-use super::fault_catalogue::fault_catalogue;
+use super::fault_catalogue::{HostFault, fault_catalogue};
 
 fault_catalogue! {
     /// One deliberately broken requirement. See [`Fault::description`] for which.
@@ -155,6 +155,10 @@ fault_catalogue! {
             "At major 2 an unadvertised modality is refused with capability_not_provided but HTTP 400, not the registered 422.";
         V2RefusalValidationError => "v2-refusal-validation-error",
             "At major 2 an unadvertised modality is refused with validation_error instead of capability_not_provided.";
+        V2ShapeCapabilityCode => "v2-shape-capability-code",
+            "At major 2 a shape error (no or two sources, no `mimeType`, bad base64, bad content) is refused with capability_not_provided 422, the code for an unadvertised modality, instead of validation_error.";
+        V2PartTooLarge => "v2-part-too-large",
+            "At major 2 a part over maxBytesPerPart is refused with the unregistered code part_too_large (413) instead of payload_too_large.";
         V2ErrorExtraMember => "v2-error-extra-member",
             "At major 2 error bodies carry a top-level `status` member besides {error, message, details}.";
         SelfHostedEndpointLeaks => "self-hosted-endpoint-leaks",
@@ -167,6 +171,17 @@ fault_catalogue! {
             "The self-hosted provider is advertised in selfHosted but missing from supported (v1) and providers (v2).";
         SelfHostedAcceptsUnadvertised => "self-hosted-accepts-unadvertised",
             "A call naming the self-hosted provider skips the modality check: unadvertised parts are dropped and the call answers 200 (RFC 0108 §B).";
+    }
+}
+
+impl HostFault for Fault {
+    fn needs_upstream(&self) -> bool {
+        Fault::needs_upstream(*self)
+    }
+
+    /// A missing seam: the cases that need it are blocked, and the run never exits 0.
+    fn blocks_cases(&self) -> bool {
+        matches!(self, Fault::SeamMissing | Fault::EnvelopeSeamMissing)
     }
 }
 
@@ -204,7 +219,7 @@ mod tests {
             assert!(!fault.description().is_empty());
             assert!(fault.description().ends_with('.'));
         }
-        assert_eq!(Fault::all().len(), 79);
+        assert_eq!(Fault::all().len(), 81);
         let forwarding = Fault::all().iter().filter(|f| f.needs_upstream());
         assert!(forwarding.clone().all(|f| f.name().starts_with("forward-")));
         assert_eq!(forwarding.count(), 8);

@@ -7,8 +7,9 @@ use super::declaration::Capabilities;
 use super::describe::{self, Described};
 use crate::config::RunConfig;
 use crate::http::HttpClient;
-use crate::outcome::{CaseResult, EvidenceView, Outcome, ProtocolEvidence};
-use crate::plan::result::result_without_exchange;
+use crate::observation::Observation;
+use crate::outcome::{EvidenceView, Outcome, ProtocolEvidence};
+use crate::plan::result::record_of;
 use crate::protocol::{CaseInput, Discovered, Probed, ProtocolRun};
 use futures_util::FutureExt as _;
 use futures_util::future::BoxFuture;
@@ -170,11 +171,10 @@ impl ProtocolRun for AgentruntimeRun {
         case.spec.endpoint() == Some(super::DESCRIBE)
     }
 
-    fn decide_on_hand(&self, input: &CaseInput) -> Option<CaseResult> {
-        let mut result = result_without_exchange(input.planned, input.case, Outcome::Blocked, None);
+    fn observe_on_hand(&self, input: &CaseInput) -> Option<Observation> {
+        let mut result = record_of(input.planned, input.case);
         let Some(described) = &self.described else {
-            result.reason = Some("describe was not run".into());
-            return Some(result);
+            return Some(Observation::blocked(result, "describe was not run"));
         };
         result.duration_ms = described.finished.elapsed.as_millis() as u64;
         result.stream = Some(super::evidence::of_run(
@@ -185,15 +185,13 @@ impl ProtocolRun for AgentruntimeRun {
         let observed = super::classify::Observed::new(&described.finished);
         if let Some(why) = observed.unfinished() {
             // Our timeout, a bound or the run's stop ended describe: nothing to judge.
-            result.reason = Some(why);
-            return Some(result);
+            return Some(Observation::blocked(result, why));
         }
         result.assertions = describe::judge(described);
-        crate::judge::verdict::decide(&mut result, input.strict);
-        Some(result)
+        Some(Observation::judged(result))
     }
 
-    fn run_case<'a>(&'a self, input: CaseInput<'a>) -> BoxFuture<'a, CaseResult> {
+    fn run_case<'a>(&'a self, input: CaseInput<'a>) -> BoxFuture<'a, Observation> {
         super::case::run_case(self, input).boxed()
     }
 }

@@ -9,7 +9,8 @@ use super::wire::Wire;
 use super::{Declaration, read};
 use crate::config::RunConfig;
 use crate::http::HttpClient;
-use crate::outcome::{CaseResult, EvidenceView, Outcome, ProtocolEvidence};
+use crate::observation::Observation;
+use crate::outcome::{EvidenceView, Outcome, ProtocolEvidence};
 use crate::protocol::{CaseInput, Discovered, Probed, ProtocolRun, single_endpoint};
 use futures_util::FutureExt as _;
 use futures_util::future::BoxFuture;
@@ -39,7 +40,7 @@ impl OpenaiRun {
     }
 
     fn model(&self) -> Option<&str> {
-        self.config.model.as_deref()
+        super::model(&self.config.options)
     }
 }
 
@@ -121,7 +122,7 @@ impl ProtocolRun for OpenaiRun {
         single_endpoint::probe(endpoints, self.wire.endpoint, self.wire.profile, own).boxed()
     }
 
-    fn run_case<'a>(&'a self, input: CaseInput<'a>) -> BoxFuture<'a, CaseResult> {
+    fn run_case<'a>(&'a self, input: CaseInput<'a>) -> BoxFuture<'a, Observation> {
         async move {
             let env = OpenaiEnv {
                 wire: self.wire,
@@ -130,7 +131,6 @@ impl ProtocolRun for OpenaiRun {
                 catalog: input.catalog,
                 context: input.context,
                 nonce: input.nonce,
-                strict: input.strict,
                 model: self.model(),
                 part_inputs: PartInputs {
                     nonce: input.nonce,
