@@ -80,9 +80,7 @@ fn ignored_auth_is_caught_when_a_token_is_configured() {
         "--token-env",
         "AGUI_TOKEN",
         "--filter",
-        "agui.auth.*",
-        "--filter",
-        "agui.string-content-completes",
+        "agui.auth.* or agui.string-content-completes",
     ];
     let ok = run_with_env(&args, &env);
     assert_eq!(ok.code, 0, "{}", ok.context());
