@@ -61,7 +61,9 @@ pub const RUN_NONCE_ENV: &str = "MMCONFORM_RUN_NONCE";
 pub fn new_nonce() -> String {
     if let Ok(fixed) = std::env::var(RUN_NONCE_ENV)
         && fixed.len() == 16
-        && fixed.bytes().all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
+        && fixed
+            .bytes()
+            .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
     {
         return fixed;
     }
