@@ -19,6 +19,7 @@ pub mod validity;
 pub mod verdict;
 pub mod witness;
 pub mod witness_form;
+pub mod witness_metadata;
 
 use crate::bounded_json;
 use crate::outcome::AssertionResult;

@@ -127,6 +127,13 @@ fn judge(
         None => Vec::<SentPart>::new(),
     };
     let assertions = witness_judge::judge(expect, &sent, calls, w.nonce, answered);
+    let requests: Vec<&str> = result
+        .exchanges
+        .iter()
+        .filter(|e| !e.cached)
+        .filter_map(|e| e.request.body.as_deref())
+        .collect();
+    let reported = crate::judge::witness_metadata::notes(expect, &sent, calls, w.nonce, &requests);
     if log_was_full && may_rest_on_a_dropped_call(expect, &assertions) {
         result.outcome = Outcome::Blocked;
         result.reason = Some(format!(
@@ -136,6 +143,7 @@ fn judge(
         return;
     }
     result.assertions.extend(assertions);
+    result.notes.extend(reported);
     verdict::decide(result, w.strict);
 }
 
