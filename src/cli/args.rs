@@ -368,6 +368,10 @@ pub struct RunArgs {
     /// Write the JSON evidence report here.
     #[arg(long, value_name = "PATH", help_heading = REPORTS)]
     pub report: Option<PathBuf>,
+    /// Write the run as one self-contained HTML page here: the verdict, the counts, and
+    /// each failed, warned and blocked case with its checks and what reached the model.
+    #[arg(long, value_name = "FILE", help_heading = REPORTS)]
+    pub html: Option<PathBuf>,
     /// Write every request the run sent as a hurl file, to send them again with hurl
     /// (`hurl --test --variable token=... FILE`); bodies over 64 KiB go beside it.
     #[arg(long, value_name = "FILE", help_heading = REPORTS)]
