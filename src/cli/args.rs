@@ -130,6 +130,15 @@ fn token_env_help() -> String {
     format!("Environment variable holding the bearer token. [default: {default}{own}]")
 }
 
+/// `--annotations`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum AnnotationsArg {
+    /// GitHub workflow commands: `::error` per failed case, `::warning` per warned one.
+    Github,
+    /// None.
+    None,
+}
+
 #[derive(Debug, Clone, Copy, ValueEnum)]
 pub enum FormatArg {
     Human,
@@ -389,6 +398,11 @@ pub struct RunArgs {
     /// Print only the cases that failed, errored or were blocked, and the summary.
     #[arg(short, long, help_heading = REPORTS)]
     pub quiet: bool,
+    /// Annotate the CI run: `github` writes an `::error` per failed case and a
+    /// `::warning` per warned one (at most 10 of each; the rest counted). Default:
+    /// `github` when GITHUB_ACTIONS=true, else `none`.
+    #[arg(long, value_enum, value_name = "github|none", help_heading = REPORTS)]
+    pub annotations: Option<AnnotationsArg>,
     /// Write the run's verdict as Markdown here (a CI job summary). Under GitHub Actions
     /// it is also appended to $GITHUB_STEP_SUMMARY when this is absent.
     #[arg(long, value_name = "FILE", help_heading = REPORTS)]
