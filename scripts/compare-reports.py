@@ -18,9 +18,12 @@ import sys
 
 # A nonce is the run's (16 hex digits) or a case's (the run's followed by -c<index>);
 # stamped media grow with their nonce, so the sizes an echo reports ("image bytes 125")
-# are masked too (both sides of an assertion are, and whether it passed is compared).
+# are masked too (both sides of an assertion are, and whether it passed is compared), and
+# so is the number of the witness's call a part arrived in (`(call 6)`): calls are
+# numbered as they arrive, in whatever order concurrent cases send them.
 VOLATILE = re.compile(
     r"127\.0\.0\.1:\d+|[0-9a-f]{16}(-c\d+)?|\d+ ?ms|\d+(\.\d+)?s\b|(?<=\bbytes )\d+"
+    r"|(?<=\bcall )\d+"
 )
 
 
@@ -43,12 +46,15 @@ def cases(report):
 
 PORT = re.compile(r"127\.0\.0\.1:\d+")
 REQUEST_NUMBER = re.compile(r" \(request \d+\)$", re.M)
+# A body over 64 KiB is a file beside the export named by its request number.
+BODY_FILE = re.compile(r"^file,[^;]*\.\d+\.(json|bin);", re.M)
 
 
 def hurl_requests(path):
     """The export's requests, each a block starting with its `# case (request N)` line,
     with the port masked and the request number dropped, in sorted order."""
     text = PORT.sub("127.0.0.1:*", open(path, encoding="utf-8").read())
+    text = BODY_FILE.sub("file,*;", text)
     blocks = re.split(r"\n(?=# )", text)
     return sorted(REQUEST_NUMBER.sub("", b.strip()) for b in blocks if b.strip())
 
@@ -71,6 +77,12 @@ def main():
     if kind == "calibration":
         a, b = scrub(a), scrub(b)
         same = a == b
+        for key in ("cases", "variants"):
+            rows_a = {r.get("id", r.get("name")): r for r in a["matrix"][key]}
+            rows_b = {r.get("id", r.get("name")): r for r in b["matrix"][key]}
+            for name in sorted(set(rows_a) | set(rows_b)):
+                if rows_a.get(name) != rows_b.get(name):
+                    print(f"{key[:-1]} {name}:\n  before {rows_a.get(name)}\n  after  {rows_b.get(name)}")
     else:
         ca, cb = cases(a), cases(b)
         diffs = [i for i in sorted(set(ca) | set(cb)) if ca.get(i) != cb.get(i)]

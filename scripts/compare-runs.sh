@@ -2,6 +2,8 @@
 # Compares two output folders of scripts/reference-runs.sh (before and after a change that
 # must not alter behaviour): exit codes, every run's cases and outcomes, every hurl export
 # (and the large bodies written beside it) and the calibration matrix. Exits 1 on a difference.
+# A loaded machine can move a timing-bound cell of the matrix (a fault caught by one more
+# case): the cells that differ are printed, to be read rather than trusted blindly.
 #   scripts/compare-runs.sh target/runs/before target/runs/after
 set -uo pipefail
 before=${1:?before folder} after=${2:?after folder}

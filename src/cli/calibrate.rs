@@ -24,7 +24,7 @@ pub fn calibrate(args: &CalibrateArgs) -> Result<Ending, CliError> {
     let suite = load_suite(&SuiteOptions {
         include_builtin: !args.no_builtin,
         paths: args.scenarios.clone(),
-        checks: crate::protocol::check_options(args.allow_external_probe_urls),
+        checks: crate::registry::check_options(args.allow_external_probe_urls),
     })
     .map_err(CliError::Scenarios)?;
     if suite.cases.is_empty() {

@@ -69,10 +69,12 @@ pub fn run(args: &RunArgs, color: bool) -> Result<Ending, CliError> {
             .await
             .map_err(CliError::Usage)?;
         let (mut config, reference) = resolved.start().await.map_err(CliError::Internal)?;
-        super::model::pick(&mut config, stop.clone())
+        let protocol = resolve::protocol_of(&args.target).map_err(CliError::Usage)?;
+        super::model::prepare(protocol, &mut config, stop.clone())
             .await
             .map_err(CliError::Usage)?;
-        let mut session = Session::open(Arc::new(config), &suite).map_err(CliError::Usage)?;
+        let mut session =
+            Session::open(protocol, Arc::new(config), &suite).map_err(CliError::Usage)?;
         session.witness = witness.clone();
         session.replay = export.as_ref().map(HurlExport::log);
         let (tx, mut rx) = mpsc::unbounded_channel::<Event>();

@@ -4,7 +4,7 @@
 //! spec-faithful, so the test-suite can prove that each conformance case is able to
 //! fail (a case that passes against every variant proves nothing).
 
-use super::fault_catalogue::fault_catalogue;
+use super::fault_catalogue::{HostFault, fault_catalogue};
 
 fault_catalogue! {
     /// One deliberately broken requirement. See [`Fault::description`] for which.
@@ -175,6 +175,17 @@ fault_catalogue! {
             "The self-hosted provider is advertised in selfHosted but missing from supported (v1) and providers (v2).";
         SelfHostedAcceptsUnadvertised => "self-hosted-accepts-unadvertised",
             "A call naming the self-hosted provider skips the modality check: unadvertised parts are dropped and the call answers 200 (RFC 0108 §B).";
+    }
+}
+
+impl HostFault for Fault {
+    fn needs_upstream(&self) -> bool {
+        Fault::needs_upstream(*self)
+    }
+
+    /// A missing seam: the cases that need it are blocked, and the run never exits 0.
+    fn blocks_cases(&self) -> bool {
+        matches!(self, Fault::SeamMissing | Fault::EnvelopeSeamMissing)
     }
 }
 

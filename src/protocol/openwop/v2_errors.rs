@@ -242,7 +242,7 @@ mod tests {
     }
 
     fn outcome(j: &Judgement, strict: bool) -> crate::outcome::Outcome {
-        crate::judge::verdict::outcome(&j.assertions, Level::Must, strict)
+        crate::runner::verdict::outcome_of(&j.assertions, Level::Must, strict)
     }
 
     #[test]

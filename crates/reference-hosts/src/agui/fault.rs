@@ -4,7 +4,7 @@
 //! behaviour strict, so calibration can prove that each agui case is able to fail. The
 //! shape follows the openwop host's [`Fault`](crate::Fault) table.
 
-use crate::fault_catalogue::fault_catalogue;
+use crate::fault_catalogue::{HostFault, fault_catalogue};
 
 fault_catalogue! {
     /// One deliberately broken requirement. See [`AguiFault::description`] for which.
@@ -67,6 +67,12 @@ fault_catalogue! {
             "The parts of each message reach the upstream model in reverse order.";
         ForwardThenErrors => "forward-then-errors",
             "A run with a part of an undeclared kind is forwarded to the upstream model, that part included, and only then ended with RUN_ERROR.";
+    }
+}
+
+impl HostFault for AguiFault {
+    fn needs_upstream(&self) -> bool {
+        AguiFault::needs_upstream(*self)
     }
 }
 
