@@ -3,7 +3,7 @@ use crate::scenario::load::LoadedFile;
 
 /// The built-in packs, loaded as a run loads them.
 fn builtin() -> Vec<LoadedFile> {
-    crate::scenario::builtin::load_files(&crate::protocol::check_options(false))
+    crate::scenario::builtin::load_files(&crate::registry::check_options(false))
         .expect("the built-in packs load")
 }
 
