@@ -301,9 +301,14 @@ pub struct TargetArgs {
     pub reference: ReferenceArgs,
     /// Project file with the options a CI job repeats (target, profile, filters, baseline,
     /// junit, report, strict, require, timeout, concurrency); the command line wins.
-    /// Default: ./mmconform.toml when it exists.
-    #[arg(long, value_name = "FILE")]
+    /// Default: $MMCONFORM_CONFIG, else the first mmconform.toml in the current directory
+    /// or its parents up to the repository root (the directory holding `.git`).
+    #[arg(long, value_name = "FILE", help_heading = "Project file")]
     pub config: Option<PathBuf>,
+    /// Where the project file was looked for when none was found, for the message of a
+    /// run that has no target (set by `cli::project`, never by clap).
+    #[arg(skip)]
+    pub looked_for: Option<String>,
 }
 
 /// Shape of the embedded host used by `--target reference`.
