@@ -58,6 +58,14 @@ fn the_man_page_has_the_exit_codes_and_the_environment() {
     }
     assert!(page.contains("AGUI_TARGET_URL") && page.contains("OPENWOP_BASE_URL"));
     assert!(page.contains("OPENAI_BASE_URL") && page.contains("OPENAI_API_KEY"));
+    for variable in [
+        "ANTHROPIC_API_KEY",
+        "ANTHROPIC_BASE_URL",
+        "MMCONFORM_CONFIG",
+        "GITHUB_ACTIONS",
+    ] {
+        assert!(page.contains(variable), "{variable} missing");
+    }
     let run = stdout_of(&["man", "run"]);
     assert!(run.contains(".TH mmconform-run 1"), "{run}");
     for section in [

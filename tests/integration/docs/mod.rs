@@ -1,11 +1,15 @@
 //! The documentation is checked like code: every relative link and `#anchor` in the
 //! README, CONTRIBUTING.md and `docs/` resolves (`links`), every code block marked
 //! runnable is run with the built binary and must end as it says (`runnable`), and the
-//! composite GitHub Action is well formed and passes only flags `run` has (`action`).
+//! composite GitHub Action is well formed and passes only flags `run` has (`action`),
+//! no page pins a release tag that does not exist (`tags`), and every list of the
+//! profiles has them all (`profiles`).
 
 mod action;
 mod links;
+mod profiles;
 mod runnable;
+mod tags;
 
 use std::path::{Path, PathBuf};
 
