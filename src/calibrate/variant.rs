@@ -21,6 +21,10 @@ pub enum Detection {
     /// answers 404): cases that pass against the faithful host are `blocked`, and the
     /// run can never exit 0.
     Blocked,
+    /// Not a fault at all: a faithful transformation (a re-encoded or scaled picture).
+    /// No case may fail against it (that would be a false failure), and some case's
+    /// witness must say the part arrived transformed.
+    Tolerated,
 }
 
 #[derive(Debug, Clone)]
@@ -106,6 +110,8 @@ impl Variant {
     pub fn detection(&self) -> Detection {
         match self {
             Variant::Host(f) if BLOCKING_FAULTS.contains(f) => Detection::Blocked,
+            Variant::Host(f) if f.is_faithful_transformation() => Detection::Tolerated,
+            Variant::Runtime(f) if f.is_faithful_transformation() => Detection::Tolerated,
             _ => Detection::Assertion,
         }
     }

@@ -126,7 +126,8 @@ fn judge(
         },
         None => Vec::<SentPart>::new(),
     };
-    let assertions = witness_judge::judge(expect, &sent, calls, w.nonce, answered);
+    let want = w.spec.expect.delivery.unwrap_or_default();
+    let assertions = witness_judge::judge(expect, want, &sent, calls, w.nonce, answered);
     if log_was_full && may_rest_on_a_dropped_call(expect, &assertions) {
         result.outcome = Outcome::Blocked;
         result.reason = Some(format!(

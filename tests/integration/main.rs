@@ -33,6 +33,7 @@ mod openai_responses;
 mod openwop;
 mod report_paths;
 mod snapshots;
+mod transformed;
 mod verify;
 mod witness;
 mod witness_run;

@@ -21,6 +21,10 @@ fault_catalogue! {
             "Runs end with a reply without calling the model at all.";
         TruncatesMedia => "truncates-media",
             "Attachments reach the model one byte short.";
+        ReencodesImages => "reencodes-images",
+            "Images reach the model re-encoded (a PNG as JPEG, any other picture as PNG), as Codex does: the same picture in other bytes, a faithful transformation the delivery cases accept with a note.";
+        ImagePlaceholder => "image-placeholder",
+            "Images reach the model as the text `[image]` instead of the picture.";
         EmitsUndeclaredMedia => "emits-undeclared-media",
             "Every run emits a media event although mediaCapabilities.emitsOutbound is false.";
         OutboundWithoutMime => "outbound-without-mime",
@@ -57,5 +61,13 @@ fault_catalogue! {
             "SIGTERM is ignored: the run finishes as if nothing happened (done with aborted: false).";
         HangsOnAbort => "hangs-on-abort",
             "SIGTERM makes the bridge stop answering without exiting.";
+    }
+}
+
+impl RuntimeFault {
+    /// Variants that transform media the way real runtimes do without breaking
+    /// delivery: no case may fail against them, and the witness must say what changed.
+    pub fn is_faithful_transformation(self) -> bool {
+        self == RuntimeFault::ReencodesImages
     }
 }
