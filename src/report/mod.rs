@@ -13,6 +13,7 @@ use crate::event::Event;
 use std::path::PathBuf;
 
 pub mod atomic;
+pub mod causes;
 pub mod evidence;
 pub mod fanout;
 pub mod github_summary;
@@ -21,6 +22,7 @@ pub mod junit;
 mod junit_strict;
 pub mod listing;
 mod record;
+pub mod rerun;
 pub mod scrub;
 pub mod terminal;
 pub mod verify;

@@ -11,7 +11,7 @@
 
 use crate::event::{BaselineInfo, DiscoverySnapshot, Event, RunInfo, RunSummary, WireEntry};
 use crate::outcome::{
-    AssertionResult, CaseResult, Delivery, EvidenceView, Exchange, ExpectedFailure,
+    AssertionResult, CaseResult, Cause, Delivery, EvidenceView, Exchange, ExpectedFailure,
     ProtocolEvidence, RecordedRequest, RecordedResponse, Requirement,
 };
 use crate::redact::Redactor;
@@ -68,6 +68,10 @@ pub fn scrub_case(redactor: &Redactor, case: &CaseResult) -> CaseResult {
             .as_ref()
             .map(|calls| calls.iter().map(|c| scrub_evidence(redactor, c)).collect()),
         self_check: case.self_check,
+        cause: case.cause.as_ref().map(|c| Cause {
+            what: r(&c.what),
+            fix: c.fix.as_deref().map(r),
+        }),
     }
 }
 
@@ -202,6 +206,8 @@ pub fn scrub_run(redactor: &Redactor, run: &RunInfo) -> RunInfo {
         warnings: all(&run.warnings),
         insecure_tls: run.insecure_tls,
         witness: run.witness.as_deref().map(r),
+        rerun_base: all(&run.rerun_base),
+        report_file: run.report_file.as_deref().map(r),
         protocol_view: scrub_view(redactor, &run.protocol_view),
     }
 }

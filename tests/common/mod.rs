@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 pub mod junit_xsd;
+pub mod served;
 pub mod witness;
 
 pub use junit_xsd::assert_junit_valid;

@@ -4,7 +4,7 @@
 //! spec-faithful, so the test-suite can prove that each conformance case is able to
 //! fail (a case that passes against every variant proves nothing).
 
-use super::fault_catalogue::fault_catalogue;
+use super::fault_catalogue::{HostFault, fault_catalogue};
 
 fault_catalogue! {
     /// One deliberately broken requirement. See [`Fault::description`] for which.
@@ -53,6 +53,10 @@ fault_catalogue! {
             "Inline `data` that is not valid base64 is accepted.";
         LaxBase64 => "lax-base64",
             "Inline `data` is decoded as Python's default decoder does: characters outside the alphabet are skipped, so base64 with `*` inserted is accepted.";
+        AcceptsMismatchedMime => "accepts-mismatched-mime",
+            "Inline `data` whose bytes are not its `mimeType` (a WAV file said to be image/png) is accepted.";
+        CrashOnMalformed => "crash-on-malformed",
+            "Every shape error of an ai/call (a part or message that deserves a 400: no or two sources, no mimeType, bad base64, empty or numeric content) is answered 500 internal_error.";
         AcceptsNumericContent => "accepts-numeric-content",
             "Message content that is neither a string nor an array (a number, an object) is accepted.";
         AcceptsEmptyMessages => "accepts-empty-messages",
@@ -163,6 +167,10 @@ fault_catalogue! {
             "At major 2 an unadvertised modality is refused with capability_not_provided but HTTP 400, not the registered 422.";
         V2RefusalValidationError => "v2-refusal-validation-error",
             "At major 2 an unadvertised modality is refused with validation_error instead of capability_not_provided.";
+        V2ShapeCapabilityCode => "v2-shape-capability-code",
+            "At major 2 a shape error (no or two sources, no `mimeType`, bad base64, bad content) is refused with capability_not_provided 422, the code for an unadvertised modality, instead of validation_error.";
+        V2PartTooLarge => "v2-part-too-large",
+            "At major 2 a part over maxBytesPerPart is refused with the unregistered code part_too_large (413) instead of payload_too_large.";
         V2ErrorExtraMember => "v2-error-extra-member",
             "At major 2 error bodies carry a top-level `status` member besides {error, message, details}.";
         SelfHostedEndpointLeaks => "self-hosted-endpoint-leaks",
@@ -175,6 +183,21 @@ fault_catalogue! {
             "The self-hosted provider is advertised in selfHosted but missing from supported (v1) and providers (v2).";
         SelfHostedAcceptsUnadvertised => "self-hosted-accepts-unadvertised",
             "A call naming the self-hosted provider skips the modality check: unadvertised parts are dropped and the call answers 200 (RFC 0108 §B).";
+    }
+}
+
+impl HostFault for Fault {
+    fn needs_upstream(&self) -> bool {
+        Fault::needs_upstream(*self)
+    }
+
+    /// A missing seam: the cases that need it are blocked, and the run never exits 0.
+    fn blocks_cases(&self) -> bool {
+        matches!(self, Fault::SeamMissing | Fault::EnvelopeSeamMissing)
+    }
+
+    fn is_faithful_transformation(&self) -> bool {
+        Fault::is_faithful_transformation(*self)
     }
 }
 

@@ -21,6 +21,14 @@ pub(super) struct Signature {
     faulted: &'static str,
 }
 
+/// A WAV file, base64.
+fn wav_data() -> String {
+    base64::Engine::encode(
+        &base64::engine::general_purpose::STANDARD,
+        mmconform_media::generate("audio/wav", "0123456789abcdef"),
+    )
+}
+
 fn vendor() -> Value {
     envelope_of("vendor.mmconform.demo", json!({"note": "free"}))
 }
@@ -201,6 +209,18 @@ fn signature(fault: Fault) -> Signature {
             call(user(json!([image("data", "not base64!")]))),
             "400 invalid_request",
             "200 image x1",
+        ),
+        AcceptsMismatchedMime => sig(
+            call(user(
+                json!([{"type": "image", "mimeType": "image/png", "data": wav_data()}]),
+            )),
+            "400 invalid_request",
+            "200 image x1",
+        ),
+        CrashOnMalformed => sig(
+            call(user(json!([{"type": "image", "mimeType": "image/png"}]))),
+            "400 invalid_request",
+            "500 internal_error",
         ),
         AcceptsNumericContent => sig(call(user(json!(42))), "400 invalid_request", "200 - x0"),
         AcceptsEmptyMessages => sig(
@@ -464,6 +484,23 @@ fn signature(fault: Fault) -> Signature {
             "422 capability_not_provided",
             "400 validation_error",
         ),
+        V2ShapeCapabilityCode => sig(
+            Probe::CallV2 {
+                body: user(json!([{"type": "image", "mimeType": "image/png"}])),
+            },
+            "400 validation_error",
+            "422 capability_not_provided",
+        ),
+        V2PartTooLarge => with(
+            capped(16),
+            sig(
+                Probe::CallV2 {
+                    body: user(json!([image("data", &data(17))])),
+                },
+                "413 payload_too_large",
+                "413 part_too_large",
+            ),
+        ),
         V2ErrorExtraMember => sig(
             Probe::CallV2 {
                 body: user(json!([text("hear"), wav()])),
@@ -650,7 +687,11 @@ fault_tests! {
     v2_legacy_error_codes => V2LegacyErrorCodes,
     v2_refusal_status_400 => V2RefusalStatus400,
     v2_refusal_validation_error => V2RefusalValidationError,
+    v2_shape_capability_code => V2ShapeCapabilityCode,
+    v2_part_too_large => V2PartTooLarge,
     v2_error_extra_member => V2ErrorExtraMember,
+    accepts_mismatched_mime => AcceptsMismatchedMime,
+    crash_on_malformed => CrashOnMalformed,
     self_hosted_endpoint_leaks => SelfHostedEndpointLeaks,
     self_hosted_not_configured => SelfHostedNotConfigured,
     self_hosted_url_id => SelfHostedUrlId,

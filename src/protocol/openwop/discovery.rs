@@ -2,15 +2,17 @@
 //! evaluation context (`discovery`, `openwop`, `run`) that plans every other case.
 //! Also the one-off seam probe.
 
+use super::options::OpenwopOptions;
 use super::seam_case::{CaseEnv, judge_response};
 use super::{Seam, facts};
 use crate::canonical::canonical_sha256;
 use crate::config::RunConfig;
 use crate::event::DiscoverySnapshot;
 use crate::http::{HttpClient, HttpRequest, HttpResponse};
-use crate::outcome::{CaseResult, Exchange, Outcome};
+use crate::observation::Observation;
+use crate::outcome::Exchange;
 use crate::plan::PlannedCase;
-use crate::plan::result::result_without_exchange;
+use crate::plan::result::record_of;
 use crate::protocol::openwop;
 use crate::scenario::suite::SuiteCase;
 use serde_json::{Value, json};
@@ -26,12 +28,17 @@ pub struct DiscoveryResult {
 
 /// The evaluation context cases are planned against: the document (when usable),
 /// the profile's facts and the run's own facts.
-pub fn context(usable: Option<&Value>, major: u8, config: &RunConfig) -> Value {
+pub fn context(
+    usable: Option<&Value>,
+    major: u8,
+    config: &RunConfig,
+    options: &OpenwopOptions,
+) -> Value {
     let mut openwop = facts::derive(usable, major, config.max_probe_bytes);
     if let Value::Object(map) = &mut openwop {
         map.extend(super::self_hosted::facts(
             usable,
-            config.self_hosted_provider.as_ref(),
+            options.self_hosted_provider.as_ref(),
         ));
     }
     json!({
@@ -46,6 +53,7 @@ pub fn context(usable: Option<&Value>, major: u8, config: &RunConfig) -> Value {
 pub async fn fetch(
     client: &HttpClient,
     config: &RunConfig,
+    options: &OpenwopOptions,
     major: u8,
     purpose: &str,
 ) -> DiscoveryResult {
@@ -99,7 +107,7 @@ pub async fn fetch(
     } else {
         None
     };
-    let mut context = context(usable, major, config);
+    let mut context = context(usable, major, config, options);
     // The version the host says answered (versioning.md §1.4), as the run records it.
     let answered = exchange
         .response
@@ -161,13 +169,13 @@ impl DiscoveryResult {
     }
 }
 
-/// Judges a discovery case on the response fetched once for the run.
+/// Judges a discovery case on the response fetched once for the run: what was observed.
 pub fn judge_cached(
     planned: &PlannedCase,
     case: &SuiteCase,
     env: &CaseEnv,
     disc: &DiscoveryResult,
-) -> CaseResult {
+) -> Observation {
     let started = Instant::now();
     match &disc.response {
         Some(response) => {
@@ -182,11 +190,11 @@ pub fn judge_cached(
                 .as_ref()
                 .map(|p| format!("discovery unusable: {p}"))
                 .unwrap_or_else(|| "discovery was not fetched".into());
-            let mut result = result_without_exchange(planned, case, Outcome::Blocked, Some(reason));
+            let mut record = record_of(planned, case);
             let mut cited = disc.exchange.clone();
             cited.cached = true;
-            result.exchanges.push(cited);
-            result
+            record.exchanges.push(cited);
+            Observation::blocked(record, reason)
         }
     }
 }

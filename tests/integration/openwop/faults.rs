@@ -80,6 +80,24 @@ pub(super) const ROWS: &[Row] = &[
     ("off-by-one-limit", &[], "openwop.rfc0091.limit.at-max-accepted", SHOULD),
     ("ignores-max-bytes-per-part", &[], "openwop.rfc0091.limit.over-max-rejected", SHOULD),
     ("accepts-unknown-media-ref", &[], "openwop.rfc0091.mediaref.unresolvable-rejected", SHOULD),
+    // The MUST half of the shape rules (rfc0091-no-crash.yaml), and the newer shape rules.
+    ("crash-on-malformed", &[], "openwop.rfc0091.shape.no-crash.no-source", MUST),
+    ("crash-on-malformed", &[], "openwop.rfc0091.shape.no-crash.two-sources", MUST),
+    ("crash-on-malformed", &[], "openwop.rfc0091.shape.no-crash.no-mime-type", MUST),
+    ("crash-on-malformed", &[], "openwop.rfc0091.shape.no-crash.invalid-base64", MUST),
+    ("crash-on-malformed", &[], "openwop.rfc0091.shape.no-crash.base64-noise", MUST),
+    ("crash-on-malformed", &[], "openwop.rfc0091.shape.no-crash.mime-disagrees-with-bytes", MUST),
+    ("crash-on-malformed", &[], "openwop.rfc0091.shape.no-crash.content-not-string-or-array", MUST),
+    ("crash-on-malformed", &[], "openwop.rfc0091.shape.no-crash.empty-content", MUST),
+    ("crash-on-malformed", &[], "openwop.rfc0091.shape.no-crash.empty-text", MUST),
+    ("crash-on-malformed", &[], "openwop.rfc0091.shape.no-crash.empty-messages", MUST),
+    ("crash-on-malformed", &[], "openwop.rfc0091.shape.mime-disagrees-with-bytes", SHOULD),
+    ("crash-on-malformed", &[], "openwop.rfc0091.shape.empty-content", SHOULD),
+    ("crash-on-malformed", &[], "openwop.rfc0091.shape.empty-text", SHOULD),
+    ("accepts-mismatched-mime", &[], "openwop.rfc0091.shape.mime-disagrees-with-bytes", SHOULD),
+    ("accepts-mismatched-mime", WITNESS, "openwop.rfc0091.shape.no-crash.mime-disagrees-with-bytes", MUST),
+    ("lax-base64", WITNESS, "openwop.rfc0091.shape.no-crash.base64-noise", MUST),
+    ("accepts-missing-source", WITNESS, "openwop.rfc0091.shape.no-crash.no-source", SHOULD),
     // Forwarding to a model (`expect.witness`, judged on what the witness received).
     ("forward-skips-model", WITNESS, "openwop.rfc0091.string-content-accepted", MUST),
     ("forward-skips-model", WITNESS, "openwop.rfc0091.advertised-inline-accepted[image]", MUST),
@@ -93,6 +111,7 @@ pub(super) const ROWS: &[Row] = &[
     ("forward-image-placeholder", WITNESS, "openwop.rfc0091.advertised-inline-accepted[image]", MUST),
     ("forward-extracts-pdf-text", WITNESS_ALL, "openwop.rfc0091.advertised-inline-accepted[document]", SHOULD),
     ("accepts-invalid-base64", WITNESS, "openwop.rfc0091.shape.invalid-base64[image]", SHOULD),
+    ("accepts-invalid-base64", WITNESS, "openwop.rfc0091.shape.no-crash.invalid-base64", MUST),
     // RFC 0021: the envelope accept seam and the envelope advertisement.
     ("envelope-accepts-missing-meta", ENVELOPES, "openwop.rfc0021.accept.missing-meta-invalid", MUST),
     ("envelope-invalid-without-details", ENVELOPES, "openwop.rfc0021.accept.missing-meta-invalid", MUST),
@@ -132,6 +151,12 @@ pub(super) const ROWS: &[Row] = &[
     ("v2-refusal-status-400", V2, "openwop.rfc0091.unadvertised-rejected[audio]", MUST),
     ("v2-refusal-validation-error", V2, "openwop.rfc0091.unadvertised-rejected[audio]", MUST),
     ("v2-error-extra-member", V2, "openwop.rfc0091.error-body-flat", MUST),
+    // A shape error is not "not advertised" at either major; at v2 every error answer,
+    // even to a case that asks only for a refusal, meets the registry.
+    ("v2-shape-capability-code", V2, "openwop.rfc0091.shape.no-source[image]", SHOULD),
+    ("v2-shape-capability-code", V2, "openwop.rfc0091.shape.invalid-base64[image]", SHOULD),
+    ("v2-shape-capability-code", V2, "openwop.rfc0091.ssrf.non-http-url-rejected[file]", MUST),
+    ("v2-part-too-large", V2, "openwop.rfc0091.limit.over-max-rejected", SHOULD),
 ];
 
 #[test]

@@ -2,7 +2,7 @@
 //! of the agentruntime pack (bridge protocol v1 and the #385 media contract), so
 //! calibration proves every case of the pack can fail.
 
-use crate::fault_catalogue::fault_catalogue;
+use crate::fault_catalogue::{HostFault, fault_catalogue};
 
 fault_catalogue! {
     /// One deliberately broken rule. See [`RuntimeFault::description`] for which.
@@ -64,10 +64,10 @@ fault_catalogue! {
     }
 }
 
-impl RuntimeFault {
-    /// Variants that transform media the way real runtimes do without breaking
-    /// delivery: no case may fail against them, and the witness must say what changed.
-    pub fn is_faithful_transformation(self) -> bool {
-        self == RuntimeFault::ReencodesImages
+/// Its faults are the agent's own: none needs an upstream to show; re-encoding images
+/// is a faithful transformation, not a fault.
+impl HostFault for RuntimeFault {
+    fn is_faithful_transformation(&self) -> bool {
+        *self == RuntimeFault::ReencodesImages
     }
 }

@@ -4,7 +4,7 @@
 //! other behaviour strict, so calibration can prove that each case is able to fail.
 //! The shape follows the openwop host's [`Fault`](crate::Fault) table.
 
-use crate::fault_catalogue::fault_catalogue;
+use crate::fault_catalogue::{HostFault, fault_catalogue};
 
 fault_catalogue! {
     /// One deliberately broken requirement. See [`OpenaiFault::description`] for which.
@@ -57,6 +57,8 @@ fault_catalogue! {
             "The `detail` of an image_url part is left out of the request forwarded to the upstream model.";
         ForwardReplacesFilename => "forward-replaces-filename",
             "A file part reaches the upstream model under an invented filename (`my_file.pdf`) instead of its own.";
+        InventsFilename => "invents-filename",
+            "A file part with file_data and no filename is taken instead of refused with 400, and reaches the upstream model named `my_file.pdf` (as LiteLLM names it).";
         ForwardAudioAsImage => "forward-audio-as-image",
             "An input_audio part is forwarded to the upstream model as `image_url` with an audio data URL.";
         ForwardSkipsModel => "forward-skips-model",
@@ -75,6 +77,20 @@ fault_catalogue! {
             "A streamed Responses answer ends without its `response.completed` event.";
     }
 }
+
+impl HostFault for OpenaiFault {
+    fn needs_upstream(&self) -> bool {
+        OpenaiFault::needs_upstream(*self)
+    }
+
+    /// `responses` is the Responses door; any other name is the Chat door.
+    fn acts_at(&self, door: &str) -> bool {
+        self.seen_at(door == RESPONSES_DOOR)
+    }
+}
+
+/// The name [`HostFault::acts_at`] knows the Responses door by.
+pub const RESPONSES_DOOR: &str = "responses";
 
 impl OpenaiFault {
     /// Faults of the forwarding path (`forward.rs`): they change nothing unless the
