@@ -102,7 +102,7 @@ pub struct Cell {
     /// the host's model.
     pub reached_model: bool,
     /// What became of each part that arrived other than intact (`witness.bytes` with a
-    /// `delivery`): `transformed: image/gif 750 B -> image/png 1,208 B, ..., same picture`.
+    /// `delivery`): `transformed: image/gif 695 B -> image/png 947 B, same picture (...)`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub deliveries: Vec<String>,
     pub seen: Vec<Seen>,

@@ -121,7 +121,7 @@ pub fn model_call_lines(case: &CaseResult) -> Vec<String> {
 }
 
 /// Each part a witness accepted other than intact (`run --witness`), one line each:
-/// `delivery: transformed: image/gif 750 B -> image/png 1,208 B, ..., same picture`
+/// `delivery: transformed: image/gif 695 B -> image/png 947 B, same picture (...)`
 /// (a delivery that failed is among the failed assertions already).
 pub fn delivery_lines(case: &CaseResult) -> Vec<String> {
     case.assertions
