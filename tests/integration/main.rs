@@ -35,6 +35,7 @@ mod openwop;
 mod report_html;
 mod report_paths;
 mod snapshots;
+mod transformed;
 mod verify;
 mod witness;
 mod witness_run;

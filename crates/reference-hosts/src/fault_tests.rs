@@ -555,6 +555,10 @@ fn signature(fault: Fault) -> Signature {
         | ForwardWrongMime
         | ForwardTruncatesBytes
         | ForwardReordersParts
+        | ForwardReencodesImages
+        | ForwardDownscalesImages
+        | ForwardImagePlaceholder
+        | ForwardExtractsPdfText
         | ForwardThenRefuses => super::forward_tests::signature(fault),
     }
 }
@@ -665,6 +669,10 @@ fault_tests! {
     forward_wrong_mime => ForwardWrongMime,
     forward_truncates_bytes => ForwardTruncatesBytes,
     forward_reorders_parts => ForwardReordersParts,
+    forward_reencodes_images => ForwardReencodesImages,
+    forward_downscales_images => ForwardDownscalesImages,
+    forward_image_placeholder => ForwardImagePlaceholder,
+    forward_extracts_pdf_text => ForwardExtractsPdfText,
     forward_then_refuses => ForwardThenRefuses,
     accepts_mapped_hex => AcceptsMappedHex,
     accepts_nat64_loopback => AcceptsNat64Loopback,
