@@ -53,6 +53,8 @@ fault_catalogue! {
             "Inline `data` that is not valid base64 is accepted.";
         LaxBase64 => "lax-base64",
             "Inline `data` is decoded as Python's default decoder does: characters outside the alphabet are skipped, so base64 with `*` inserted is accepted.";
+        AcceptsEmptyText => "accepts-empty-text",
+            "An empty text part is accepted (and forwarded to the model as it came).";
         AcceptsMismatchedMime => "accepts-mismatched-mime",
             "Inline `data` whose bytes are not its `mimeType` (a WAV file said to be image/png) is accepted.";
         CrashOnMalformed => "crash-on-malformed",
@@ -248,7 +250,7 @@ mod tests {
             assert!(!fault.description().is_empty());
             assert!(fault.description().ends_with('.'));
         }
-        assert_eq!(Fault::all().len(), 83);
+        assert_eq!(Fault::all().len(), 84);
         let forwarding = Fault::all().iter().filter(|f| f.needs_upstream());
         assert!(forwarding.clone().all(|f| f.name().starts_with("forward-")));
         assert_eq!(forwarding.count(), 12);

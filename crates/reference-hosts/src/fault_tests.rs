@@ -222,6 +222,11 @@ fn signature(fault: Fault) -> Signature {
             "400 invalid_request",
             "500 internal_error",
         ),
+        AcceptsEmptyText => sig(
+            call(user(json!([text("")]))),
+            "400 invalid_request",
+            "200 text x1",
+        ),
         AcceptsNumericContent => sig(call(user(json!(42))), "400 invalid_request", "200 - x0"),
         AcceptsEmptyMessages => sig(
             call(json!({"messages": []})),
@@ -692,6 +697,7 @@ fault_tests! {
     v2_error_extra_member => V2ErrorExtraMember,
     accepts_mismatched_mime => AcceptsMismatchedMime,
     crash_on_malformed => CrashOnMalformed,
+    accepts_empty_text => AcceptsEmptyText,
     self_hosted_endpoint_leaks => SelfHostedEndpointLeaks,
     self_hosted_not_configured => SelfHostedNotConfigured,
     self_hosted_url_id => SelfHostedUrlId,

@@ -95,6 +95,8 @@ pub(super) const ROWS: &[Row] = &[
     ("crash-on-malformed", &[], "openwop.rfc0091.shape.empty-content", SHOULD),
     ("crash-on-malformed", &[], "openwop.rfc0091.shape.empty-text", SHOULD),
     ("accepts-mismatched-mime", &[], "openwop.rfc0091.shape.mime-disagrees-with-bytes", SHOULD),
+    ("accepts-empty-text", &[], "openwop.rfc0091.shape.empty-text", SHOULD),
+    ("accepts-empty-text", WITNESS, "openwop.rfc0091.shape.no-crash.empty-text", MUST),
     ("accepts-mismatched-mime", WITNESS, "openwop.rfc0091.shape.no-crash.mime-disagrees-with-bytes", MUST),
     ("lax-base64", WITNESS, "openwop.rfc0091.shape.no-crash.base64-noise", MUST),
     ("accepts-missing-source", WITNESS, "openwop.rfc0091.shape.no-crash.no-source", SHOULD),
