@@ -1,6 +1,6 @@
 //! `mmconform.toml`: the options a CI job repeats (target, profile, filters, baseline,
 //! reports, strict, require, timeout, concurrency, and what each profile needs: accepts,
-//! claims, model, self_hosted_provider, token_env, deadline, witness), read by `run` and `list` from the
+//! claims, model, self_hosted_provider, token_env, mask_env, deadline, witness), read by `run` and `list` from the
 //! current directory or `--config FILE`. The command line (and an environment variable
 //! clap reads) wins over the file; a relative path in the file is relative to the file.
 //! An unknown key or a bad value is exit 2 at `file:line:col`, before anything is sent,
@@ -42,6 +42,8 @@ struct ProjectFile {
     /// As `--self-hosted-provider` (openwop RFC 0108).
     self_hosted_provider: Option<Spanned<String>>,
     token_env: Option<Spanned<String>>,
+    /// As `--mask-env`, repeated; added to the command line's (masking more is never wrong).
+    mask_env: Option<Vec<Spanned<String>>>,
     deadline: Option<Spanned<toml::Value>>,
     witness: Option<Spanned<String>>,
     agentruntime: Option<AgentruntimeSection>,
@@ -327,6 +329,12 @@ fn apply_target(
         && !given(matches, "timeout")
     {
         args.timeout = secs;
+    }
+    for name in file.mask_env.iter().flatten() {
+        let name = name.get_ref().trim();
+        if !name.is_empty() && !args.mask_env.iter().any(|n| n == name) {
+            args.mask_env.push(name.to_string());
+        }
     }
     apply_declaration(project, args, matches)
 }

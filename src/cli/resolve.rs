@@ -493,18 +493,7 @@ pub fn resolve_common_with(
     let connection = resolve_connection(args, &config.headers, remote, env)?;
     config.secret_headers = connection.secret_headers;
     config.extra_secrets = connection.extra_secrets;
-    config.agent = resolve_agent(args)?;
-    // A value handed to the agent is often a key: redacted wherever it could appear
-    // (short values such as `true` or `1` are no secrets, and redacting them would
-    // mangle every report).
-    config.extra_secrets.extend(
-        config
-            .agent
-            .env
-            .iter()
-            .map(|(_, v)| v.clone())
-            .filter(|v| v.len() >= 8),
-    );
+    config.agent = resolve_agent(args, env)?;
     if let Some(endpoint) = &config.compat_endpoint {
         config
             .extra_secrets
@@ -517,6 +506,7 @@ pub fn resolve_common_with(
     config.max_redirects = usize::from(args.max_redirects);
     config.tls = connection.tls;
     config.warnings = connection.warnings;
+    environment_secrets(&mut config, &args.mask_env);
     Ok(Resolved { config, embedded })
 }
 
@@ -567,33 +557,68 @@ fn reference_self_hosted(host: &mut reference_hosts::ReferenceConfig, config: &m
     }
 }
 
-/// `--target-env`, `--target-unset`, `--acp-auth`: only for a target that is a program.
-fn resolve_agent(args: &TargetArgs) -> Result<crate::config::AgentSettings, String> {
+/// `--target-env`, `--target-unset`, `--target-inherit-env`, `--acp-auth`: only for a
+/// target that is a program.
+fn resolve_agent(args: &TargetArgs, env: Env) -> Result<crate::config::AgentSettings, String> {
     let program = matches!(args.profile, ProfileArg::Agentruntime | ProfileArg::Acp);
-    if !program && (!args.target_env.is_empty() || !args.target_unset.is_empty()) {
-        return Err("--target-env and --target-unset shape a started program: use them with --profile acp or agentruntime".into());
+    let shaped =
+        !args.target_env.is_empty() || !args.target_unset.is_empty() || args.target_inherit_env;
+    if !program && shaped {
+        return Err("--target-env, --target-unset and --target-inherit-env shape a started program: use them with --profile acp or agentruntime".into());
     }
     if args.acp_auth.is_some() && args.profile != ProfileArg::Acp {
         return Err("--acp-auth: add --profile acp".into());
     }
-    let env = args
-        .target_env
-        .iter()
-        .map(|raw| match raw.split_once('=') {
-            Some((name, value)) if !name.trim().is_empty() => {
-                Ok((name.trim().to_string(), value.to_string()))
-            }
-            _ => Err(format!(
-                "--target-env `{}`: expected NAME=VALUE",
-                raw.split('=').next().unwrap_or("")
-            )),
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(crate::config::AgentSettings {
-        env,
+    let mut settings = crate::config::AgentSettings {
         unset: args.target_unset.clone(),
+        inherit_env: args.target_inherit_env,
         acp_auth: args.acp_auth.clone(),
-    })
+        ..Default::default()
+    };
+    for raw in &args.target_env {
+        match raw.split_once('=') {
+            Some((name, value)) if !name.trim().is_empty() => {
+                settings
+                    .env
+                    .push((name.trim().to_string(), value.to_string()));
+            }
+            None if !raw.trim().is_empty() => {
+                let name = raw.trim();
+                if env(name).is_none() {
+                    return Err(format!(
+                        "--target-env {name}: no such variable in this environment to pass on (give NAME=VALUE to set one)"
+                    ));
+                }
+                settings.pass.push(name.to_string());
+            }
+            _ => {
+                return Err(format!(
+                    "--target-env `{}`: expected NAME or NAME=VALUE",
+                    raw.split('=').next().unwrap_or("")
+                ));
+            }
+        }
+    }
+    Ok(settings)
+}
+
+/// The values to mask besides the token and the headers: every `--target-env` value
+/// long enough to be masked, and the secret-looking variables of this environment
+/// (and the `--mask-env` ones), which a started program could have learnt. Warnings
+/// for `--mask-env` names that mask nothing.
+fn environment_secrets(config: &mut RunConfig, mask_env: &[String]) {
+    use crate::redact::environment;
+    config.extra_secrets.extend(
+        config
+            .agent
+            .env
+            .iter()
+            .map(|(_, v)| v.clone())
+            .filter(|v| environment::maskable(v)),
+    );
+    let found = environment::of_this_process(mask_env);
+    config.extra_secrets.extend(found.values);
+    config.warnings.extend(found.warnings);
 }
 
 pub fn resolve_run(args: &RunArgs, color: bool, env: Env) -> Result<Resolved, String> {

@@ -4,13 +4,14 @@
 //! its first line shows it under way.
 
 use super::command::Command;
+use super::environment::Environment;
+use super::group::ProcessGroup;
 use super::lines::{Line, LineLimits, LineReader, ReadEnd};
 use super::stderr::{self, Captured};
-use super::terminate::{self, Terminated};
+use super::terminate;
 use crate::stop::{Stop, StopReason};
 use std::os::unix::process::ExitStatusExt as _;
 use std::path::PathBuf;
-use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::io::AsyncWriteExt as _;
@@ -23,8 +24,7 @@ pub const MAX_STDERR_BYTES: usize = 64 * 1024;
 /// How to run a process once.
 pub struct RunOptions<'a> {
     pub command: &'a Command,
-    /// Added to the parent environment.
-    pub env: Vec<(String, String)>,
+    pub environment: Environment,
     /// Written on stdin, which is then closed.
     pub input: Vec<u8>,
     pub limits: LineLimits,
@@ -122,18 +122,7 @@ pub async fn run_once(options: RunOptions<'_>) -> Result<Finished, String> {
         Some(dir) => WorkDir::given(dir.clone()),
         None => WorkDir::fresh()?,
     };
-    let dir = &workdir.path;
-    let program = &options.command.argv[0];
-    let mut child = tokio::process::Command::new(program)
-        .args(&options.command.argv[1..])
-        .current_dir(dir)
-        .envs(options.env.iter().map(|(k, v)| (k, v)))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .map_err(|e| format!("cannot start `{program}` (in {}): {e}", dir.display()))?;
+    let (mut child, mut group) = options.command.start(&workdir.path, &options.environment)?;
     if let Some(mut stdin) = child.stdin.take() {
         let input = options.input.clone();
         // A process that never reads its stdin must not hold the run: the write is its own task.
@@ -154,14 +143,23 @@ pub async fn run_once(options: RunOptions<'_>) -> Result<Finished, String> {
         deadline: started + options.timeout,
         abort: None,
     };
-    let (read_end, mut ended_by) = read.drive(&mut child, &options).await;
+    let (read_end, mut ended_by) = read.drive(&mut child, &group, &options).await;
     if ended_by.is_none() && read_end.is_bound() {
         ended_by = Some(EndedBy::Bound);
     }
-    let (ending, outlived) = reap(&mut child, ended_by.is_some(), &options, read.deadline).await;
+    let (ending, outlived) = reap(
+        &mut child,
+        &group,
+        ended_by.is_some(),
+        &options,
+        read.deadline,
+    )
+    .await;
     if outlived {
         ended_by = Some(EndedBy::Timeout);
     }
+    // Whatever it started and left behind ends with it.
+    group.end(options.grace).await;
     if let Some(task) = stderr_task {
         // A child of the process may keep stderr open: take what arrived by then.
         let _ = tokio::time::timeout(options.grace, task).await;
@@ -192,6 +190,7 @@ impl<R: tokio::io::AsyncRead + Unpin> Reading<R> {
     async fn drive(
         &mut self,
         child: &mut Child,
+        group: &ProcessGroup,
         options: &RunOptions<'_>,
     ) -> (ReadEnd, Option<EndedBy>) {
         let mut abort_until: Option<Instant> = None;
@@ -217,7 +216,7 @@ impl<R: tokio::io::AsyncRead + Unpin> Reading<R> {
                     }
                     Err(end) => {
                         if end.is_bound() {
-                            terminate::terminate(child, options.grace).await;
+                            terminate::terminate(child, group, options.grace).await;
                         }
                         return (end, None);
                     }
@@ -234,11 +233,11 @@ impl<R: tokio::io::AsyncRead + Unpin> Reading<R> {
                     } else {
                         EndedBy::Timeout
                     };
-                    terminate::terminate(child, options.grace).await;
+                    terminate::terminate(child, group, options.grace).await;
                     return (ReadEnd::Eof, Some(why));
                 }
                 reason = options.stop.wait() => {
-                    terminate::terminate(child, options.grace).await;
+                    terminate::terminate(child, group, options.grace).await;
                     return (ReadEnd::Eof, Some(EndedBy::Stop(reason)));
                 }
             }
@@ -250,6 +249,7 @@ impl<R: tokio::io::AsyncRead + Unpin> Reading<R> {
 /// flag says so), or at once after we ended it.
 async fn reap(
     child: &mut Child,
+    group: &ProcessGroup,
     ended_by_us: bool,
     options: &RunOptions<'_>,
     deadline: Instant,
@@ -263,9 +263,7 @@ async fn reap(
             Err(_) => {
                 // stdout closed but the process lives on past the timeout.
                 outlived = true;
-                if terminate::terminate(child, options.grace).await == Terminated::Killed {
-                    let _ = child.start_kill();
-                }
+                terminate::terminate(child, group, options.grace).await;
                 tokio::time::timeout(options.grace, child.wait()).await
             }
         }
@@ -283,4 +281,4 @@ async fn reap(
 
 #[cfg(test)]
 #[path = "run_tests.rs"]
-mod tests;
+pub(crate) mod tests;

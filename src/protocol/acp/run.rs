@@ -40,18 +40,6 @@ impl AcpRun {
     pub(super) fn shown(&self) -> String {
         self.agent.command.shown()
     }
-
-    /// Names of `--target-env` (values are never shown) and `--target-unset`.
-    fn environment(&self) -> Value {
-        let set: Vec<&str> = self
-            .agent
-            .settings
-            .env
-            .iter()
-            .map(|(k, _)| k.as_str())
-            .collect();
-        json!({"set": set, "unset": self.agent.settings.unset})
-    }
 }
 
 impl ProtocolRun for AcpRun {
@@ -60,7 +48,7 @@ impl ProtocolRun for AcpRun {
         let mut options = Map::new();
         options.insert("command".into(), json!(shown));
         options.insert("witness".into(), json!(self.agent.witness_url));
-        options.insert("environment".into(), self.environment());
+        options.insert("environment".into(), self.agent.settings.record());
         options.insert("auth".into(), json!(self.agent.settings.acp_auth));
         let mut properties = vec![("acp.command".into(), shown.clone())];
         for (name, _) in &self.agent.settings.env {

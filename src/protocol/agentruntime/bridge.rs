@@ -3,7 +3,7 @@
 //! stdout carries only event lines, stderr is free-form evidence. The process itself
 //! is run by the generic client in `crate::process`; this file only frames.
 
-use crate::process::{self, Command, Finished, Line, LineLimits, RunOptions};
+use crate::process::{self, Command, Environment, Finished, Line, LineLimits, RunOptions};
 use crate::stop::Stop;
 use serde_json::{Map, Value, json};
 use std::time::Duration;
@@ -20,6 +20,9 @@ pub const CASE_VAR: &str = "MMCONFORM_CASE";
 #[derive(Debug, Clone)]
 pub struct Bridge {
     pub command: Command,
+    /// The allow-list and `--target-env`/`--target-unset`; the case and the witness
+    /// are added per run.
+    pub environment: Environment,
     pub witness_url: Option<String>,
     pub limits: LineLimits,
     pub timeout: Duration,
@@ -80,13 +83,13 @@ impl Bridge {
         stop: Stop,
         abort: bool,
     ) -> Result<Finished, String> {
-        let mut env = vec![(CASE_VAR.to_string(), case_id.to_string())];
+        let mut environment = self.environment.clone().with(CASE_VAR, case_id);
         if let Some(url) = &self.witness_url {
-            env.push((WITNESS_VAR.to_string(), url.clone()));
+            environment = environment.with(WITNESS_VAR, url);
         }
         process::run_once(RunOptions {
             command: &self.command,
-            env,
+            environment,
             input,
             limits: self.limits,
             timeout: self.timeout,

@@ -74,6 +74,7 @@ impl Protocol for Agentruntime {
         }
         let bridge = bridge::Bridge {
             command,
+            environment: config.agent.environment(),
             witness_url: config.witness_url.clone(),
             limits: LineLimits::for_body_cap(config.max_response_bytes),
             timeout: config.timeout,

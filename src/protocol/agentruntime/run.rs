@@ -53,6 +53,7 @@ impl ProtocolRun for AgentruntimeRun {
         let mut options = Map::new();
         options.insert("command".into(), json!(shown));
         options.insert("witness".into(), json!(self.bridge.witness_url));
+        options.insert("environment".into(), self.config.agent.record());
         let view = EvidenceView {
             summary: format!("bridge {shown}"),
             properties: vec![("agentruntime.command".into(), shown)],

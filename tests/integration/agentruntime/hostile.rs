@@ -3,7 +3,7 @@
 //! bridges are small `sh` programs given as `--target-cmd` (no shell runs them: `sh`
 //! is the program).
 
-use crate::common::{self, run_timed};
+use crate::common::{self, hostile_target, run_timed};
 use std::time::Duration;
 
 const DONE: &str =
@@ -169,4 +169,136 @@ fn a_secret_a_bridge_prints_is_redacted_in_every_output() {
         );
     }
     assert!(report.contains("[REDACTED]"), "{report}");
+}
+
+/// A bridge that prints every secret it can find, on stdout (as event text, as a line
+/// that is no event, inside describe's declaration), on stderr and in its error
+/// event: those of its environment, and those of mmconform's own, read from
+/// `/proc/$PPID/environ` (mmconform is its parent). `${GH_TOKEN:-absent}` says whether
+/// it inherited them.
+const LEAKING_BRIDGE: &str = r#"
+read line
+found=$(tr '\0' ' ' < /proc/$PPID/environ)
+mine="$OPENAI_API_KEY $GH_TOKEN $MY_APP_SECRET"
+case "$line" in
+*describe*)
+    echo "{\"name\":\"$found\",\"mediaCapabilities\":{\"acceptsInbound\":[\"$GH_TOKEN\",\"x $MY_APP_SECRET\"],\"emitsOutbound\":false}}"
+    echo "stderr: $found $mine" >&2
+    exit 0;;
+esac
+echo "{\"type\":\"text\",\"text\":\"inherited ${GH_TOKEN:-absent} $mine\"}"
+echo "{\"type\":\"error\",\"message\":\"$found\"}"
+echo "not an event: $mine $found"
+echo "stderr: $found $mine" >&2
+echo "{\"type\":\"done\",\"result\":{\"text\":\"$mine\",\"sessionId\":\"$GH_TOKEN\",\"durationMs\":1,\"aborted\":false}}"
+"#;
+
+fn leaking_run(extra: &[&str]) -> (common::RunResult, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let command = hostile_target::script(dir.path(), "bridge.sh", LEAKING_BRIDGE);
+    let outputs = hostile_target::all_outputs_args(dir.path());
+    let mut args = vec![
+        "--profile",
+        "agentruntime",
+        "--target-cmd",
+        &command,
+        "--filter",
+        "agentruntime.contract",
+        "--filter",
+        "agentruntime.describe",
+        "--filter",
+        "agentruntime.capabilities",
+    ];
+    args.extend(outputs.iter().map(String::as_str));
+    args.extend_from_slice(extra);
+    let (r, _) = run_timed(&args, &hostile_target::SECRETS, Duration::from_secs(60));
+    (r, dir)
+}
+
+#[test]
+fn secrets_of_mmconforms_environment_are_masked_in_every_output() {
+    for extra in [&[][..], &["--target-inherit-env"]] {
+        let (r, dir) = leaking_run(extra);
+        judged(&r);
+        assert_eq!(
+            r.outcome("agentruntime.contract"),
+            "fail",
+            "{}",
+            r.context()
+        );
+        let report = r.report.as_ref().unwrap().to_string();
+        // The bridge did print them (the masks show where), so a leak would be seen.
+        assert!(
+            report.matches("[REDACTED]").count() >= 6,
+            "{extra:?}: {report}"
+        );
+        hostile_target::assert_no_secret(&hostile_target::every_output(&r, &[dir.path()]));
+    }
+}
+
+#[test]
+fn a_bridge_inherits_only_the_allow_list_unless_asked() {
+    let (r, _dir) = leaking_run(&[]);
+    let report = r.report.as_ref().unwrap().to_string();
+    assert!(report.contains("inherited absent"), "{report}");
+    let (r, _dir) = leaking_run(&["--target-env", "GH_TOKEN"]);
+    let report = r.report.as_ref().unwrap().to_string();
+    assert!(report.contains("inherited [REDACTED]"), "{report}");
+}
+
+/// A bridge that leaves a helper behind on every run (one that ignores SIGTERM), and
+/// on `execute` never exits either: the helpers end with the run, not after it.
+const SPAWNING_BRIDGE: &str = r#"
+read line
+(trap '' TERM; exec sleep 1000) </dev/null >/dev/null 2>&1 &
+echo $! >> "$PIDS"
+case "$line" in
+*describe*) echo '{"mediaCapabilities":{"acceptsInbound":[],"emitsOutbound":false}}'; exit 0;;
+esac
+sleep 1000 &
+echo $! >> "$PIDS"
+echo '{"type":"text","text":"working"}'
+wait
+"#;
+
+#[test]
+fn what_a_bridge_starts_does_not_outlive_the_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let command = hostile_target::script(dir.path(), "bridge.sh", SPAWNING_BRIDGE);
+    let pids = dir.path().join("pids");
+    let pass = format!("PIDS={}", pids.display());
+    let (r, wall) = run_timed(
+        &[
+            "--profile",
+            "agentruntime",
+            "--target-cmd",
+            &command,
+            "--target-env",
+            &pass,
+            "--timeout",
+            "2",
+            "--filter",
+            "agentruntime.contract",
+        ],
+        &[],
+        Duration::from_secs(60),
+    );
+    judged(&r);
+    assert_eq!(
+        r.outcome("agentruntime.contract"),
+        "blocked",
+        "{}",
+        r.context()
+    );
+    let started = hostile_target::pids(&pids);
+    assert!(started.len() >= 3, "{started:?}");
+    let left: Vec<i32> = started
+        .into_iter()
+        .filter(|p| hostile_target::running(*p))
+        .collect();
+    assert!(
+        left.is_empty(),
+        "still running after mmconform exited: {left:?}"
+    );
+    assert!(wall < Duration::from_secs(30), "{wall:?}");
 }
