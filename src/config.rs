@@ -186,6 +186,9 @@ pub struct RunConfig {
     /// Whether requests may go through the proxy the environment names (`HTTP_PROXY`,
     /// ...). Off for a host started in this process on loopback: a proxy can only break it.
     pub env_proxy: bool,
+    /// The proxy the environment names for the target (`$HTTP_PROXY (URL)`), named in
+    /// the hint when the target cannot be reached.
+    pub proxy: Option<String>,
     pub token: Option<Token>,
     /// The environment variable the token is read from (`--token-env`, or the profile's
     /// own), named when a host asks for credentials.
@@ -328,6 +331,7 @@ impl RunConfig {
             claims: Claims::default(),
             target_label: None,
             env_proxy: true,
+            proxy: None,
             token: None,
             token_env: "OPENWOP_API_KEY".into(),
             headers: Vec::new(),
@@ -381,5 +385,6 @@ impl RunConfig {
         self.target = Target::Url(url);
         self.target_label = Some(label);
         self.env_proxy = false;
+        self.proxy = None;
     }
 }

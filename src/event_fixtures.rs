@@ -143,6 +143,7 @@ pub fn case(id: &str, case_id: &str, requirement: Requirement, outcome: Outcome)
         stream: None,
         model_calls: None,
         self_check: false,
+        cause: None,
     }
 }
 

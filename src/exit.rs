@@ -119,6 +119,37 @@ pub struct RunFacts {
     pub interrupted: bool,
     /// Baseline entries that no longer describe the host (see `baseline::tracker`).
     pub baseline_drift: Vec<String>,
+    /// What a run that selected nothing tells its user.
+    pub selection: Selection,
+}
+
+/// How the run chose its cases, for the explanation of one that chose none.
+#[derive(Debug, Clone, Default)]
+pub struct Selection {
+    /// The run's profile.
+    pub profile: String,
+    /// `--filter` was given.
+    pub filtered: bool,
+    /// Cases loaded for other profiles (left out of this run), per profile.
+    pub other_profiles: Vec<(String, usize)>,
+}
+
+impl Selection {
+    /// Why nothing was selected, and what to do, without blaming a filter never given.
+    fn nothing(&self) -> String {
+        let others: Vec<String> = (self.other_profiles.iter())
+            .map(|(p, n)| format!("{n} {p} case(s): --profile {p}"))
+            .collect();
+        match (self.filtered, others.is_empty()) {
+            (true, _) => "no case was selected: none matches --filter".into(),
+            (false, false) => format!(
+                "no case was selected: the scenarios hold no {} case ({})",
+                self.profile,
+                others.join("; ")
+            ),
+            (false, true) => format!("no case was selected: no {} case was loaded", self.profile),
+        }
+    }
 }
 
 /// `mmconform calibrate`: 0 when every case can fail and every host fault is caught,
@@ -180,7 +211,7 @@ pub fn deciding_counts(
 pub fn decide(counts: &BTreeMap<Outcome, usize>, facts: &RunFacts) -> Decision {
     beyond_the_cases(counts, facts)
         .or_else(|| failures(counts, facts))
-        .unwrap_or_else(|| evidence(counts))
+        .unwrap_or_else(|| evidence(counts, &facts.selection))
 }
 
 /// Interrupted, a defect in mmconform, or an unusable target: whatever the cases say.
@@ -238,7 +269,7 @@ fn failures(counts: &BTreeMap<Outcome, usize>, facts: &RunFacts) -> Option<Decis
 }
 
 /// Nothing failed: passed, unless there is too little evidence to say so.
-fn evidence(counts: &BTreeMap<Outcome, usize>) -> Decision {
+fn evidence(counts: &BTreeMap<Outcome, usize>, selection: &Selection) -> Decision {
     let selected: usize = counts
         .iter()
         .filter(|(o, _)| **o != Outcome::Excluded)
@@ -250,7 +281,7 @@ fn evidence(counts: &BTreeMap<Outcome, usize>) -> Decision {
         + n(counts, Outcome::Xfail);
     let insufficient = |why: String| d(INSUFFICIENT_EVIDENCE, "insufficient-evidence", why);
     if selected == 0 {
-        return insufficient("no case was selected (check --filter)".into());
+        return insufficient(selection.nothing());
     }
     if observed == 0 {
         return insufficient(

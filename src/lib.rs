@@ -26,6 +26,7 @@ pub mod evidence;
 pub mod exit;
 pub mod http;
 pub mod judge;
+pub mod observation;
 pub mod outcome;
 pub mod plan;
 pub mod process;

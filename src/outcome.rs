@@ -236,6 +236,22 @@ pub struct CaseResult {
     /// the host, so summaries count it apart (`RunSummary::self_checks`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub self_check: bool,
+    /// The systematic cause this case shares with others, when it has one (the same
+    /// status from the same endpoint, the same probe failure, an authentication answer,
+    /// a program that dies before its first line): set by the runner when it records
+    /// the case, so reporters can say the cause once for every case it decided.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cause: Option<Cause>,
+}
+
+/// Why a case could not be observed, or failed, when the reason is not the case's own
+/// but the run's: `what` is the same text for every case it decided (the grouping
+/// key), `fix` what the user can do about it, when that is known.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Cause {
+    pub what: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fix: Option<String>,
 }
 
 /// Evidence only a protocol understands (how it read an answer; what a target was

@@ -23,6 +23,9 @@ pub struct Connection {
     pub extra_secrets: Vec<String>,
     pub tls: TlsSettings,
     pub warnings: Vec<String>,
+    /// The proxy the environment names for the target (`$HTTP_PROXY (URL)`, its
+    /// password masked in the reports), for the hint of a connection that fails.
+    pub proxy: Option<String>,
 }
 
 /// `target` is the URL of a host outside this process; `None` for an offline run or an
@@ -46,15 +49,15 @@ pub fn resolve_connection(
     let mut extra_secrets = Vec::new();
     let mut warnings = Vec::new();
     secret_header_values(headers, &secret_headers, &mut extra_secrets, &mut warnings);
-    if let Some(url) = target {
-        target_credentials_and_proxy(url, env, &mut extra_secrets, &mut warnings);
-    }
+    let proxy = target
+        .and_then(|url| target_credentials_and_proxy(url, env, &mut extra_secrets, &mut warnings));
     let tls = tls_settings(args, &mut warnings)?;
     Ok(Connection {
         secret_headers,
         extra_secrets,
         tls,
         warnings,
+        proxy,
     })
 }
 
@@ -90,13 +93,13 @@ fn secret_header_values(
 }
 
 /// Credentials in the target URL are never sent (and masked); a proxy from the
-/// environment is named in a warning, its password masked.
+/// environment is named in a warning, its password masked, and returned.
 fn target_credentials_and_proxy(
     url: &url::Url,
     env: Env,
     extra_secrets: &mut Vec<String>,
     warnings: &mut Vec<String>,
-) {
+) -> Option<String> {
     if let Some(password) = url.password() {
         extra_secrets.push(password.to_string());
     }
@@ -110,9 +113,7 @@ fn target_credentials_and_proxy(
     let proxy = PROXY_VARIABLES
         .iter()
         .find_map(|variable| Some((variable, env(variable).filter(|v| !v.trim().is_empty())?)));
-    let Some((variable, value)) = proxy else {
-        return;
-    };
+    let (variable, value) = proxy?;
     if let Ok(proxy) = url::Url::parse(value.trim())
         && let Some(password) = proxy.password()
     {
@@ -127,6 +128,7 @@ fn target_credentials_and_proxy(
             .map(|v| format!("`{v}`"))
             .unwrap_or_else(|| "unset".into()),
     ));
+    Some(format!("${variable} ({})", value.trim()))
 }
 
 /// `--cacert FILE` (checked to hold certificates) and `--insecure` (with its warning).

@@ -26,7 +26,11 @@ pub async fn pick(config: &mut RunConfig, stop: Stop) -> Result<(), String> {
         return Ok(());
     };
     let base = url.as_str().trim_end_matches('/').to_string();
-    let settings = HttpSettings::for_run(config, &base);
+    let api_key_header = config
+        .protocol
+        .and_then(crate::protocol::by_name)
+        .and_then(|p| p.api_key_header());
+    let settings = HttpSettings::for_run(config, &base, api_key_header);
     let client = HttpClient::new(settings, config.redactor(), stop)?;
     match openai::models::choose(&client, door).await {
         ModelChoice::One(id) => {

@@ -125,6 +125,17 @@ pub fn resolve_target(args: &TargetArgs, offline: bool, env: Env) -> Result<Targ
             ));
         }
     };
+    // A word like `reference`, misspelled, is neither the embedded host nor a host
+    // name: `http://refrence` would be the wrong fix.
+    let word = raw.trim();
+    if word != "reference"
+        && !word.contains(['.', ':', '/'])
+        && crate::suggest::closest(word, ["reference"]).is_some()
+    {
+        return Err(format!(
+            "--target `{word}` is not a URL nor `reference`; did you mean `reference`?"
+        ));
+    }
     if raw.trim() == "reference" {
         return Embedded::from_args(
             &args.reference,
@@ -493,6 +504,7 @@ pub fn resolve_common_with(
     let connection = resolve_connection(args, &config.headers, remote, env)?;
     config.secret_headers = connection.secret_headers;
     config.extra_secrets = connection.extra_secrets;
+    config.proxy = connection.proxy;
     config.agent = resolve_agent(args, env)?;
     if let Some(endpoint) = &config.compat_endpoint {
         config

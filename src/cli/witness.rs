@@ -12,7 +12,7 @@ use crate::outcome::{EvidenceView, Outcome};
 use crate::redact::Redactor;
 use crate::report::fanout::FanOut;
 use crate::report::{JsonReporter, JunitReporter, Reporter, TerminalOptions, TerminalReporter};
-use crate::runner::now_rfc3339;
+use crate::runner::{now_rfc3339, verdict};
 use crate::stop::{Stop, StopReason};
 use crate::witness::{Limits, RunningWitness, Witness, WitnessConfig, case};
 use std::collections::BTreeMap;
@@ -127,7 +127,9 @@ async fn judge_calls(
                 break;
             }
             last_seq = call.seq;
-            let result = case::case_result(&call);
+            // The standalone witness judges calls, not a run: never --strict.
+            let observed = verdict::Findings::observed(case::observe(&call));
+            let result = verdict::decide(observed, false);
             *counts.entry(result.outcome).or_default() += 1;
             fanout.handle(&Event::CaseFinished {
                 index: judged as usize,

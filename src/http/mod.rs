@@ -84,15 +84,17 @@ impl HttpSettings {
         }
     }
 
-    /// The settings a run's configuration asks for.
-    pub fn for_run(config: &crate::config::RunConfig, base_url: &str) -> HttpSettings {
+    /// The settings a run's configuration asks for; `api_key_header` is the run's
+    /// protocol's (the caller knows the protocol, the client does not).
+    pub fn for_run(
+        config: &crate::config::RunConfig,
+        base_url: &str,
+        api_key_header: Option<&'static str>,
+    ) -> HttpSettings {
         HttpSettings {
             base_url: base_url.to_string(),
             token: config.token.as_ref().map(|t| t.value.clone()),
-            api_key_header: config
-                .protocol
-                .and_then(crate::protocol::by_name)
-                .and_then(|p| p.api_key_header()),
+            api_key_header,
             headers: config.headers.clone(),
             timeout: config.timeout,
             max_response_bytes: config.max_response_bytes,

@@ -2,7 +2,7 @@
 //! every protocol. A protocol reads its answer into an [`Answer`] (status, content type,
 //! body) and calls [`judge_answer`]; expectations only it understands (AG-UI's stream
 //! classification and echo) are judged in its own folder and added to the same
-//! [`Judgement`]. [`verdict`] turns assertions into the case's outcome.
+//! [`Judgement`]. The case's outcome is not decided here: `runner::verdict` does, once.
 
 pub mod body;
 pub mod catalog;
@@ -16,7 +16,6 @@ pub mod repair;
 pub mod schema;
 pub mod status;
 pub mod validity;
-pub mod verdict;
 pub mod witness;
 pub mod witness_form;
 

@@ -1,6 +1,7 @@
 //! A case's result before (or without) any exchange: the planned case's identity,
 //! requirement and applicability facts, with the outcome and reason given.
 
+use crate::observation::Observation;
 use crate::outcome::{CaseResult, Outcome};
 use crate::plan::PlannedCase;
 use crate::scenario::suite::SuiteCase;
@@ -30,28 +31,44 @@ pub fn result_without_exchange(
         stream: None,
         model_calls: None,
         self_check: case.spec.validate.is_some(),
+        cause: None,
     }
 }
 
-/// A result whose one request was sent, from the protocol's reading of the answer:
-/// the exchange attached and the time taken; `Err` with the result `blocked` when no
-/// answer came, because a transport failure is never a verdict on the host
-/// (docs/wire.md, "Transport failures").
+/// The record of a case about to be observed: its identity, requirement and
+/// applicability facts, nothing observed yet. Its outcome is the verdict's to set.
+pub fn record_of(planned: &PlannedCase, case: &SuiteCase) -> CaseResult {
+    result_without_exchange(planned, case, Outcome::Blocked, None)
+}
+
+/// A case observed to have nothing to judge before anything was sent, and why.
+pub fn blocked_unsent(planned: &PlannedCase, case: &SuiteCase, why: String) -> Observation {
+    Observation::blocked(record_of(planned, case), why)
+}
+
+/// A case that cannot be sent as written (a scenario defect), and why.
+pub fn error_unsent(planned: &PlannedCase, case: &SuiteCase, why: String) -> Observation {
+    Observation::error(record_of(planned, case), why)
+}
+
+/// A record whose one request was sent, from the protocol's reading of the answer:
+/// the exchange attached and the time taken; `Err`, observed blocked, when no answer
+/// came, because a transport failure is never a verdict on the host (docs/wire.md,
+/// "Transport failures").
 pub fn with_exchange<E>(
-    mut result: CaseResult,
+    mut record: CaseResult,
     exchange: crate::outcome::Exchange,
     evidence: Result<E, String>,
     started: std::time::Instant,
-) -> Result<(CaseResult, E), Box<CaseResult>> {
-    result.exchanges.push(exchange);
-    result.duration_ms = started.elapsed().as_millis() as u64;
+) -> Result<(CaseResult, E), Box<Observation>> {
+    record.exchanges.push(exchange);
+    record.duration_ms = started.elapsed().as_millis() as u64;
     match evidence {
-        Ok(evidence) => Ok((result, evidence)),
-        Err(transport) => {
-            result.outcome = Outcome::Blocked;
-            result.reason = Some(format!("no answer: {transport}"));
-            Err(Box::new(result))
-        }
+        Ok(evidence) => Ok((record, evidence)),
+        Err(transport) => Err(Box::new(Observation::blocked(
+            record,
+            format!("no answer: {transport}"),
+        ))),
     }
 }
 
@@ -90,12 +107,11 @@ mod exchange_tests {
         let Err(blocked) = failed else {
             panic!("no answer came")
         };
-        assert_eq!(blocked.outcome, Outcome::Blocked);
         assert_eq!(
-            blocked.reason.as_deref(),
-            Some("no answer: connection reset")
+            blocked.ending,
+            crate::observation::Ending::Blocked("no answer: connection reset".into())
         );
-        assert_eq!(blocked.exchanges.len(), 1);
-        assert_eq!(shown_body(&blocked), "");
+        assert_eq!(blocked.record.exchanges.len(), 1);
+        assert_eq!(shown_body(&blocked.record), "");
     }
 }

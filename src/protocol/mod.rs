@@ -18,12 +18,14 @@ pub mod openai_responses;
 
 pub mod single_endpoint;
 pub mod sse_read;
+pub mod stream_post;
 
 use crate::config::RunConfig;
 use crate::event::DiscoverySnapshot;
 use crate::http::HttpClient;
 use crate::judge::catalog::SchemaCatalog;
-use crate::outcome::{CaseResult, EvidenceView, ProtocolEvidence};
+use crate::observation::Observation;
+use crate::outcome::{AssertionResult, CaseResult, EvidenceView, ProtocolEvidence};
 use crate::plan::PlannedCase;
 use crate::scenario::model::CaseSpec;
 use crate::scenario::suite::{Suite, SuiteCase};
@@ -149,7 +151,6 @@ pub struct CaseInput<'a> {
     /// The case's own nonce (`PlannedCase::nonce`): `{nonce}`, media stamps and echo
     /// comparisons use it. The run's nonce is `RunInfo::nonce`.
     pub nonce: &'a str,
-    pub strict: bool,
 }
 
 /// One run of a protocol: the state it keeps between discovery and the cases.
@@ -204,25 +205,30 @@ pub trait ProtocolRun: Send + Sync {
         None
     }
 
-    /// Whether [`decide_on_hand`](Self::decide_on_hand) decides this case (so the
+    /// Whether [`observe_on_hand`](Self::observe_on_hand) judges this case (so the
     /// executor can send every other case first).
     fn on_hand(&self, _case: &SuiteCase) -> bool {
         false
     }
 
-    /// Decides a case on what the run already holds, without a request (openwop's
-    /// discovery cases judge the document fetched once); `None` when it must send.
-    fn decide_on_hand(&self, _input: &CaseInput) -> Option<CaseResult> {
+    /// Judges a case on what the run already holds, without a request (openwop's
+    /// discovery cases judge the document fetched once); `None` when it must send. Like
+    /// [`run_case`](Self::run_case), it returns what it observed, not a verdict.
+    fn observe_on_hand(&self, _input: &CaseInput) -> Option<Observation> {
         None
     }
 
-    /// Sends one case's request and judges the answer.
-    fn run_case<'a>(&'a self, input: CaseInput<'a>) -> BoxFuture<'a, CaseResult>;
+    /// Sends one case's request, reads and classifies the answer and judges it: what
+    /// was observed (assertions, notes, what could not be judged and why, the
+    /// protocol's evidence and exchanges). The verdict is the runner's
+    /// (`runner::verdict`).
+    fn run_case<'a>(&'a self, input: CaseInput<'a>) -> BoxFuture<'a, Observation>;
 
-    /// After the witness judged a case (`run --witness`): the protocol may name, in
-    /// its own terms, what the model calls showed (ACP: a block it does not advertise,
-    /// "used anyway"). Most protocols add nothing.
-    fn after_witness(&self, _result: &mut CaseResult) {}
+    /// After the witness judged a case (`run --witness`), before the verdict: the
+    /// protocol may name, in its own terms, what the model calls in `record` showed,
+    /// in the `witness` assertions (ACP: a block it does not advertise, "used anyway").
+    /// Most protocols add nothing.
+    fn after_witness(&self, _record: &CaseResult, _witness: &mut [AssertionResult]) {}
 
     /// After the last case: end what the run keeps running (ACP's one agent process:
     /// SIGTERM, then SIGKILL after a grace). Most protocols hold nothing.

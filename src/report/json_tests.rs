@@ -220,7 +220,11 @@ fn witness_events() -> Vec<Event> {
         ),
         decode_call(Wire::OpenaiChat, "/v1/chat/completions", b"{", &limits, 3),
     ];
-    let cases: Vec<CaseResult> = calls.iter().map(case::case_result).collect();
+    use crate::runner::verdict::{Findings, decide};
+    let cases: Vec<CaseResult> = calls
+        .iter()
+        .map(|call| decide(Findings::observed(case::observe(call)), false))
+        .collect();
     let mut events = vec![Event::RunStarted(Box::new(fixtures::run_info()))];
     for (index, case) in cases.iter().enumerate() {
         events.push(Event::CaseFinished {

@@ -13,6 +13,7 @@ use crate::event::Event;
 use std::path::PathBuf;
 
 pub mod atomic;
+pub mod causes;
 pub mod evidence;
 pub mod fanout;
 pub mod github_summary;

@@ -51,6 +51,10 @@ fn leaky_events() -> Vec<Event> {
             Event::CaseFinished { result, .. } => {
                 result.reason = Some(format!("host echoed {CANARY}"));
                 result.notes.push(format!("note {CANARY}"));
+                result.cause = Some(crate::outcome::Cause {
+                    what: format!("POST /{CANARY} answered 500"),
+                    fix: Some(format!("unset {CANARY}")),
+                });
                 result.decided_on.push(format!("fact {CANARY}"));
                 result.assertions.push(crate::outcome::AssertionResult {
                     check: "echo".into(),

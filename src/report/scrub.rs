@@ -11,7 +11,7 @@
 
 use crate::event::{BaselineInfo, DiscoverySnapshot, Event, RunInfo, RunSummary, WireEntry};
 use crate::outcome::{
-    AssertionResult, CaseResult, EvidenceView, Exchange, ExpectedFailure, ProtocolEvidence,
+    AssertionResult, CaseResult, Cause, EvidenceView, Exchange, ExpectedFailure, ProtocolEvidence,
     RecordedRequest, RecordedResponse, Requirement,
 };
 use crate::redact::Redactor;
@@ -62,6 +62,10 @@ pub fn scrub_case(redactor: &Redactor, case: &CaseResult) -> CaseResult {
             .as_ref()
             .map(|calls| calls.iter().map(|c| scrub_evidence(redactor, c)).collect()),
         self_check: case.self_check,
+        cause: case.cause.as_ref().map(|c| Cause {
+            what: r(&c.what),
+            fix: c.fix.as_deref().map(r),
+        }),
     }
 }
 

@@ -3,6 +3,7 @@
 //! Lines come out in plan order whatever order cases finish in, so two runs against
 //! the same host print the same text and a snapshot of the output is meaningful.
 
+use super::causes::CauseGroups;
 use super::evidence::{self, TERMINAL_BODY_LIMIT};
 use super::{ReportError, Reporter, mode_label};
 use crate::event::{DiscoverySnapshot, Event, RunInfo, RunSummary};
@@ -49,8 +50,13 @@ pub struct TerminalReporter {
     /// counted, not listed (the JSON and JUnit reports list each one).
     unusable: Option<String>,
     blocked_by_target: usize,
-    /// Ids of the cases that failed, errored or were blocked, for the closing list.
-    attention: Vec<(Outcome, String)>,
+    /// Ids of the cases that failed, errored, were blocked or warned, for the closing
+    /// list, with their plan index.
+    attention: Vec<(usize, Outcome, String)>,
+    /// Cases with a systematic cause, held until the end to say each cause once.
+    causes: CauseGroups,
+    /// Per outcome: the cases said under a cause block, and how many causes.
+    grouped: BTreeMap<Outcome, (usize, usize)>,
     /// Cases Ctrl-C left undecided: blocked in the reports, counted here once.
     never_ran: usize,
     /// Passing self-checks, rendered but held back: listed at the end only when the run
@@ -86,6 +92,8 @@ impl TerminalReporter {
             unusable: None,
             blocked_by_target: 0,
             attention: Vec::new(),
+            causes: CauseGroups::default(),
+            grouped: BTreeMap::new(),
             never_ran: 0,
             self_check_passes: String::new(),
         }
@@ -220,17 +228,17 @@ impl TerminalReporter {
         self.bar.inc(1);
         if index < self.next_index {
             // A duplicate or late index cannot be put back in order; show it rather than lose it.
-            return self.print_case(result);
+            return self.print_case(index, result);
         }
         self.pending.insert(index, result.clone());
         while let Some(case) = self.pending.remove(&self.next_index) {
             self.next_index += 1;
-            self.print_case(&case)?;
+            self.print_case(self.next_index - 1, &case)?;
         }
         Ok(())
     }
 
-    fn print_case(&mut self, case: &CaseResult) -> Result<(), ReportError> {
+    fn print_case(&mut self, index: usize, case: &CaseResult) -> Result<(), ReportError> {
         if case.outcome == Outcome::Excluded {
             return Ok(());
         }
@@ -254,13 +262,24 @@ impl TerminalReporter {
             self.blocked_by_target += 1;
             return Ok(());
         }
+        if self.causes.hold(index, case) {
+            return Ok(());
+        }
+        self.show_case(index, case)
+    }
+
+    /// One case on its own line(s), as its outcome and `--quiet` want it.
+    fn show_case(&mut self, index: usize, case: &CaseResult) -> Result<(), ReportError> {
         let needs_attention = matches!(
             case.outcome,
             Outcome::Fail | Outcome::Error | Outcome::Blocked
         );
-        if needs_attention {
-            self.attention.push((case.outcome, case.id.clone()));
-        } else if self.options.quiet {
+        // A warned case is listed at the end under --quiet too: the summary counts it,
+        // so its id must be findable without a run of its own.
+        if needs_attention || case.outcome == Outcome::Warn {
+            self.attention.push((index, case.outcome, case.id.clone()));
+        }
+        if !needs_attention && self.options.quiet {
             return Ok(());
         }
         let text = self.render_case(case);
@@ -268,16 +287,7 @@ impl TerminalReporter {
     }
 
     fn render_case(&self, case: &CaseResult) -> String {
-        let (tag, paint) = match case.outcome {
-            Outcome::Pass => ("PASS", Paint::Green),
-            Outcome::Fail => ("FAIL", Paint::Red),
-            Outcome::Warn => ("WARN", Paint::Yellow),
-            Outcome::Skip => ("SKIP", Paint::Cyan),
-            Outcome::Excluded => ("EXCLUDED", Paint::Dim),
-            Outcome::Blocked => ("BLOCKED", Paint::Magenta),
-            Outcome::Error => ("ERROR", Paint::RedBold),
-            Outcome::Xfail => ("XFAIL", Paint::Yellow),
-        };
+        let (tag, paint) = tag(case.outcome);
         // Pad before painting: escape codes would count towards the width.
         let mut text = format!(
             "{} {}",
@@ -345,9 +355,16 @@ impl TerminalReporter {
     fn run_finished(&mut self, summary: &RunSummary) -> Result<(), ReportError> {
         // Whatever is still buffered waits behind a case that never finished
         // (interrupted run): print it in order rather than drop it.
-        let rest: Vec<CaseResult> = std::mem::take(&mut self.pending).into_values().collect();
-        for case in &rest {
-            self.print_case(case)?;
+        let rest = std::mem::take(&mut self.pending);
+        for (index, case) in &rest {
+            self.print_case(*index, case)?;
+        }
+        let (groups, single) = std::mem::take(&mut self.causes).split();
+        for (index, case) in &single {
+            self.show_case(*index, case)?;
+        }
+        for group in &groups {
+            self.show_group(group)?;
         }
         let host_selected = (summary.counts.iter()).any(|(o, n)| *o != Outcome::Excluded && *n > 0);
         if !host_selected {
@@ -357,110 +374,6 @@ impl TerminalReporter {
         self.bar.finish_and_clear();
         let text = self.render_summary(summary);
         self.emit(&text)
-    }
-
-    fn render_summary(&self, summary: &RunSummary) -> String {
-        let counts: Vec<String> = SUMMARY_ORDER
-            .iter()
-            .map(|&outcome| {
-                let n = summary.count(outcome);
-                let word = format!("{n} {outcome}");
-                match (n, outcome) {
-                    (0, _) => word,
-                    (_, Outcome::Pass) => self.paint(&word, Paint::Green),
-                    (_, Outcome::Fail | Outcome::Error) => self.paint(&word, Paint::Red),
-                    (_, Outcome::Warn | Outcome::Xfail) => self.paint(&word, Paint::Yellow),
-                    (_, Outcome::Blocked) => self.paint(&word, Paint::Magenta),
-                    (_, Outcome::Skip | Outcome::Excluded) => word,
-                }
-            })
-            .collect();
-        let mut text = format!("\nsummary: {}\n", counts.join(", "));
-        // Only the self-checks that were selected: an excluded one said nothing.
-        let self_checks: Vec<String> = SUMMARY_ORDER
-            .iter()
-            .filter(|o| **o != Outcome::Excluded)
-            .filter_map(|o| Some((o, *summary.self_checks.get(o).filter(|n| **n > 0)?)))
-            .map(|(o, n)| format!("{n} {o}"))
-            .collect();
-        if !self_checks.is_empty() {
-            let counts = self_checks;
-            text.push_str(&format!("{SELF_CHECKS}: {}\n", counts.join(", ")));
-        }
-        // The ids to look at, in plan order, one line per outcome: what a CI log reader
-        // searches for without scrolling back through every case.
-        for (outcome, word) in [
-            (Outcome::Fail, "failed"),
-            (Outcome::Error, "errored"),
-            (Outcome::Blocked, "blocked"),
-        ] {
-            let ids: Vec<String> = self
-                .attention
-                .iter()
-                .filter(|(o, _)| *o == outcome)
-                .map(|(_, id)| printable(id))
-                .collect();
-            if !ids.is_empty() {
-                text.push_str(&format!("{word} ({}): {}\n", ids.len(), ids.join(" ")));
-            }
-        }
-        if self.blocked_by_target > 0 {
-            let line = format!(
-                "blocked: {} case(s) by the unusable target, not listed above",
-                self.blocked_by_target
-            );
-            text.push_str(&format!("{}\n", self.paint(&line, Paint::Magenta)));
-        }
-        if summary.flaky > 0 {
-            let line = format!(
-                "flaky: {} case(s) needed a retry (no answer, or 429/503 with Retry-After); see their notes",
-                summary.flaky
-            );
-            text.push_str(&format!("{}\n", self.paint(&line, Paint::Yellow)));
-        }
-        for advice in &summary.advice {
-            text.push_str(&format!(
-                "{}\n",
-                self.paint(&printable(advice), Paint::Yellow)
-            ));
-        }
-        if summary.deadline_reached {
-            let line = "deadline reached (--deadline): cases undecided then are blocked";
-            text.push_str(&format!("{}\n", self.paint(line, Paint::Yellow)));
-        }
-        if summary.incomplete {
-            let ran = self.decided - self.never_ran;
-            let decided = match self.planned {
-                Some(planned) => format!("{ran} of {planned} planned cases"),
-                None => format!("{ran} cases"),
-            };
-            let line = format!(
-                "incomplete: the run stopped after {decided} were decided; {} are blocked as never run (in the reports, not listed above)",
-                self.never_ran
-            );
-            text.push_str(&format!("{}\n", self.paint(&line, Paint::Yellow)));
-        }
-        let verdict = format!(
-            "verdict: {} (exit {})",
-            printable(&summary.verdict),
-            summary.exit_code
-        );
-        let paint = match summary.exit_code {
-            0 => Paint::Green,
-            3 => Paint::Yellow,
-            _ => Paint::Red,
-        };
-        text.push_str(&format!("{}\n", self.paint(&verdict, paint)));
-        text.push_str(&format!("{INDENT}{}\n", printable(&summary.explanation)));
-        for drift in &summary.baseline_drift {
-            let line = format!("baseline drift: {}", printable(drift));
-            text.push_str(&format!("{INDENT}{}\n", self.paint(&line, Paint::Red)));
-        }
-        text.push_str(&format!(
-            "duration: {}\n",
-            format_duration(summary.duration_ms)
-        ));
-        text
     }
 }
 
@@ -494,6 +407,20 @@ pub(super) const SUMMARY_ORDER: [Outcome; 8] = [
     Outcome::Error,
     Outcome::Excluded,
 ];
+
+/// An outcome's tag and colour.
+fn tag(outcome: Outcome) -> (&'static str, Paint) {
+    match outcome {
+        Outcome::Pass => ("PASS", Paint::Green),
+        Outcome::Fail => ("FAIL", Paint::Red),
+        Outcome::Warn => ("WARN", Paint::Yellow),
+        Outcome::Skip => ("SKIP", Paint::Cyan),
+        Outcome::Excluded => ("EXCLUDED", Paint::Dim),
+        Outcome::Blocked => ("BLOCKED", Paint::Magenta),
+        Outcome::Error => ("ERROR", Paint::RedBold),
+        Outcome::Xfail => ("XFAIL", Paint::Yellow),
+    }
+}
 
 /// Whether a case got as far as running (and so has a meaningful duration).
 fn executed(outcome: Outcome) -> bool {
@@ -541,6 +468,9 @@ fn printable(text: &str) -> String {
 fn is_unprintable(c: char) -> bool {
     c.is_control() && c != '\n' && c != '\t'
 }
+
+#[path = "terminal_summary.rs"]
+mod summary;
 
 #[cfg(test)]
 #[path = "terminal_tests.rs"]

@@ -214,3 +214,109 @@ fn the_summary_lists_the_failed_and_blocked_case_ids() {
         assert!(summary.contains(&id), "{summary}");
     }
 }
+
+#[test]
+fn quiet_lists_the_warned_ids_at_the_end_without_their_lines() {
+    let events = fixtures::events();
+    let quiet = render(
+        TerminalOptions {
+            quiet: true,
+            ..plain(false)
+        },
+        &events,
+    );
+    let warned: Vec<&str> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::CaseFinished { result, .. } if result.outcome == Outcome::Warn => {
+                Some(result.id.as_str())
+            }
+            _ => None,
+        })
+        .collect();
+    assert!(!warned.is_empty(), "the fixture has a warned case");
+    assert!(!quiet.contains("WARN "), "{quiet}");
+    let line = quiet
+        .lines()
+        .find(|l| l.starts_with("warned ("))
+        .unwrap_or_else(|| panic!("{quiet}"));
+    assert_eq!(
+        line,
+        format!("warned ({}): {}", warned.len(), warned.join(" "))
+    );
+}
+
+/// The fixture's run with `n` more cases blocked by one cause appended.
+fn with_caused(n: usize) -> Vec<Event> {
+    let mut events = fixtures::events();
+    let Some(Event::RunFinished(_)) = events.pop() else {
+        panic!("the fixture ends with RunFinished");
+    };
+    let mut all = fixtures::cases();
+    for i in 0..n {
+        let mut case = all[0].clone();
+        case.id = format!("caused[{i}]");
+        case.outcome = Outcome::Blocked;
+        case.reason = Some("POST u answered 404: is --target the API base?".into());
+        case.cause = Some(crate::outcome::Cause {
+            what: "POST u answered 404: is --target the API base?".into(),
+            fix: Some("pass the API base".into()),
+        });
+        all.push(case.clone());
+        events.push(Event::CaseFinished {
+            index: 100 + i,
+            result: Box::new(case),
+        });
+    }
+    events.push(Event::RunFinished(fixtures::summary(&all, false)));
+    events
+}
+
+#[test]
+fn a_cause_of_many_cases_is_said_once_with_its_fix_and_their_ids_counted() {
+    for quiet in [false, true] {
+        let options = TerminalOptions {
+            quiet,
+            ..plain(false)
+        };
+        let text = render(options, &with_caused(10));
+        assert_eq!(text.matches("POST u answered 404").count(), 1, "{text}");
+        assert!(
+            text.contains("BLOCKED 10 cases: POST u answered 404: is --target the API base?\n        fix: pass the API base\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("ids: caused[0] caused[1] caused[2] ... and 7 more"),
+            "{text}"
+        );
+        let blocked = text.lines().find(|l| l.starts_with("blocked (")).unwrap();
+        assert!(
+            blocked.ends_with("(and 10 by the cause above)"),
+            "{blocked}"
+        );
+    }
+    let verbose = render(plain(true), &with_caused(10));
+    let ids = (verbose.lines())
+        .find(|l| l.trim_start().starts_with("ids: "))
+        .unwrap();
+    assert_eq!(ids.split_whitespace().count(), 11, "{ids}");
+    assert!(
+        verbose
+            .lines()
+            .any(|l| l.starts_with("blocked (") && l.contains("caused[9]"))
+    );
+}
+
+#[test]
+fn a_cause_of_one_or_two_cases_leaves_them_on_their_own_lines() {
+    let text = render(plain(false), &with_caused(2));
+    assert!(!text.contains(" cases: "), "{text}");
+    assert!(
+        text.contains("BLOCKED caused[0] (POST u answered 404"),
+        "{text}"
+    );
+    assert!(
+        text.contains("BLOCKED caused[1] (POST u answered 404"),
+        "{text}"
+    );
+}

@@ -274,6 +274,7 @@ fn counts_and_exit_code(report: &Value) -> Check {
         interrupted: summary["incomplete"] == true,
         baseline_drift: serde_json::from_value(summary["baseline_drift"].clone())
             .unwrap_or_default(),
+        ..RunFacts::default()
     };
     let decision = exit::decide(&exit::deciding_counts(&tally, &self_checks), &facts);
     if summary["exit_code"] == decision.code && summary["verdict"] == decision.verdict {

@@ -1,8 +1,9 @@
 //! A 401 or 403 that is an authentication answer says nothing about how the host treats
 //! media: the request never got past the door. Such a case is `blocked` (never a pass
-//! of a refusal expectation, never a failure), and the run says once what to set. The
-//! case that sends no credentials on purpose (`request.auth: false`) is the one whose
-//! verdict *is* the authentication answer; it is left alone.
+//! of a refusal expectation, never a failure: `runner::verdict` decides so on what
+//! [`refusal`] finds), and the run says once what to set. The case that sends no
+//! credentials on purpose (`request.auth: false`) is the one whose verdict *is* the
+//! authentication answer; it is left alone.
 
 use crate::outcome::{CaseResult, Exchange, Outcome};
 
@@ -41,31 +42,17 @@ fn auth_status(exchange: &Exchange) -> Option<u16> {
     }
 }
 
-/// Blocks `result` when one of its own exchanges (not the run's cached discovery) got
-/// an authentication answer. `sent_credentials` is the case's `request.auth`: a case
-/// that withholds them on purpose is judged on that answer instead.
-pub fn block_if_refused(result: &mut CaseResult, sent_credentials: bool) {
-    if !sent_credentials || matches!(result.outcome, Outcome::Error | Outcome::Skip) {
-        return;
-    }
-    let Some(status) = result
-        .exchanges
-        .iter()
-        .filter(|e| !e.cached)
-        .find_map(auth_status)
-    else {
-        return;
-    };
-    if result.outcome != Outcome::Blocked {
-        result.notes.push(format!(
-            "would have been {} on this answer; an authentication answer is not a verdict on the host",
-            result.outcome
-        ));
-    }
-    result.outcome = Outcome::Blocked;
-    result.reason = Some(format!(
-        "{REASON_PREFIX}: the host answered HTTP {status}, so the request was never judged"
-    ));
+/// The status of the authentication answer one of `exchanges` (the case's own, not the
+/// run's cached discovery) got, if one did: `runner::verdict` then blocks the case. A
+/// case that withholds credentials on purpose (`request.auth: false`) is judged on that
+/// answer instead, so the runner does not ask.
+pub fn refusal(exchanges: &[Exchange]) -> Option<u16> {
+    exchanges.iter().filter(|e| !e.cached).find_map(auth_status)
+}
+
+/// The reason of a case blocked by an authentication answer.
+pub fn refused_reason(status: u16) -> String {
+    format!("{REASON_PREFIX}: the host answered HTTP {status}, so the request was never judged")
 }
 
 /// Whether `result` was blocked by an authentication answer.
@@ -83,11 +70,11 @@ pub fn advice(refused: usize, variable: &str, token_given: bool) -> Option<Strin
     if refused == 0 {
         return None;
     }
-    let fix = if token_given {
-        format!("check the token ({variable}, --token-env or --token-file)")
-    } else {
-        format!("set {variable} or --token-env / --token-file")
-    };
+    let fix = super::cause::AuthFix {
+        variable,
+        token_given,
+    }
+    .text();
     Some(format!(
         "the host answered 401/403 (authentication) to {refused} case(s), which are blocked: {fix}"
     ))
@@ -96,17 +83,10 @@ pub fn advice(refused: usize, variable: &str, token_given: bool) -> Option<Strin
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::event_fixtures as fixtures;
-    use crate::outcome::{Level, RecordedRequest, RecordedResponse};
+    use crate::outcome::{RecordedRequest, RecordedResponse};
 
-    fn answered(status: u16, body: &str, outcome: Outcome) -> CaseResult {
-        let mut r = fixtures::case(
-            "c",
-            "c",
-            fixtures::requirement("s", Level::Must, "t"),
-            outcome,
-        );
-        r.exchanges = vec![Exchange {
+    fn answered(status: u16, body: &str) -> Vec<Exchange> {
+        vec![Exchange {
             request: RecordedRequest {
                 method: "POST".into(),
                 url: "http://127.0.0.1:1/v1/chat/completions".into(),
@@ -125,41 +105,31 @@ mod tests {
             notes: vec![],
             seq: None,
             cached: false,
-        }];
-        r
+        }]
     }
 
     #[test]
-    fn a_401_never_passes_a_refusal() {
-        let mut r = answered(
-            401,
-            r#"{"error":{"code":"invalid_api_key"}}"#,
-            Outcome::Pass,
-        );
-        block_if_refused(&mut r, true);
-        assert_eq!(r.outcome, Outcome::Blocked);
-        assert!(is_refused(&r));
-        assert!(r.notes[0].contains("would have been pass"));
+    fn every_401_is_an_authentication_answer() {
+        let refused = answered(401, r#"{"error":{"code":"invalid_api_key"}}"#);
+        assert_eq!(refusal(&refused), Some(401));
+        assert!(refused_reason(401).starts_with(REASON_PREFIX));
     }
 
     #[test]
     fn a_403_counts_only_when_it_speaks_of_credentials() {
-        let mut policy = answered(403, r#"{"error":"url not allowed"}"#, Outcome::Pass);
-        block_if_refused(&mut policy, true);
-        assert_eq!(policy.outcome, Outcome::Pass);
-        let mut key = answered(403, "Invalid API key", Outcome::Fail);
-        block_if_refused(&mut key, true);
-        assert_eq!(key.outcome, Outcome::Blocked);
+        assert_eq!(
+            refusal(&answered(403, r#"{"error":"url not allowed"}"#)),
+            None
+        );
+        assert_eq!(refusal(&answered(403, "Invalid API key")), Some(403));
+        assert_eq!(refusal(&answered(200, "{}")), None);
     }
 
     #[test]
-    fn the_case_that_withholds_credentials_keeps_its_verdict() {
-        let mut r = answered(401, "unauthenticated", Outcome::Pass);
-        block_if_refused(&mut r, false);
-        assert_eq!(r.outcome, Outcome::Pass);
-        let mut ok = answered(200, "{}", Outcome::Fail);
-        block_if_refused(&mut ok, true);
-        assert_eq!(ok.outcome, Outcome::Fail);
+    fn the_runs_cached_discovery_is_not_the_cases_answer() {
+        let mut cited = answered(401, "unauthenticated");
+        cited[0].cached = true;
+        assert_eq!(refusal(&cited), None);
     }
 
     #[test]

@@ -101,6 +101,11 @@ impl<'a> Ledger<'a> {
         if let Some(tracker) = &mut self.baseline {
             tracker.apply(&mut result);
         }
+        let auth = super::cause::AuthFix {
+            variable: &self.config.token_env,
+            token_given: self.config.token.is_some(),
+        };
+        result.cause = super::cause::systematic(&result, &auth);
         let counts = if result.self_check {
             &mut self.tally.self_checks
         } else {
@@ -232,6 +237,13 @@ impl<'a> Ledger<'a> {
             discovery_problem,
             interrupted,
             baseline_drift,
+            selection: crate::exit::Selection {
+                profile: (self.config.protocol)
+                    .unwrap_or_else(|| crate::protocol::PROTOCOLS[0].name())
+                    .to_string(),
+                filtered: !self.config.filters.is_empty(),
+                other_profiles: self.suite.left_out.clone(),
+            },
         };
         let mut tally = self.tally;
         let config = self.config;

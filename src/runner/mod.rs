@@ -4,6 +4,7 @@
 //! through the [`ledger`]. Everything observable leaves as [`Event`]s.
 
 pub mod auth;
+pub mod cause;
 pub mod ledger;
 pub mod offline;
 pub mod probing;
@@ -11,14 +12,14 @@ pub mod require;
 pub mod session;
 pub mod target;
 pub mod unusable;
+pub mod verdict;
 pub mod witnessed;
 
 use crate::event::{BaselineInfo, DiscoverySnapshot, Event, RunInfo, RunSummary};
 use crate::exit::{self, RunFacts};
 use crate::http::HttpClient;
 use crate::judge::catalog::SchemaCatalog;
-use crate::outcome::Outcome;
-use crate::plan::result::result_without_exchange;
+use crate::plan::result::{error_unsent, result_without_exchange};
 use crate::plan::settle::{self, Settled, Situation};
 use crate::protocol::{CaseInput, Probed, ProtocolRun};
 use crate::stop::{Stop, StopReason};
@@ -53,7 +54,20 @@ pub fn now_rfc3339() -> String {
     humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string()
 }
 
+/// The variable that fixes the run's nonce (16 hex digits), so that two runs of the same
+/// build send byte-identical requests: a developer's aid for comparing `--export-hurl`
+/// files across a change that must not alter what is sent. Any other value is ignored.
+pub const RUN_NONCE_ENV: &str = "MMCONFORM_RUN_NONCE";
+
 pub fn new_nonce() -> String {
+    if let Ok(fixed) = std::env::var(RUN_NONCE_ENV)
+        && fixed.len() == 16
+        && fixed
+            .bytes()
+            .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase())
+    {
+        return fixed;
+    }
     let mut bytes = [0u8; 8];
     // Falling back to the clock keeps the run going on a machine without an entropy source;
     // the nonce only has to be unlikely to appear in a host's answer by chance.
@@ -124,7 +138,6 @@ impl Shared {
             catalog: &self.catalog,
             context: self.contexts.of(&suite.cases[planned.case]),
             nonce: &planned.nonce,
-            strict: self.strict,
         }
     }
 }
@@ -181,11 +194,13 @@ pub async fn execute(mut session: Session, sink: EventSink, stop: Stop) -> RunOu
         }
     };
     if let Some(reason) = unusable.clone().or(unreachable.clone()) {
-        let hint = unusable::hint(&reason, &session.target.base_url);
+        let proxy = session.config.proxy.as_deref();
+        let hint = unusable::hint(&reason, &session.target, proxy);
         emit(Event::TargetUnusable { reason, hint });
     }
     let problem = planned.problem.clone().or(unreachable);
-    let base_url = session.target.base_url.clone();
+    let target = session.target.clone();
+    let proxy = session.config.proxy.clone();
     let Session {
         config,
         suite,
@@ -218,7 +233,7 @@ pub async fn execute(mut session: Session, sink: EventSink, stop: Stop) -> RunOu
             let unreachable =
                 probing::probe_and_open(gate, protocol, client, &endpoints, &nonce).await;
             if let Some(reason) = unreachable.clone() {
-                let hint = unusable::hint(&reason, &base_url);
+                let hint = unusable::hint(&reason, &target, proxy.as_deref());
                 emit(Event::TargetUnusable { reason, hint });
             }
             problem.or(unreachable)
@@ -253,78 +268,85 @@ fn dispatch(
         let (shared, suite, planned) = (shared.clone(), suite.clone(), p.clone());
         let wait = gate.map(probing::ProbeGate::wait);
         ledger.spawn(p, async move {
-            let mut result = send_case(&shared, &planned, &suite).await;
+            let mut findings = send_case(&shared, &planned, &suite).await;
             if let Some(wait) = wait {
                 let endpoint = suite.cases[planned.case].spec.endpoint();
-                probing::settle_sent(wait, endpoint, &mut result).await;
+                findings.probe_unusable = probing::probe_finding(wait, endpoint).await;
             }
-            result
+            verdict::decide(findings, shared.strict)
         });
     }
+    let decide =
+        |observation| verdict::decide(verdict::Findings::observed(observation), shared.strict);
     for (p, settled) in decided {
         let case = &suite.cases[p.case];
         let input = shared.input(&p, suite);
         let result = match settled {
+            // Planning decided it (not applicable, excluded, its endpoint unusable).
             Settled::Decided(outcome, reason) => {
                 result_without_exchange(&p, case, outcome, Some(reason))
             }
-            Settled::Validate => offline::run_validate_case(&input),
-            Settled::Send => match shared.protocol.decide_on_hand(&input) {
-                Some(result) => result,
-                None => result_without_exchange(
-                    &p,
-                    case,
-                    Outcome::Error,
-                    Some("the protocol said it decides this case, then did not".into()),
-                ),
-            },
+            Settled::Validate => decide(offline::run_validate_case(&input)),
+            Settled::Send => decide(shared.protocol.observe_on_hand(&input).unwrap_or_else(|| {
+                let why = "the protocol said it judges this case on hand, then did not";
+                error_unsent(&p, case, why.into())
+            })),
         };
         ledger.decide(result, p.index, p.case);
     }
 }
 
 /// Sends one case through its protocol, then records what reached the model when the
-/// run has a witness.
+/// run has a witness: what the case's verdict rests on.
 async fn send_case(
     shared: &Shared,
     planned: &crate::plan::PlannedCase,
     suite: &crate::scenario::suite::Suite,
-) -> crate::outcome::CaseResult {
-    let mut result = shared.protocol.run_case(shared.input(planned, suite)).await;
+) -> verdict::Findings {
+    let mut observation = shared.protocol.run_case(shared.input(planned, suite)).await;
     let spec = &suite.cases[planned.case].spec;
-    match (&shared.witness, spec.expect.witness) {
+    let context = shared.contexts.of(&suite.cases[planned.case]);
+    let resolve = planned.resolver(context, &planned.nonce, &spec.id);
+    let witness = match (&shared.witness, spec.expect.witness) {
         (Some((witness, wait)), _) => {
-            let context = shared.contexts.of(&suite.cases[planned.case]);
-            let resolve = planned.resolver(context, &planned.nonce, &spec.id);
             let case = witnessed::Witnessed {
                 witness,
                 wait: *wait,
                 nonce: &planned.nonce,
                 spec,
                 resolve: &resolve,
-                strict: shared.strict,
             };
-            witnessed::record(&case, &mut result).await;
-            shared.protocol.after_witness(&mut result);
+            let observed = verdict::observed_outcome(&observation, shared.strict);
+            let record = &mut observation.record;
+            let mut finding = witnessed::record(&case, record, observed).await;
+            if let verdict::WitnessFinding::Judged(assertions) = &mut finding {
+                shared.protocol.after_witness(record, assertions);
+            }
+            finding
         }
         // A process run (acp, agentruntime) has no HTTP exchange: its evidence says it ran.
-        (None, Some(expect)) if !result.exchanges.is_empty() || result.stream.is_some() => {
-            result.notes.push(witnessed::not_evaluated(expect));
+        (None, Some(expect))
+            if !observation.record.exchanges.is_empty() || observation.record.stream.is_some() =>
+        {
+            verdict::WitnessFinding::NotJudged(witnessed::not_evaluated(expect))
         }
-        (None, _) => {}
-    }
+        (None, _) => verdict::WitnessFinding::Nothing,
+    };
     let sent_credentials = spec.request.as_ref().is_none_or(|r| r.auth);
-    auth::block_if_refused(&mut result, sent_credentials);
-    if result.outcome == crate::outcome::Outcome::Fail
-        && let Some(hint) = &spec.hint
-    {
-        let context = shared.contexts.of(&suite.cases[planned.case]);
-        let resolve = planned.resolver(context, &planned.nonce, &spec.id);
-        if let Ok(text) = crate::scenario::template::render_text(hint, &resolve) {
-            result.notes.push(format!("hint: {text}"));
-        }
+    let auth_refused = sent_credentials
+        .then(|| auth::refusal(&observation.record.exchanges))
+        .flatten();
+    let hint = spec
+        .hint
+        .as_ref()
+        .and_then(|hint| crate::scenario::template::render_text(hint, &resolve).ok());
+    verdict::Findings {
+        observation,
+        witness,
+        auth_refused,
+        hint,
+        probe_unusable: None,
     }
-    result
 }
 
 /// Probes the endpoints the runnable cases need (unless `probe_first` is off: the

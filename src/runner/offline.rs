@@ -3,10 +3,11 @@
 //! instance paths go into the assertions, so the report shows exactly what failed.
 
 use crate::judge::catalog::LoadedSchema;
-use crate::judge::{validity, verdict};
-use crate::outcome::{AssertionResult, CaseResult, Outcome};
+use crate::judge::validity;
+use crate::observation::Observation;
+use crate::outcome::AssertionResult;
 use crate::plan::predicate::Resolve;
-use crate::plan::result::result_without_exchange;
+use crate::plan::result::{error_unsent, record_of};
 use crate::protocol::CaseInput;
 use crate::request::document;
 use crate::scenario::model::{DocumentSpec, Expectations, ValidateSpec};
@@ -15,31 +16,25 @@ use jsonschema::Validator;
 use std::time::Instant;
 
 /// Runs an offline case: compile the schema it names, build its document, judge the
-/// findings. A template that does not render is a scenario defect (`error`).
-pub fn run_validate_case(env: &CaseInput) -> CaseResult {
+/// findings: what was observed. A template that does not render is a scenario defect.
+pub fn run_validate_case(env: &CaseInput) -> Observation {
     let (planned, case) = (env.planned, env.case);
     let started = Instant::now();
     let Some(spec) = &case.spec.validate else {
-        let reason = Some("not a validate case".into());
-        return result_without_exchange(planned, case, Outcome::Error, reason);
+        return error_unsent(planned, case, "not a validate case".into());
     };
     let resolve = planned.resolver(env.context, env.nonce, &case.spec.id);
-    let mut result = result_without_exchange(planned, case, Outcome::Blocked, None);
-    let (compiled, mut assertions) = compile(env, spec, &resolve, &mut result.notes);
+    let mut record = record_of(planned, case);
+    let (compiled, mut assertions) = compile(env, spec, &resolve, &mut record.notes);
     if let (Some(loaded), Some(doc_spec)) = (&compiled, &spec.document) {
         match judge_document(&loaded.validator, doc_spec, &case.spec.expect, &resolve) {
             Ok(found) => assertions.extend(found),
-            Err(e) => {
-                result.outcome = Outcome::Error;
-                result.reason = Some(format!("scenario defect: {e}"));
-                return result;
-            }
+            Err(e) => return Observation::error(record, format!("scenario defect: {e}")),
         }
     }
-    result.assertions = assertions;
-    verdict::decide(&mut result, env.strict);
-    result.duration_ms = started.elapsed().as_millis() as u64;
-    result
+    record.assertions = assertions;
+    record.duration_ms = started.elapsed().as_millis() as u64;
+    Observation::judged(record)
 }
 
 /// The schema the case names, compiled (`None`, and a failed `compiles` assertion,

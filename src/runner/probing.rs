@@ -1,11 +1,11 @@
 //! Sending while the probes are in flight (`ProtocolRun::send_while_probing`): the
 //! cases go out as soon as the plan is known, and each one, once sent, waits for the
 //! probes' findings. A case on an endpoint the probes found unusable is then blocked
-//! with their reason, as it would have been without being sent: its exchange stays in
-//! the record (it happened), its answer is not judged.
+//! with their reason (`runner::verdict`), as it would have been without being sent:
+//! its exchange stays in the record (it happened), its answer is not judged.
 
 use crate::http::HttpClient;
-use crate::outcome::CaseResult;
+use crate::outcome::Outcome;
 use crate::plan::settle::Probed;
 use crate::protocol::ProtocolRun;
 use std::collections::BTreeSet;
@@ -54,46 +54,25 @@ pub async fn probe_and_open(
     unreachable
 }
 
-/// Waits for the probes, then blocks `result` when `endpoint` turned out unusable. A
-/// gate dropped unopened (the run ended first) leaves the result as it is: the
-/// ledger's own stop handling decides what an unfinished run reports.
-pub async fn settle_sent(mut wait: ProbeWait, endpoint: Option<&str>, result: &mut CaseResult) {
-    let Ok(found) = wait.wait_for(Option::is_some).await else {
-        return;
-    };
-    let Some(probed) = found.as_ref() else {
-        return;
-    };
-    let Some((outcome, reason)) = endpoint.and_then(|e| probed.unusable.get(e)) else {
-        return;
-    };
-    result.outcome = *outcome;
-    result.reason = Some(reason.clone());
-    // Nothing of the answer was judged: what judging it said (assertions, stream
-    // classification, model calls, notes) goes; the exchange stays, it happened.
-    result.assertions.clear();
-    result.stream = None;
-    result.model_calls = None;
-    result.notes = vec![
-        "sent while its endpoint was being probed; the probe found it unusable, so the answer is not judged"
-            .into(),
-    ];
+/// Waits for the probes and returns their verdict on `endpoint` when they found it
+/// unusable (`runner::verdict` then blocks the case with it). A gate dropped unopened
+/// (the run ended first) finds nothing: the ledger's own stop handling decides what an
+/// unfinished run reports.
+pub async fn probe_finding(
+    mut wait: ProbeWait,
+    endpoint: Option<&str>,
+) -> Option<(Outcome, String)> {
+    let found = wait.wait_for(Option::is_some).await.ok()?;
+    let probed = found.as_ref()?;
+    endpoint.and_then(|e| probed.unusable.get(e)).cloned()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::outcome::Outcome;
-
-    fn sent() -> CaseResult {
-        let mut result = crate::event_fixtures::cases().remove(0);
-        result.outcome = Outcome::Fail;
-        result.reason = Some("HTTP 404".into());
-        result
-    }
 
     #[tokio::test]
-    async fn a_case_on_an_endpoint_the_probe_found_missing_is_blocked_with_its_reason() {
+    async fn an_endpoint_the_probe_found_missing_gives_its_verdict() {
         let gate = ProbeGate::default();
         let wait = gate.wait();
         let mut probed = Probed::default();
@@ -101,45 +80,27 @@ mod tests {
             "ai-call".into(),
             (Outcome::Blocked, "seam POST /ai/call answered 404".into()),
         );
-        let waiting = tokio::spawn(async move {
-            let mut result = sent();
-            settle_sent(wait, Some("ai-call"), &mut result).await;
-            result
-        });
+        let waiting = tokio::spawn(async move { probe_finding(wait, Some("ai-call")).await });
         gate.open(probed);
-        let result = waiting.await.unwrap();
-        assert_eq!(result.outcome, Outcome::Blocked);
         assert_eq!(
-            result.reason.as_deref(),
-            Some("seam POST /ai/call answered 404")
-        );
-        assert!(result.assertions.is_empty());
-        assert_eq!(result.notes.len(), 1);
-        assert!(result.notes[0].contains("being probed"));
-        assert!(
-            !result.exchanges.is_empty(),
-            "what was sent stays in the record"
+            waiting.await.unwrap(),
+            Some((Outcome::Blocked, "seam POST /ai/call answered 404".into()))
         );
     }
 
     #[tokio::test]
-    async fn a_case_on_a_usable_endpoint_keeps_its_verdict() {
+    async fn a_usable_endpoint_gives_nothing() {
         let gate = ProbeGate::default();
         let wait = gate.wait();
         gate.open(Probed::default());
-        let mut result = sent();
-        settle_sent(wait, Some("ai-call"), &mut result).await;
-        assert_eq!(result.outcome, Outcome::Fail);
-        assert_eq!(result.reason.as_deref(), Some("HTTP 404"));
+        assert_eq!(probe_finding(wait, Some("ai-call")).await, None);
     }
 
     #[tokio::test]
-    async fn a_gate_dropped_unopened_leaves_the_result_alone() {
+    async fn a_gate_dropped_unopened_gives_nothing() {
         let gate = ProbeGate::default();
         let wait = gate.wait();
         drop(gate);
-        let mut result = sent();
-        settle_sent(wait, Some("ai-call"), &mut result).await;
-        assert_eq!(result.outcome, Outcome::Fail);
+        assert_eq!(probe_finding(wait, Some("ai-call")).await, None);
     }
 }

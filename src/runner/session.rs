@@ -95,7 +95,8 @@ impl Session {
 
     /// The HTTP client every request of the session goes through.
     pub fn client(&self, stop: Stop) -> Result<HttpClient, String> {
-        let settings = HttpSettings::for_run(&self.config, &self.target.base_url);
+        let api_key_header = protocol::by_name(self.protocol_name).and_then(|p| p.api_key_header());
+        let settings = HttpSettings::for_run(&self.config, &self.target.base_url, api_key_header);
         let mut client = HttpClient::sharing(
             settings,
             self.config.redactor(),

@@ -1,6 +1,7 @@
 //! What reached the model (`run --witness`): after a case, the model calls carrying
-//! the case's nonce, as the witness recorded them, attached to the case's result as
-//! evidence, and the case's `expect.witness` judged on them (`judge::witness`).
+//! the case's nonce, as the witness recorded them, attached to the case's record as
+//! evidence, and the case's `expect.witness` judged on them (`judge::witness`) into a
+//! [`WitnessFinding`] the verdict (`runner::verdict`) weighs.
 //!
 //! Only a case whose request a host may pass on waits, and only when it expects its
 //! input to reach the model (`witness: reached`) and the host answered with success:
@@ -8,7 +9,7 @@
 //! arrived. Every other case takes what arrived, without waiting. The case's calls are
 //! then released from the bounded log, so a long run never fills it.
 
-use crate::judge::verdict;
+use super::verdict::WitnessFinding;
 use crate::judge::witness::{self as witness_judge, Answered};
 use crate::outcome::{CaseResult, EvidenceView, Outcome, ProtocolEvidence};
 use crate::request::sent::{SentPart, sent_parts};
@@ -24,21 +25,26 @@ pub struct Witnessed<'a> {
     pub nonce: &'a str,
     pub spec: &'a CaseSpec,
     pub resolve: &'a (dyn Fn(&str) -> Option<Value> + Sync),
-    pub strict: bool,
 }
 
-/// Attaches to `result` the calls carrying the case's nonce and judges its
-/// `expect.witness` on them. A case that sent nothing gets no field and no judgement.
-pub async fn record(w: &Witnessed<'_>, result: &mut CaseResult) {
+/// Attaches to `record` the calls carrying the case's nonce and judges its
+/// `expect.witness` on them. `observed` is the outcome the protocol's observation
+/// gives: only a case judged on an answer (pass, fail or warn) has its forwarding
+/// judged. A case that sent nothing gets no field and no judgement.
+pub async fn record(
+    w: &Witnessed<'_>,
+    record: &mut CaseResult,
+    observed: Outcome,
+) -> WitnessFinding {
     // A process run (agentruntime) has no HTTP exchange: its evidence says it ran.
-    if result.exchanges.is_empty() && result.stream.is_none() {
-        return;
+    if record.exchanges.is_empty() && record.stream.is_none() {
+        return WitnessFinding::Nothing;
     }
     let expect = w.spec.expect.witness;
-    let answered = answered(result);
+    let answered = answered(record);
     let calls = if expect.is_some_and(WitnessExpectation::expects_a_call)
         && answered == Answered::Success
-        && judged_on_its_answer(result)
+        && judged_on_its_answer(observed)
     {
         w.witness.wait_for(w.nonce, w.wait).await
     } else {
@@ -46,12 +52,13 @@ pub async fn record(w: &Witnessed<'_>, result: &mut CaseResult) {
     };
     // Judged: the log no longer needs them (and has room for the next case's).
     w.witness.forget_carrying(w.nonce);
-    result.model_calls = Some(calls.iter().map(evidence).collect());
-    if let Some(expect) = expect {
-        // Any drop in the run may have been this case's call: the log keeps the oldest.
-        let full = w.witness.dropped() > 0;
-        judge(w, expect, answered, &calls, full, result);
-    }
+    record.model_calls = Some(calls.iter().map(evidence).collect());
+    let Some(expect) = expect else {
+        return WitnessFinding::Nothing;
+    };
+    // Any drop in the run may have been this case's call: the log keeps the oldest.
+    let full = w.witness.dropped() > 0;
+    judge(w, expect, answered, &calls, full, observed)
 }
 
 /// The note a case with `expect.witness` carries in a run without `--witness`.
@@ -92,11 +99,8 @@ fn answered(result: &CaseResult) -> Answered {
 
 /// The protocol judged the case on an answer (pass, fail or warn): blocked and errored
 /// cases never got one, so nothing about forwarding can be said of them.
-fn judged_on_its_answer(result: &CaseResult) -> bool {
-    matches!(
-        result.outcome,
-        Outcome::Pass | Outcome::Fail | Outcome::Warn
-    )
+fn judged_on_its_answer(observed: Outcome) -> bool {
+    matches!(observed, Outcome::Pass | Outcome::Fail | Outcome::Warn)
 }
 
 fn judge(
@@ -105,38 +109,33 @@ fn judge(
     answered: Answered,
     calls: &[ModelCall],
     log_was_full: bool,
-    result: &mut CaseResult,
-) {
+    observed: Outcome,
+) -> WitnessFinding {
     let what = format!("expect.witness: {}", expect.as_str());
-    if !judged_on_its_answer(result) {
-        result.notes.push(format!(
+    if !judged_on_its_answer(observed) {
+        return WitnessFinding::NotJudged(format!(
             "{what} not judged: the case got no answer to judge"
         ));
-        return;
     }
     let sent = match w.spec.request.as_ref().and_then(|r| r.body.as_ref()) {
         Some(body) => match sent_parts(body, w.resolve, w.nonce) {
             Ok(sent) => sent,
             Err(e) => {
-                result
-                    .notes
-                    .push(format!("{what} not judged: the body does not render ({e})"));
-                return;
+                return WitnessFinding::NotJudged(format!(
+                    "{what} not judged: the body does not render ({e})"
+                ));
             }
         },
         None => Vec::<SentPart>::new(),
     };
     let assertions = witness_judge::judge(expect, &sent, calls, w.nonce, answered);
     if log_was_full && may_rest_on_a_dropped_call(expect, &assertions) {
-        result.outcome = Outcome::Blocked;
-        result.reason = Some(format!(
+        return WitnessFinding::Blocked(format!(
             "{what} cannot be judged: the witness's call log was full and dropped {} call(s), which may include this case's",
             w.witness.dropped()
         ));
-        return;
     }
-    result.assertions.extend(assertions);
-    verdict::decide(result, w.strict);
+    WitnessFinding::Judged(assertions)
 }
 
 /// A full log may have dropped the very call that would fail `withheld` or pass

@@ -34,6 +34,9 @@ pub struct Suite {
     pub set_sha256: String,
     /// Built-in case ids a user file replaced.
     pub replaced: Vec<String>,
+    /// The cases [`Suite::for_profile`] left out, counted per profile (what a run that
+    /// selected nothing tells its user to pass `--profile` for).
+    pub left_out: Vec<(String, usize)>,
 }
 
 impl Suite {
@@ -41,7 +44,15 @@ impl Suite {
     /// its profile can send; the others are left out of its plan, its counts and its
     /// reports (the scenario-set hash still covers every file loaded).
     pub fn for_profile(&self, profile: &str) -> Suite {
+        let mut left_out: Vec<(String, usize)> = Vec::new();
+        for case in self.cases.iter().filter(|c| c.profile != profile) {
+            match left_out.iter_mut().find(|(p, _)| *p == case.profile) {
+                Some((_, n)) => *n += 1,
+                None => left_out.push((case.profile.clone(), 1)),
+            }
+        }
         Suite {
+            left_out,
             cases: self
                 .cases
                 .iter()
@@ -237,6 +248,7 @@ pub fn load_suite(options: &SuiteOptions) -> Result<Suite, Vec<Diagnostic>> {
         set_sha256: set_sha256(&files),
         files,
         replaced,
+        left_out: Vec::new(),
     })
 }
 

@@ -6,7 +6,7 @@
 use super::answer::describe;
 use super::record::{ModelCall, Part, Wire};
 use super::rules;
-use crate::judge::verdict;
+use crate::observation::Observation;
 use crate::outcome::{CaseResult, EvidenceView, Level, ProtocolEvidence, Requirement};
 use crate::wire::{gemini, responses};
 
@@ -51,9 +51,10 @@ fn requirement(wire: Wire) -> &'static str {
     }
 }
 
-/// The call, judged.
-pub fn case_result(call: &ModelCall) -> CaseResult {
-    let mut result = CaseResult {
+/// The call, judged by the wire rules: what was observed (the verdict is the caller's,
+/// `runner::verdict`).
+pub fn observe(call: &ModelCall) -> Observation {
+    Observation::judged(CaseResult {
         id: format!("{CASE_ID}[{}]", call.seq),
         case_id: CASE_ID.to_string(),
         title: format!("{} call {} to {}", call.wire.as_str(), call.seq, call.path),
@@ -78,9 +79,8 @@ pub fn case_result(call: &ModelCall) -> CaseResult {
         stream: Some(evidence(call)),
         model_calls: None,
         self_check: false,
-    };
-    verdict::decide(&mut result, false);
-    result
+        cause: None,
+    })
 }
 
 /// What a reader should know that no rule judges.
@@ -166,7 +166,13 @@ fn part_line(part: &Part) -> String {
 mod tests {
     use super::*;
     use crate::outcome::Outcome;
+    use crate::runner::verdict::{Findings, decide};
     use crate::witness::record::{Problem, ProblemCode};
+
+    /// The call's case with its verdict, as `mmconform witness` reports it.
+    fn case_result(call: &ModelCall) -> CaseResult {
+        decide(Findings::observed(observe(call)), false)
+    }
 
     #[test]
     fn a_call_becomes_a_case_with_its_record_as_evidence() {

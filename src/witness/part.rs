@@ -182,6 +182,15 @@ pub fn url_source(part: &mut Part, url: &str) {
 }
 
 /// A handle to an uploaded file: nothing to decode.
+/// A file part names its bytes one way: `given` lists the source fields it carries
+/// (`file_data`, `file_id`, `file_url`); more than one is a shape error.
+pub fn one_source(part: &mut Part, given: &[&str]) {
+    if given.len() > 1 {
+        let message = format!("{}: a file with {}", part.at, given.join(" and "));
+        part.problem(ProblemCode::BadPart, message);
+    }
+}
+
 pub fn file_id(part: &mut Part, id: &str) {
     part.source = Some(SourceKind::FileId);
     part.file_id = Some(cut(id, MAX_NAME));

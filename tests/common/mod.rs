@@ -3,6 +3,7 @@
 
 pub mod hostile_target;
 pub mod junit_xsd;
+pub mod served;
 pub mod witness;
 
 pub use junit_xsd::assert_junit_valid;

@@ -4,13 +4,12 @@
 //! the embedded host, and an upstream off loopback is a usage error. Nothing here
 //! reaches past 127.0.0.1.
 
+use crate::common::served::serve;
 use crate::common::{bin, run};
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use serde_json::{Value, json};
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex};
 
 const REPLY: &str = "a stamped picture, a beep and a page";
@@ -78,39 +77,6 @@ impl Drop for Mock {
             let _ = stop.send(());
         }
     }
-}
-
-/// `serve-reference ARGS --port 0`, and the base URL and banner it prints.
-struct Served {
-    child: Child,
-    url: String,
-    banner: String,
-}
-
-impl Drop for Served {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn serve(args: &[&str]) -> Served {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_mmconform"))
-        .args(["serve-reference", "--port", "0"])
-        .args(args)
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut banner = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut banner)
-        .unwrap();
-    let url = banner
-        .split_whitespace()
-        .find(|w| w.starts_with("http://127.0.0.1:"))
-        .unwrap_or_else(|| panic!("no URL in {banner:?}"))
-        .to_string();
-    Served { child, url, banner }
 }
 
 /// POSTs `body` to the served host's v1 seam: the status and the JSON answer.

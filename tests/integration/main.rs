@@ -21,6 +21,7 @@ mod agui;
 mod anthropic;
 mod baseline;
 mod calibrate;
+mod causes;
 mod cli;
 mod docs;
 mod evidence;

@@ -29,6 +29,9 @@ pub enum ErrorCode {
     EgressDenied,
     /// v2: an `OpenWOP-Version` major the host does not serve, 406.
     ProtocolVersionUnsupported,
+    /// Registered nowhere: only the `v2-part-too-large` fault answers it (413), the
+    /// spelling of a host that invents its own code for an over-cap part.
+    PartTooLarge,
     /// v1: a named provider with no configured endpoint (only the
     /// `self-hosted-not-configured` fault answers it; RFC 0108 §A.2's tell), 422.
     ProviderNotConfigured,
@@ -43,6 +46,7 @@ impl ErrorCode {
             ErrorCode::UnsupportedModality => "unsupported_modality",
             ErrorCode::UnsupportedMediaType => "unsupported_media_type",
             ErrorCode::PayloadTooLarge => "payload_too_large",
+            ErrorCode::PartTooLarge => "part_too_large",
             ErrorCode::Unauthenticated => "unauthenticated",
             ErrorCode::NotFound => "not_found",
             ErrorCode::MethodNotAllowed => "method_not_allowed",
@@ -61,7 +65,7 @@ impl ErrorCode {
             | ErrorCode::ValidationError
             | ErrorCode::UnsupportedModality => StatusCode::BAD_REQUEST,
             ErrorCode::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            ErrorCode::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            ErrorCode::PayloadTooLarge | ErrorCode::PartTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             ErrorCode::Unauthenticated => StatusCode::UNAUTHORIZED,
             ErrorCode::NotFound => StatusCode::NOT_FOUND,
             ErrorCode::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,

@@ -155,6 +155,10 @@ fault_catalogue! {
             "At major 2 an unadvertised modality is refused with capability_not_provided but HTTP 400, not the registered 422.";
         V2RefusalValidationError => "v2-refusal-validation-error",
             "At major 2 an unadvertised modality is refused with validation_error instead of capability_not_provided.";
+        V2ShapeCapabilityCode => "v2-shape-capability-code",
+            "At major 2 a shape error (no or two sources, no `mimeType`, bad base64, bad content) is refused with capability_not_provided 422, the code for an unadvertised modality, instead of validation_error.";
+        V2PartTooLarge => "v2-part-too-large",
+            "At major 2 a part over maxBytesPerPart is refused with the unregistered code part_too_large (413) instead of payload_too_large.";
         V2ErrorExtraMember => "v2-error-extra-member",
             "At major 2 error bodies carry a top-level `status` member besides {error, message, details}.";
         SelfHostedEndpointLeaks => "self-hosted-endpoint-leaks",
@@ -204,7 +208,7 @@ mod tests {
             assert!(!fault.description().is_empty());
             assert!(fault.description().ends_with('.'));
         }
-        assert_eq!(Fault::all().len(), 79);
+        assert_eq!(Fault::all().len(), 81);
         let forwarding = Fault::all().iter().filter(|f| f.needs_upstream());
         assert!(forwarding.clone().all(|f| f.name().starts_with("forward-")));
         assert_eq!(forwarding.count(), 8);

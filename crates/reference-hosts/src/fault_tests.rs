@@ -464,6 +464,23 @@ fn signature(fault: Fault) -> Signature {
             "422 capability_not_provided",
             "400 validation_error",
         ),
+        V2ShapeCapabilityCode => sig(
+            Probe::CallV2 {
+                body: user(json!([{"type": "image", "mimeType": "image/png"}])),
+            },
+            "400 validation_error",
+            "422 capability_not_provided",
+        ),
+        V2PartTooLarge => with(
+            capped(16),
+            sig(
+                Probe::CallV2 {
+                    body: user(json!([image("data", &data(17))])),
+                },
+                "413 payload_too_large",
+                "413 part_too_large",
+            ),
+        ),
         V2ErrorExtraMember => sig(
             Probe::CallV2 {
                 body: user(json!([text("hear"), wav()])),
@@ -642,6 +659,8 @@ fault_tests! {
     v2_legacy_error_codes => V2LegacyErrorCodes,
     v2_refusal_status_400 => V2RefusalStatus400,
     v2_refusal_validation_error => V2RefusalValidationError,
+    v2_shape_capability_code => V2ShapeCapabilityCode,
+    v2_part_too_large => V2PartTooLarge,
     v2_error_extra_member => V2ErrorExtraMember,
     self_hosted_endpoint_leaks => SelfHostedEndpointLeaks,
     self_hosted_not_configured => SelfHostedNotConfigured,

@@ -17,12 +17,9 @@ use super::{Fault, ReferenceConfig};
 
 /// The v2 code for a refusal the v1 rules made (a fault may keep a wrong one).
 fn v2_code(config: &ReferenceConfig, rejection: &Rejection) -> ErrorCode {
-    let ssrf = rejection
-        .details
-        .as_ref()
-        .and_then(|d| d.get("reason"))
-        .and_then(Value::as_str)
-        == Some(SSRF_BLOCKED);
+    let detail = |key: &str| rejection.details.as_ref().and_then(|d| d.get(key));
+    let ssrf = detail("reason").and_then(Value::as_str) == Some(SSRF_BLOCKED);
+    let part_cap = detail("maxBytesPerPart").is_some();
     match rejection.code {
         ErrorCode::UnsupportedModality if config.faulted(Fault::V2RefusalValidationError) => {
             ErrorCode::ValidationError
@@ -34,7 +31,13 @@ fn v2_code(config: &ReferenceConfig, rejection: &Rejection) -> ErrorCode {
             ErrorCode::InvalidRequest
         }
         ErrorCode::InvalidRequest if ssrf => ErrorCode::EgressDenied,
+        ErrorCode::InvalidRequest if config.faulted(Fault::V2ShapeCapabilityCode) => {
+            ErrorCode::CapabilityNotProvided
+        }
         ErrorCode::InvalidRequest => ErrorCode::ValidationError,
+        ErrorCode::PayloadTooLarge if part_cap && config.faulted(Fault::V2PartTooLarge) => {
+            ErrorCode::PartTooLarge
+        }
         other => other,
     }
 }
@@ -125,5 +128,32 @@ mod tests {
         assert_eq!(body["error"], "invalid_request");
         let (_, body) = answer(Some(Fault::V2ErrorExtraMember), modality()).await;
         assert_eq!(body["status"], 422);
+        let (status, body) = answer(
+            Some(Fault::V2ShapeCapabilityCode),
+            Rejection::new(ErrorCode::InvalidRequest, "no source"),
+        )
+        .await;
+        assert_eq!(
+            (status, body["error"].as_str()),
+            (422, Some("capability_not_provided"))
+        );
+        let ssrf = Rejection::new(ErrorCode::InvalidRequest, "loopback")
+            .with_detail("reason", SSRF_BLOCKED);
+        let (_, body) = answer(Some(Fault::V2ShapeCapabilityCode), ssrf).await;
+        assert_eq!(body["error"], "egress_denied");
+        let over = || {
+            Rejection::new(ErrorCode::PayloadTooLarge, "over the cap")
+                .with_detail("maxBytesPerPart", 2048)
+        };
+        let (status, body) = answer(Some(Fault::V2PartTooLarge), over()).await;
+        assert_eq!(
+            (status, body["error"].as_str()),
+            (413, Some("part_too_large"))
+        );
+        let (_, body) = answer(None, over()).await;
+        assert_eq!(body["error"], "payload_too_large");
+        let body_cap = Rejection::new(ErrorCode::PayloadTooLarge, "request body too large");
+        let (_, body) = answer(Some(Fault::V2PartTooLarge), body_cap).await;
+        assert_eq!(body["error"], "payload_too_large");
     }
 }

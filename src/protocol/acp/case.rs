@@ -8,8 +8,8 @@
 use super::agent::Live;
 use super::connection::{CancelWhen, Exchange, Unanswered};
 use super::run::AcpRun;
-use crate::outcome::{CaseResult, Outcome};
-use crate::plan::result::result_without_exchange;
+use crate::observation::Observation;
+use crate::plan::result::{blocked_unsent, error_unsent, record_of};
 use crate::protocol::CaseInput;
 use crate::request::body::render_body;
 use crate::scenario::model::WitnessExpectation;
@@ -25,13 +25,13 @@ pub const NEEDS_WITNESS: &str =
 /// when the agent reports progress).
 const CANCEL_AFTER: Duration = Duration::from_millis(300);
 
-pub async fn run_case(run: &AcpRun, input: CaseInput<'_>) -> CaseResult {
+pub async fn run_case(run: &AcpRun, input: CaseInput<'_>) -> Observation {
     let (planned, case) = (input.planned, input.case);
     let spec = &case.spec;
-    let decided =
-        |outcome, reason: String| result_without_exchange(planned, case, outcome, Some(reason));
+    let blocked = |reason: String| blocked_unsent(planned, case, reason);
+    let error = |reason: String| error_unsent(planned, case, reason);
     let Some(request) = &spec.request else {
-        return decided(Outcome::Error, "not a request case".into());
+        return error("not a request case".into());
     };
     // A case that needs a model call to pass cannot be judged without the witness; one
     // that expects none (`withheld`) is judged on the agent's answer alone, and noted.
@@ -41,7 +41,7 @@ pub async fn run_case(run: &AcpRun, input: CaseInput<'_>) -> CaseResult {
         .is_some_and(WitnessExpectation::expects_a_call)
         && run.agent.witness_url.is_none()
     {
-        return decided(Outcome::Blocked, NEEDS_WITNESS.into());
+        return blocked(NEEDS_WITNESS.into());
     }
     let resolve = planned.resolver(input.context, input.nonce, &spec.id);
     let index = Cell::new(0usize);
@@ -52,18 +52,8 @@ pub async fn run_case(run: &AcpRun, input: CaseInput<'_>) -> CaseResult {
     });
     let prompt = match rendered {
         Ok(Value::Object(mut body)) => body.remove("prompt").unwrap_or(json!([])),
-        Ok(_) => {
-            return decided(
-                Outcome::Error,
-                "the body must be an object with `prompt`".into(),
-            );
-        }
-        Err(e) => {
-            return decided(
-                Outcome::Error,
-                format!("the prompt could not be built: {e}"),
-            );
-        }
+        Ok(_) => return error("the body must be an object with `prompt`".into()),
+        Err(e) => return error(format!("the prompt could not be built: {e}")),
     };
     let stop = input.client.stop().clone();
     let mut guard = run.live.lock().await;
@@ -76,41 +66,30 @@ pub async fn run_case(run: &AcpRun, input: CaseInput<'_>) -> CaseResult {
         }
         match run.agent.start(&stop).await {
             Ok(live) => *guard = Some(live),
-            Err(e) => {
-                return decided(
-                    Outcome::Blocked,
-                    format!("the agent cannot be started: {e}"),
-                );
-            }
+            Err(e) => return blocked(format!("the agent cannot be started: {e}")),
         }
     }
     let Some(live) = guard.as_mut() else {
-        return decided(Outcome::Blocked, "no agent".into());
+        return blocked("no agent".into());
     };
     if let Some(why) = live.unusable() {
-        return decided(
-            Outcome::Blocked,
-            format!("the agent cannot take prompts: {why}"),
-        );
+        return blocked(format!("the agent cannot take prompts: {why}"));
     }
     let Ok(cwd) = tempfile::tempdir() else {
-        return decided(Outcome::Error, "cannot make a working directory".into());
+        return error("cannot make a working directory".into());
     };
     let session = new_session(run, live, cwd.path(), &stop).await;
     let Some(session_id) = session_id(&session) else {
         let why = super::judge::answered(&session);
         let stderr = live.connection.peer.stderr().shown();
-        let mut result = decided(
-            Outcome::Blocked,
-            format!("session/new gave no sessionId: {why}"),
-        );
-        result.stream = Some(super::evidence::of_exchange(
+        let mut record = record_of(planned, case);
+        record.stream = Some(super::evidence::of_exchange(
             &run.shown(),
             &[&session],
             &stderr,
         ));
         retire_if_broken(run, &mut guard, &session).await;
-        return result;
+        return Observation::blocked(record, format!("session/new gave no sessionId: {why}"));
     };
     let cancel = request.abort.then(|| CancelWhen {
         session_id: session_id.clone(),
@@ -128,21 +107,19 @@ pub async fn run_case(run: &AcpRun, input: CaseInput<'_>) -> CaseResult {
         false => None,
     };
     let stderr = live.connection.peer.stderr().shown();
-    let mut result = result_without_exchange(planned, case, Outcome::Blocked, None);
-    result.duration_ms = (session.elapsed + prompted.elapsed).as_millis() as u64;
+    let mut record = record_of(planned, case);
+    record.duration_ms = (session.elapsed + prompted.elapsed).as_millis() as u64;
     let mut evidence = super::evidence::of_exchange(&run.shown(), &[&session, &prompted], &stderr);
     evidence.record["unadvertised"] = json!(run.declared.unadvertised_in(&prompt));
-    result.stream = Some(evidence);
+    record.stream = Some(evidence);
     retire_if_broken(run, &mut guard, &prompted).await;
     if let Some(Unanswered::Stopped(why)) = &prompted.unanswered {
-        result.reason = Some(format!("the run stopped during the turn ({why})"));
-        return result;
+        return Observation::blocked(record, format!("the run stopped during the turn ({why})"));
     }
     if let Some(expect) = &spec.expect.acp {
-        result.assertions = super::judge::judge(expect, &prompted, alive);
+        record.assertions = super::judge::judge(expect, &prompted, alive);
     }
-    crate::judge::verdict::decide(&mut result, input.strict);
-    result
+    Observation::judged(record)
 }
 
 async fn new_session(

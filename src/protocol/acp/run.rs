@@ -9,8 +9,9 @@ use super::agent::{Agent, Live};
 use super::connection::Exchange;
 use super::declaration::{self, Declared};
 use crate::http::HttpClient;
-use crate::outcome::{AssertionResult, CaseResult, EvidenceView, Outcome, ProtocolEvidence};
-use crate::plan::result::result_without_exchange;
+use crate::observation::Observation;
+use crate::outcome::{AssertionResult, CaseResult, EvidenceView, ProtocolEvidence};
+use crate::plan::result::record_of;
 use crate::protocol::{CaseInput, Discovered, Probed, ProtocolRun};
 use futures_util::FutureExt as _;
 use futures_util::future::BoxFuture;
@@ -127,15 +128,14 @@ impl ProtocolRun for AcpRun {
         case.spec.endpoint() == Some(super::INITIALIZE)
     }
 
-    fn decide_on_hand(&self, input: &CaseInput) -> Option<CaseResult> {
-        let mut result = result_without_exchange(input.planned, input.case, Outcome::Blocked, None);
+    fn observe_on_hand(&self, input: &CaseInput) -> Option<Observation> {
+        let mut result = record_of(input.planned, input.case);
         let Some((initialize, authenticate, stderr)) = &self.handshake else {
-            result.reason = Some("the agent was not started".into());
-            return Some(result);
+            return Some(Observation::blocked(result, "the agent was not started"));
         };
         if let Some(super::connection::Unanswered::Stopped(why)) = &initialize.unanswered {
-            result.reason = Some(format!("the run stopped during initialize ({why})"));
-            return Some(result);
+            let why = format!("the run stopped during initialize ({why})");
+            return Some(Observation::blocked(result, why));
         }
         let mut exchanges = vec![initialize];
         exchanges.extend(authenticate.iter());
@@ -174,16 +174,15 @@ impl ProtocolRun for AcpRun {
                 self.declared.auth_methods.join(", ")
             ));
         }
-        crate::judge::verdict::decide(&mut result, input.strict);
-        Some(result)
+        Some(Observation::judged(result))
     }
 
-    fn run_case<'a>(&'a self, input: CaseInput<'a>) -> BoxFuture<'a, CaseResult> {
+    fn run_case<'a>(&'a self, input: CaseInput<'a>) -> BoxFuture<'a, Observation> {
         super::case::run_case(self, input).boxed()
     }
 
-    fn after_witness(&self, result: &mut CaseResult) {
-        super::unadvertised::name(result);
+    fn after_witness(&self, record: &CaseResult, witness: &mut [AssertionResult]) {
+        super::unadvertised::name(record, witness);
     }
 
     fn finish(&self) -> BoxFuture<'_, ()> {

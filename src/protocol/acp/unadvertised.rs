@@ -5,12 +5,12 @@
 //! "accepted and ignored silently". Both fail the refusal the case asks for; the name
 //! says which of the two the agent did.
 
-use crate::outcome::CaseResult;
+use crate::outcome::{AssertionResult, CaseResult};
 use serde_json::Value;
 
-/// Names the failure of `result`, when it sent unadvertised blocks and the witness
-/// judged it.
-pub fn name(result: &mut CaseResult) {
+/// Names the failure among the `witness` assertions judged on `result`'s model calls,
+/// when it sent unadvertised blocks.
+pub fn name(result: &CaseResult, witness: &mut [AssertionResult]) {
     let Some(record) = result.stream.as_ref().map(|s| &s.record) else {
         return;
     };
@@ -28,8 +28,7 @@ pub fn name(result: &mut CaseResult) {
         .iter()
         .flatten()
         .any(|call| carries_media(&call.record));
-    let Some(withheld) = result
-        .assertions
+    let Some(withheld) = witness
         .iter_mut()
         .find(|a| a.check == "witness.withheld" && !a.passed)
     else {
@@ -98,10 +97,17 @@ mod tests {
         result
     }
 
+    /// Names the witness assertions `result` holds.
+    fn name_in(result: &mut CaseResult) {
+        let mut witness = std::mem::take(&mut result.assertions);
+        name(result, &mut witness);
+        result.assertions = witness;
+    }
+
     #[test]
     fn a_turn_that_used_the_block_and_one_that_ignored_it_are_named_apart() {
         let mut used = accepted(&["text", "audio"]);
-        name(&mut used);
+        name_in(&mut used);
         assert!(
             used.assertions[0]
                 .actual
@@ -110,7 +116,7 @@ mod tests {
             used.assertions
         );
         let mut ignored = accepted(&["text"]);
-        name(&mut ignored);
+        name_in(&mut ignored);
         assert!(
             ignored.assertions[0]
                 .actual
@@ -120,7 +126,7 @@ mod tests {
         );
         let mut refused = accepted(&[]);
         refused.assertions[0].passed = true;
-        name(&mut refused);
+        name_in(&mut refused);
         assert_eq!(
             refused.assertions[0].actual,
             "answered with success and forwarded to the model"

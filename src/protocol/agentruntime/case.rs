@@ -8,8 +8,8 @@
 use super::bridge;
 use super::classify::Observed;
 use super::run::AgentruntimeRun;
-use crate::outcome::{CaseResult, Outcome};
-use crate::plan::result::result_without_exchange;
+use crate::observation::Observation;
+use crate::plan::result::{blocked_unsent, error_unsent, record_of};
 use crate::process::Finished;
 use crate::protocol::CaseInput;
 use crate::request::body::render_body;
@@ -20,25 +20,20 @@ use std::cell::Cell;
 pub const NEEDS_WITNESS: &str =
     "needs --witness: a runtime's model is the only place delivery can be seen";
 
-pub async fn run_case(run: &AgentruntimeRun, input: CaseInput<'_>) -> CaseResult {
+pub async fn run_case(run: &AgentruntimeRun, input: CaseInput<'_>) -> Observation {
     let (planned, case) = (input.planned, input.case);
     let spec = &case.spec;
-    let decided =
-        |outcome, reason: String| result_without_exchange(planned, case, outcome, Some(reason));
+    let blocked = |reason: String| blocked_unsent(planned, case, reason);
+    let error = |reason: String| error_unsent(planned, case, reason);
     let Some(request) = &spec.request else {
-        return decided(Outcome::Error, "not a request case".into());
+        return error("not a request case".into());
     };
     if spec.expect.witness.is_some() && run.bridge.witness_url.is_none() {
-        return decided(Outcome::Blocked, NEEDS_WITNESS.into());
+        return blocked(NEEDS_WITNESS.into());
     }
     let media_dir = match tempfile::tempdir() {
         Ok(dir) => dir,
-        Err(e) => {
-            return decided(
-                Outcome::Error,
-                format!("cannot make a media directory: {e}"),
-            );
-        }
+        Err(e) => return error(format!("cannot make a media directory: {e}")),
     };
     let resolve = planned.resolver(input.context, input.nonce, &spec.id);
     let index = Cell::new(0usize);
@@ -49,8 +44,8 @@ pub async fn run_case(run: &AgentruntimeRun, input: CaseInput<'_>) -> CaseResult
     });
     let mut params = match rendered {
         Ok(Value::Object(params)) => params,
-        Ok(_) => return decided(Outcome::Error, "execute params must be an object".into()),
-        Err(e) => return decided(Outcome::Error, format!("params could not be built: {e}")),
+        Ok(_) => return error("execute params must be an object".into()),
+        Err(e) => return error(format!("params could not be built: {e}")),
     };
     let stop = input.client.stop().clone();
     if request.resume {
@@ -70,7 +65,7 @@ pub async fn run_case(run: &AgentruntimeRun, input: CaseInput<'_>) -> CaseResult
         };
         match session {
             Ok(id) => params.insert("sessionId".into(), json!(id)),
-            Err(why) => return decided(Outcome::Blocked, format!("cannot resume: {why}")),
+            Err(why) => return blocked(format!("cannot resume: {why}")),
         };
     }
     let line = bridge::execute_line(&Value::Object(params));
@@ -80,12 +75,7 @@ pub async fn run_case(run: &AgentruntimeRun, input: CaseInput<'_>) -> CaseResult
         .await
     {
         Ok(finished) => finished,
-        Err(e) => {
-            return decided(
-                Outcome::Blocked,
-                format!("the bridge cannot be started: {e}"),
-            );
-        }
+        Err(e) => return blocked(format!("the bridge cannot be started: {e}")),
     };
     judged(run, &input, finished)
 }
@@ -106,37 +96,38 @@ fn session_of(finished: &Finished) -> Result<String, String> {
         })
 }
 
-fn judged(run: &AgentruntimeRun, input: &CaseInput<'_>, finished: Finished) -> CaseResult {
+fn judged(run: &AgentruntimeRun, input: &CaseInput<'_>, finished: Finished) -> Observation {
     let (planned, case) = (input.planned, input.case);
-    let mut result = result_without_exchange(planned, case, Outcome::Blocked, None);
-    result.duration_ms = finished.elapsed.as_millis() as u64;
-    result.stream = Some(super::evidence::of_run(
+    let mut record = record_of(planned, case);
+    record.duration_ms = finished.elapsed.as_millis() as u64;
+    record.stream = Some(super::evidence::of_run(
         &run.bridge.command.shown(),
         "execute",
         &finished,
     ));
     let observed = Observed::new(&finished);
     if let Some(why) = observed.unfinished() {
-        result.reason = Some(why);
-        return result;
+        return Observation::blocked(record, why);
     }
     let abort = case.spec.request.as_ref().is_some_and(|r| r.abort);
     if abort && !interrupted_under_way(&observed) {
-        result.reason = Some("the run ended before SIGTERM could interrupt it (its first line was its done, or it printed none): abort not tested".into());
-        return result;
+        return Observation::blocked(
+            record,
+            "the run ended before SIGTERM could interrupt it (its first line was its done, or it printed none): abort not tested",
+        );
     }
     let expect = case.spec.expect.run.as_ref();
     if let Some(expect) = expect {
-        result.assertions = super::judge::judge(expect, &observed, &run.caps);
+        record.assertions = super::judge::judge(expect, &observed, &run.caps);
     }
-    crate::judge::verdict::decide(&mut result, input.strict);
-    if result.assertions.is_empty()
+    // An outbound case with nothing to judge: the runtime said it emits media and sent none.
+    if record.assertions.is_empty()
         && expect.is_some_and(|e| e.outbound)
         && run.caps.emits_outbound == Some(true)
     {
-        result.reason = Some(super::outbound::NOTHING_SENT.into());
+        return Observation::blocked(record, super::outbound::NOTHING_SENT);
     }
-    result
+    Observation::judged(record)
 }
 
 /// SIGTERM went out after a line that was not the run's `done`.

@@ -18,6 +18,7 @@ pub mod lint;
 pub mod outbound;
 pub mod part;
 pub mod run;
+pub mod startup;
 
 use crate::config::{RunConfig, Target};
 use crate::process::LineLimits;

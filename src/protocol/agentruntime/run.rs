@@ -7,8 +7,9 @@ use super::declaration::Capabilities;
 use super::describe::{self, Described};
 use crate::config::RunConfig;
 use crate::http::HttpClient;
-use crate::outcome::{CaseResult, EvidenceView, Outcome, ProtocolEvidence};
-use crate::plan::result::result_without_exchange;
+use crate::observation::Observation;
+use crate::outcome::{EvidenceView, ProtocolEvidence};
+use crate::plan::result::record_of;
 use crate::protocol::{CaseInput, Discovered, Probed, ProtocolRun};
 use futures_util::FutureExt as _;
 use futures_util::future::BoxFuture;
@@ -35,6 +36,18 @@ impl AgentruntimeRun {
 
     fn witness(&self) -> bool {
         self.bridge.witness_url.is_some()
+    }
+
+    /// Why the bridge cannot run at all, when describe died before its first line and
+    /// a plain execute (a prompt, no media: describe may be all it lacks) does too.
+    async fn dies_at_start(&self, client: &HttpClient, nonce: &str) -> Option<String> {
+        let described = self.described.as_ref()?;
+        super::startup::died_before_first_line(&described.finished)?;
+        let plain = json!({"prompt": format!("mmconform probe {nonce}")});
+        let line = bridge::execute_line(&plain);
+        let stop = client.stop().clone();
+        let finished = self.bridge.call(line, "probe", stop, false).await.ok()?;
+        super::startup::died_before_first_line(&finished)
     }
 
     /// The declaration: describe's, or `--accepts` in its place.
@@ -130,30 +143,42 @@ impl ProtocolRun for AgentruntimeRun {
 
     fn probe<'a>(
         &'a self,
-        _client: &'a HttpClient,
+        client: &'a HttpClient,
         endpoints: &'a BTreeSet<String>,
-        _nonce: &'a str,
+        nonce: &'a str,
     ) -> BoxFuture<'a, Probed> {
-        // describe was the probe: a bridge that cannot start is discovery's problem.
-        let mut probed = Probed::default();
-        crate::protocol::refuse_other_endpoints(
-            &mut probed,
-            endpoints,
-            &super::ENDPOINTS,
-            super::PROFILE,
-        );
-        std::future::ready(probed).boxed()
+        async move {
+            // describe was the probe: a bridge that cannot be spawned is discovery's
+            // problem; one that dies before its first line is looked at again here.
+            let mut probed = Probed::default();
+            if let Some(why) = self.dies_at_start(client, nonce).await {
+                probed.problem = Some(why.clone());
+                for endpoint in super::ENDPOINTS {
+                    (probed.unusable).insert(
+                        endpoint.into(),
+                        (crate::outcome::Outcome::Blocked, why.clone()),
+                    );
+                }
+            }
+            crate::protocol::refuse_other_endpoints(
+                &mut probed,
+                endpoints,
+                &super::ENDPOINTS,
+                super::PROFILE,
+            );
+            probed
+        }
+        .boxed()
     }
 
     fn on_hand(&self, case: &crate::scenario::suite::SuiteCase) -> bool {
         case.spec.endpoint() == Some(super::DESCRIBE)
     }
 
-    fn decide_on_hand(&self, input: &CaseInput) -> Option<CaseResult> {
-        let mut result = result_without_exchange(input.planned, input.case, Outcome::Blocked, None);
+    fn observe_on_hand(&self, input: &CaseInput) -> Option<Observation> {
+        let mut result = record_of(input.planned, input.case);
         let Some(described) = &self.described else {
-            result.reason = Some("describe was not run".into());
-            return Some(result);
+            return Some(Observation::blocked(result, "describe was not run"));
         };
         result.duration_ms = described.finished.elapsed.as_millis() as u64;
         result.stream = Some(super::evidence::of_run(
@@ -164,15 +189,13 @@ impl ProtocolRun for AgentruntimeRun {
         let observed = super::classify::Observed::new(&described.finished);
         if let Some(why) = observed.unfinished() {
             // Our timeout, a bound or the run's stop ended describe: nothing to judge.
-            result.reason = Some(why);
-            return Some(result);
+            return Some(Observation::blocked(result, why));
         }
         result.assertions = describe::judge(described);
-        crate::judge::verdict::decide(&mut result, input.strict);
-        Some(result)
+        Some(Observation::judged(result))
     }
 
-    fn run_case<'a>(&'a self, input: CaseInput<'a>) -> BoxFuture<'a, CaseResult> {
+    fn run_case<'a>(&'a self, input: CaseInput<'a>) -> BoxFuture<'a, Observation> {
         super::case::run_case(self, input).boxed()
     }
 }

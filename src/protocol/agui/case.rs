@@ -5,10 +5,10 @@ use super::judge::{self, StreamJudgement};
 use super::sse;
 use crate::http::HttpClient;
 use crate::judge::catalog::SchemaCatalog;
-use crate::judge::{self as answer_judge, Answer, verdict};
-use crate::outcome::{CaseResult, Outcome};
+use crate::judge::{self as answer_judge, Answer};
+use crate::observation::{Observation, Unjudged};
 use crate::plan::PlannedCase;
-use crate::plan::result::{result_without_exchange, shown_body, with_exchange};
+use crate::plan::result::{error_unsent, record_of, shown_body, with_exchange};
 use crate::protocol::agui::echo;
 use crate::protocol::agui::part::{self as agui_part, PartInputs};
 use crate::protocol::agui::run_input::run_input;
@@ -26,19 +26,16 @@ pub struct AguiEnv<'a> {
     pub catalog: &'a SchemaCatalog,
     pub context: &'a Value,
     pub nonce: &'a str,
-    pub strict: bool,
     pub declaration: &'a Declaration,
     pub part_inputs: PartInputs<'a>,
 }
 
-/// Sends the case's run and judges the answer.
-pub async fn run_case(planned: &PlannedCase, case: &SuiteCase, env: &AguiEnv<'_>) -> CaseResult {
+/// Sends the case's run and judges the answer: what was observed.
+pub async fn run_case(planned: &PlannedCase, case: &SuiteCase, env: &AguiEnv<'_>) -> Observation {
     let started = Instant::now();
     let resolve = planned.resolver(env.context, env.nonce, &case.spec.id);
-    let error =
-        |reason: String| result_without_exchange(planned, case, Outcome::Error, Some(reason));
     let Some(request_spec) = &case.spec.request else {
-        return error("not a request case".into());
+        return error_unsent(planned, case, "not a request case".into());
     };
     let body = match request_spec.body.as_ref().map(|b| {
         render_body(b, &resolve, &|spec| {
@@ -47,7 +44,9 @@ pub async fn run_case(planned: &PlannedCase, case: &SuiteCase, env: &AguiEnv<'_>
     }) {
         None => json!({}),
         Some(Ok(body)) => body,
-        Some(Err(e)) => return error(format!("request could not be built: {e}")),
+        Some(Err(e)) => {
+            return error_unsent(planned, case, format!("request could not be built: {e}"));
+        }
     };
     // The same id `{uid}` gives the case: fresh per case and run.
     let uid = format!("{}-{}", env.nonce, planned.index);
@@ -60,27 +59,28 @@ pub async fn run_case(planned: &PlannedCase, case: &SuiteCase, env: &AguiEnv<'_>
         &planned.id,
     )
     .await;
-    let unjudged = result_without_exchange(planned, case, Outcome::Blocked, None);
-    let (mut result, evidence) =
-        match with_exchange(unjudged, answer.exchange, answer.evidence, started) {
-            Ok(answered) => answered,
-            Err(blocked) => return *blocked,
-        };
-    let shown = shown_body(&result);
+    let (mut record, evidence) = match with_exchange(
+        record_of(planned, case),
+        answer.exchange,
+        answer.evidence,
+        started,
+    ) {
+        Ok(answered) => answered,
+        Err(blocked) => return *blocked,
+    };
+    let shown = shown_body(&record);
     let answer = Answer {
         status: evidence.status,
         content_type: evidence.content_type.as_deref(),
         body: shown.as_bytes(),
         truncated: false,
     };
+    record.stream = Some(crate::protocol::agui::evidence::of_stream(&evidence));
     let generic = answer_judge::judge_answer(&case.spec.expect, &answer, &resolve, env.catalog);
     let generic = match generic {
         Ok(j) => j,
         Err(e) => {
-            result.outcome = Outcome::Error;
-            result.reason = Some(format!("scenario defect while judging: {e}"));
-            result.stream = Some(crate::protocol::agui::evidence::of_stream(&evidence));
-            return result;
+            return Observation::error(record, format!("scenario defect while judging: {e}"));
         }
     };
     let mut judged = StreamJudgement {
@@ -94,16 +94,16 @@ pub async fn run_case(planned: &PlannedCase, case: &SuiteCase, env: &AguiEnv<'_>
         let sent = echo::sent_parts(&input, env.nonce);
         judge::judge_echo(expect, &evidence, &sent, env.declaration, &mut judged);
     }
-    result.notes = judged.notes;
-    result.assertions = judged.assertions;
+    record.notes = judged.notes;
+    record.assertions = judged.assertions;
     if evidence.classification == StreamClass::Unfinished {
         // Our deadline or read cap (or the transport) ended the read before the run
         // ended: whatever the assertions say, nothing was observed to judge.
-        result.outcome = Outcome::Blocked;
-        result.reason = Some(evidence.summary());
-    } else {
-        verdict::decide(&mut result, env.strict);
+        return Observation::blocked(record, evidence.summary());
     }
-    result.stream = Some(crate::protocol::agui::evidence::of_stream(&evidence));
-    result
+    let observed = Observation::judged(record);
+    match generic.cannot_judge {
+        Some(why) => observed.leaving_out(Unjudged::answer(&why)),
+        None => observed,
+    }
 }

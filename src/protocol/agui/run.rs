@@ -9,7 +9,8 @@ use super::run_input::run_input;
 use super::{Declaration, sse};
 use crate::config::RunConfig;
 use crate::http::HttpClient;
-use crate::outcome::{CaseResult, Outcome, ProtocolEvidence};
+use crate::observation::Observation;
+use crate::outcome::{Outcome, ProtocolEvidence};
 use crate::protocol::sse_read::ReadEnd;
 use crate::protocol::{CaseInput, Discovered, Probed, ProtocolRun, single_endpoint};
 use futures_util::FutureExt as _;
@@ -108,7 +109,7 @@ impl ProtocolRun for AguiRun {
         single_endpoint::probe(endpoints, super::ENDPOINT, super::PROFILE, own).boxed()
     }
 
-    fn run_case<'a>(&'a self, input: CaseInput<'a>) -> BoxFuture<'a, CaseResult> {
+    fn run_case<'a>(&'a self, input: CaseInput<'a>) -> BoxFuture<'a, Observation> {
         async move {
             let env = AguiEnv {
                 client: input.client,
@@ -116,7 +117,6 @@ impl ProtocolRun for AguiRun {
                 catalog: input.catalog,
                 context: input.context,
                 nonce: input.nonce,
-                strict: input.strict,
                 declaration: &self.declaration,
                 part_inputs: PartInputs {
                     nonce: input.nonce,

@@ -1,15 +1,18 @@
 //! POSTing an AG-UI run and reading its answer as a bounded event stream.
 //!
-//! The bounded reading is `protocol::sse_read`'s (one deadline, a read cap, a short
-//! grace period after the terminal event: events after it break the stream);
-//! [`Classifier`] judges the events it yields.
+//! The POST and its bounded reading are `protocol::stream_post`'s (one deadline, a read
+//! cap, a short grace period after the terminal event: events after it break the
+//! stream); [`Classifier`] judges the events it yields.
 
-use crate::http::{HttpClient, HttpRequest, Opened, shown_body};
-use crate::outcome::{Exchange, RecordedResponse};
+use crate::http::{HttpClient, HttpRequest};
 use crate::protocol::agui::StreamEvidence;
-use crate::protocol::agui::classify::{Classifier, ReadEnd};
-pub use crate::protocol::sse_read::unterminated_frame;
-use crate::protocol::sse_read::{Decoder, EventSink, ReadLimits, is_event_stream, read_body};
+use crate::protocol::agui::classify::Classifier;
+#[cfg(test)]
+use crate::protocol::agui::classify::ReadEnd;
+use crate::protocol::sse_read::EventSink;
+#[cfg(test)]
+use crate::protocol::sse_read::{Decoder, unterminated_frame};
+use crate::protocol::stream_post::{Answered, post_and_read};
 #[cfg(test)]
 use bytes::Bytes;
 use serde_json::Value;
@@ -17,10 +20,7 @@ use std::time::Duration;
 
 /// What one run produced: the transcript always, and the classified answer unless the
 /// transport failed (or the run was stopped) before any response arrived.
-pub struct StreamAnswer {
-    pub exchange: Exchange,
-    pub evidence: Result<StreamEvidence, String>,
-}
+pub type StreamAnswer = Answered<StreamEvidence>;
 
 impl EventSink for Classifier {
     fn on_data(&mut self, data: &str) {
@@ -54,62 +54,20 @@ pub async fn post_run(
         body: Some(body.clone()),
         auth,
     };
-    let Opened {
-        mut exchange,
-        response,
-        read_until: deadline,
-    } = client.open(&request).await;
-    let mut response = match response {
-        Ok(r) => r,
-        Err(e) => {
-            return StreamAnswer {
-                exchange,
-                evidence: Err(e.to_string()),
-            };
-        }
-    };
-    let status = response.status().as_u16();
-    let headers = client.shown_headers(response.headers());
-    let content_type = response
-        .headers()
-        .get(reqwest::header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .map(str::to_string);
-    let event_stream = (200..300).contains(&status) && is_event_stream(content_type.as_deref());
-    let mut classifier = Classifier::default();
-    let mut decoder = Decoder::new();
-    let limits = ReadLimits {
-        deadline,
-        grace,
-        max_bytes: client.settings().max_response_bytes,
-    };
-    let (raw, ended_by) = read_body(
+    // Whatever the answer, the classifier says what it was (a JSON refusal included).
+    post_and_read(
         client,
-        &mut response,
-        &limits,
-        event_stream.then_some((&mut decoder, &mut classifier)),
+        &request,
+        grace,
+        true,
+        Classifier::default(),
+        |read| {
+            let bytes = read.raw.len();
+            let (status, ct, stream) = (read.status, read.content_type, read.event_stream);
+            read.sink.finish(status, ct, stream, read.ended_by, bytes)
+        },
     )
-    .await;
-    if event_stream && ended_by == ReadEnd::Eof {
-        decoder.close(&mut classifier);
-        if unterminated_frame(&raw) {
-            classifier.framing(
-                "the stream ended inside an event (its last frame has no closing blank line)"
-                    .into(),
-            );
-        }
-    }
-    let evidence = classifier.finish(status, content_type, event_stream, ended_by, raw.len());
-    exchange.response = Some(RecordedResponse {
-        status,
-        headers,
-        body: client.redact(&shown_body(&raw)),
-        truncated: ended_by == ReadEnd::ReadCap,
-    });
-    StreamAnswer {
-        exchange,
-        evidence: Ok(evidence),
-    }
+    .await
 }
 
 #[cfg(test)]

@@ -8,10 +8,10 @@ use super::usage;
 use super::wire::Wire;
 use crate::http::HttpClient;
 use crate::judge::catalog::SchemaCatalog;
-use crate::judge::{self as answer_judge, Answer, verdict};
-use crate::outcome::{CaseResult, Outcome};
+use crate::judge::{self as answer_judge, Answer};
+use crate::observation::{Observation, Unjudged};
 use crate::plan::PlannedCase;
-use crate::plan::result::{result_without_exchange, shown_body, with_exchange};
+use crate::plan::result::{error_unsent, record_of, shown_body, with_exchange};
 use crate::request::body::render_body;
 use crate::scenario::stream::StreamClass;
 use crate::scenario::suite::SuiteCase;
@@ -27,7 +27,6 @@ pub struct OpenaiEnv<'a> {
     pub catalog: &'a SchemaCatalog,
     pub context: &'a Value,
     pub nonce: &'a str,
-    pub strict: bool,
     pub model: Option<&'a str>,
     pub part_inputs: PartInputs<'a>,
 }
@@ -57,14 +56,12 @@ pub fn with_defaults(body: Value, wire: &Wire) -> Value {
     Value::Object(given)
 }
 
-/// Sends the case's call and judges the answer.
-pub async fn run_case(planned: &PlannedCase, case: &SuiteCase, env: &OpenaiEnv<'_>) -> CaseResult {
+/// Sends the case's call and judges the answer: what was observed.
+pub async fn run_case(planned: &PlannedCase, case: &SuiteCase, env: &OpenaiEnv<'_>) -> Observation {
     let started = Instant::now();
     let resolve = planned.resolver(env.context, env.nonce, &case.spec.id);
-    let error =
-        |reason: String| result_without_exchange(planned, case, Outcome::Error, Some(reason));
     let Some(request_spec) = &case.spec.request else {
-        return error("not a request case".into());
+        return error_unsent(planned, case, "not a request case".into());
     };
     let body = match request_spec.body.as_ref().map(|b| {
         render_body(b, &resolve, &|spec| {
@@ -73,7 +70,9 @@ pub async fn run_case(planned: &PlannedCase, case: &SuiteCase, env: &OpenaiEnv<'
     }) {
         None => json!({}),
         Some(Ok(body)) => body,
-        Some(Err(e)) => return error(format!("request could not be built: {e}")),
+        Some(Err(e)) => {
+            return error_unsent(planned, case, format!("request could not be built: {e}"));
+        }
     };
     let body = with_defaults(with_model(body, env.model), env.wire);
     let answer = read::post_completion(
@@ -85,34 +84,34 @@ pub async fn run_case(planned: &PlannedCase, case: &SuiteCase, env: &OpenaiEnv<'
         &planned.id,
     )
     .await;
-    let unjudged = result_without_exchange(planned, case, Outcome::Blocked, None);
-    let (mut result, evidence) =
-        match with_exchange(unjudged, answer.exchange, answer.evidence, started) {
-            Ok(answered) => answered,
-            Err(blocked) => return *blocked,
-        };
-    let shown = shown_body(&result);
+    let (mut record, evidence) = match with_exchange(
+        record_of(planned, case),
+        answer.exchange,
+        answer.evidence,
+        started,
+    ) {
+        Ok(answered) => answered,
+        Err(blocked) => return *blocked,
+    };
+    let shown = shown_body(&record);
     let answer = Answer {
         status: evidence.status,
         content_type: evidence.content_type.as_deref(),
         body: shown.as_bytes(),
         truncated: false,
     };
-    let recorded = Some(super::evidence::of_answer(&evidence));
+    record.stream = Some(super::evidence::of_answer(&evidence));
     let judged = match answer_judge::judge_answer(&case.spec.expect, &answer, &resolve, env.catalog)
     {
         Ok(j) => j,
         Err(e) => {
-            result.outcome = Outcome::Error;
-            result.reason = Some(format!("scenario defect while judging: {e}"));
-            result.stream = recorded;
-            return result;
+            return Observation::error(record, format!("scenario defect while judging: {e}"));
         }
     };
-    result.notes = judged.notes;
-    result.assertions = judged.assertions;
+    record.notes = judged.notes;
+    record.assertions = judged.assertions;
     if let Some(expect) = &case.spec.expect.stream {
-        judge_stream(expect, &evidence, &mut result.assertions);
+        judge_stream(expect, &evidence, &mut record.assertions);
     }
     // Only a completed answer has usage to compare; any other fails on its classification.
     let mut usage_unjudged = None;
@@ -122,32 +121,20 @@ pub async fn run_case(planned: &PlannedCase, case: &SuiteCase, env: &OpenaiEnv<'
     {
         let without = usage::without_media(template, &resolve);
         let (auth, id) = (request_spec.auth, &planned.id);
-        usage_unjudged = usage::compare(env, without, auth, id, &mut result)
+        usage_unjudged = usage::compare(env, without, auth, id, &mut record)
             .await
             .err();
     }
     if evidence.classification == StreamClass::Unfinished {
         // Our deadline or read cap (or the transport) ended the read first: whatever
         // the assertions say, nothing was observed to judge.
-        result.outcome = Outcome::Blocked;
-        result.reason = Some(evidence.summary());
-    } else {
-        verdict::decide(&mut result, env.strict);
-        let cannot_judge = judged.cannot_judge.or(usage_unjudged);
-        if let Some(why) = cannot_judge {
-            // What did run still counts: a failed assertion stays a failure.
-            if matches!(result.outcome, Outcome::Pass | Outcome::Blocked) {
-                result.outcome = Outcome::Blocked;
-                result.reason = Some(format!("cannot judge the answer: {why}"));
-            } else {
-                result
-                    .notes
-                    .push(format!("part of the answer was not judged: {why}"));
-            }
-        }
+        return Observation::blocked(record, evidence.summary());
     }
-    result.stream = recorded;
-    result
+    let observed = Observation::judged(record);
+    match judged.cannot_judge.or(usage_unjudged) {
+        Some(why) => observed.leaving_out(Unjudged::answer(&why)),
+        None => observed,
+    }
 }
 
 #[cfg(test)]

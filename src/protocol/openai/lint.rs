@@ -51,11 +51,22 @@ fn check_media(pointer: &str, media: &Value, out: &mut Vec<LintFinding>) {
             "`mediaRef` is openwop's; an OpenAI file part takes a `file` (file_id) source".into(),
         ));
     }
-    if matches!(media.get("source"), Some(Value::Array(items)) if items.len() > 1) {
+    // A file given both ways (`[data, file]`) is the one shape error two sources spell.
+    let file_both_ways = matches!(
+        media.get("type").and_then(Value::as_str),
+        Some("file" | "document")
+    ) && {
+        let mut given = sources(media);
+        given.sort_unstable();
+        given == ["data", "file"]
+    };
+    if matches!(media.get("source"), Some(Value::Array(items)) if items.len() > 1)
+        && !file_both_ways
+    {
         out.push(LintFinding::new(
             format!("{pointer}/source"),
             false,
-            "an OpenAI part has exactly one source".into(),
+            "an OpenAI part has exactly one source (a file may have two: [data, file])".into(),
         ));
     }
     if media.get("legacy").is_some() {

@@ -17,6 +17,7 @@ pub mod judge;
 pub mod lint;
 pub mod models;
 pub mod part;
+pub mod probe_hint;
 pub mod read;
 pub mod run;
 pub mod stream_reading;

@@ -43,6 +43,9 @@ pub(crate) struct Rendered {
     pub base64: String,
     pub url: Option<String>,
     pub file_id: Option<String>,
+    /// A file given both ways (`source: [data, file]`): its data beside `file_id`, a
+    /// shape error on purpose.
+    pub data_too: bool,
 }
 
 impl Rendered {
@@ -79,9 +82,17 @@ pub(crate) fn rendered(
         ),
         None => base64::engine::general_purpose::STANDARD.encode(&bytes),
     };
-    let sources = spec.source.as_ref().map(|s| s.to_vec()).unwrap_or_default();
-    if sources.len() > 1 {
-        return Err("an OpenAI part has exactly one source".into());
+    let mut sources = spec.source.as_ref().map(|s| s.to_vec()).unwrap_or_default();
+    let data_too = part_type == "file"
+        && sources.len() == 2
+        && sources.contains(&MediaSource::Data)
+        && sources.contains(&MediaSource::File);
+    if data_too {
+        sources.retain(|s| *s == MediaSource::File);
+    } else if sources.len() > 1 {
+        return Err(
+            "an OpenAI part has exactly one source (a file may have two: [data, file])".into(),
+        );
     }
     let (mut url, mut file_id) = (None, None);
     match sources.first() {
@@ -126,6 +137,7 @@ pub(crate) fn rendered(
         base64,
         url,
         file_id,
+        data_too,
     })
 }
 
@@ -153,13 +165,28 @@ pub fn render(
             let format = audio_format(spec, &r, &text, omit("format"))?;
             chat::input_audio(&r.base64, format.as_deref())
         }
-        "file" => match r.file_id {
-            Some(id) => chat::file_id(&id),
-            None => {
-                let name = filename(spec, &r, &text, omit("filename"))?;
-                chat::file_data(&r.url.unwrap_or(data_url), name.as_deref())
+        "file" => {
+            let mut part = match &r.file_id {
+                Some(id) if !r.data_too => chat::file_id(id),
+                _ => {
+                    let name = filename(spec, &r, &text, omit("filename"))?;
+                    chat::file_data(r.url.as_deref().unwrap_or(&data_url), name.as_deref())
+                }
+            };
+            if let Some(file) = part
+                .get_mut(chat::form::FILE)
+                .and_then(Value::as_object_mut)
+            {
+                if let (Some(id), true) = (&r.file_id, r.data_too) {
+                    file.insert("file_id".into(), json!(id));
+                }
+                if omit("source") {
+                    file.shift_remove("file_data");
+                    file.shift_remove("file_id");
+                }
             }
-        },
+            part
+        }
         other => unknown_part(other, &r.base64),
     };
     Ok(without_type(part, omit("type")))

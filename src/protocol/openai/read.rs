@@ -1,24 +1,20 @@
-//! POSTing one Chat Completions request and reading its answer within bounds: a 2xx
-//! `text/event-stream` is read as a chunk stream (`protocol::sse_read`: one deadline,
-//! the read cap, a short grace after `data: [DONE]`), anything else as a body.
+//! POSTing one request to an OpenAI door and reading its answer within bounds
+//! (`protocol::stream_post`): a 2xx `text/event-stream` answering `stream: true` is read
+//! as the door's chunk stream (one deadline, the read cap, a short grace after its end
+//! event), anything else as a body the door classifies.
 
 use super::CompletionEvidence;
 use super::wire::Wire;
-use crate::http::{HttpClient, HttpRequest, Opened, shown_body};
-use crate::outcome::{Exchange, RecordedResponse};
-use crate::protocol::sse_read::{
-    Decoder, EventSink as _, ReadEnd, ReadLimits, is_event_stream, read_body, unterminated_frame,
-};
+use crate::http::{HttpClient, HttpRequest};
+use crate::protocol::sse_read::is_event_stream;
+use crate::protocol::stream_post::{Answered, post_and_read};
 use crate::scenario::stream::StreamClass;
 use serde_json::Value;
 use std::time::Duration;
 
 /// What one call produced: the transcript always, and the classified answer unless
 /// the transport failed (or the run was stopped) before any response arrived.
-pub struct CompletionAnswer {
-    pub exchange: Exchange,
-    pub evidence: Result<CompletionEvidence, String>,
-}
+pub type CompletionAnswer = Answered<CompletionEvidence>;
 
 /// POSTs `body` to the door's path (`{base}/chat/completions`, `{base}/responses`)
 /// and classifies the answer.
@@ -47,81 +43,47 @@ pub async fn post_completion(
         body: Some(body.clone()),
         auth,
     };
-    let Opened {
-        mut exchange,
-        response,
-        read_until: deadline,
-    } = client.open(&request).await;
-    let mut response = match response {
-        Ok(r) => r,
-        Err(e) => {
-            return CompletionAnswer {
-                exchange,
-                evidence: Err(e.to_string()),
-            };
-        }
-    };
-    let status = response.status().as_u16();
-    let headers = client.shown_headers(response.headers());
-    let content_type = response
-        .headers()
-        .get(reqwest::header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .map(str::to_string);
     // A stream asked for and a stream given are read as one; a stream given where JSON
     // was asked for is read as a body and classified broken.
-    let event_stream = stream_requested
-        && (200..300).contains(&status)
-        && is_event_stream(content_type.as_deref());
-    let limits = ReadLimits {
-        deadline,
-        grace,
-        max_bytes: client.settings().max_response_bytes,
-    };
-    let mut classifier = (wire.stream_classifier)();
-    let mut decoder = Decoder::new();
-    let (raw, ended_by) = read_body(
+    let classifier = (wire.stream_classifier)();
+    post_and_read(
         client,
-        &mut response,
-        &limits,
-        event_stream.then_some((&mut decoder, &mut classifier)),
-    )
-    .await;
-    let evidence = if event_stream {
-        if ended_by == ReadEnd::Eof {
-            decoder.close(&mut classifier);
-            if unterminated_frame(&raw) {
-                classifier.framing(
-                    "the stream ended inside an event (its last frame has no closing blank line)"
-                        .into(),
+        &request,
+        grace,
+        stream_requested,
+        classifier,
+        |read| {
+            if read.event_stream {
+                let bytes = read.raw.len();
+                return read.sink.finish(
+                    read.status,
+                    read.content_type,
+                    true,
+                    read.ended_by,
+                    bytes,
                 );
             }
-        }
-        classifier.finish(status, content_type, true, ended_by, raw.len())
-    } else {
-        let mut evidence =
-            (wire.classify_body)(status, content_type, stream_requested, &raw, ended_by);
-        if !stream_requested
-            && is_event_stream(evidence.content_type.as_deref())
-            && evidence.classification == StreamClass::Broken
-        {
-            evidence.problems.insert(
-                0,
-                "an event stream answered a request without stream: true".into(),
+            let (status, content_type) = (read.status, read.content_type);
+            let mut evidence = (wire.classify_body)(
+                status,
+                content_type,
+                stream_requested,
+                read.raw,
+                read.ended_by,
             );
-        }
-        evidence
-    };
-    exchange.response = Some(RecordedResponse {
-        status,
-        headers,
-        body: client.redact(&shown_body(&raw)),
-        truncated: ended_by == ReadEnd::ReadCap,
-    });
-    CompletionAnswer {
-        exchange,
-        evidence: Ok(evidence),
-    }
+            if !stream_requested
+                && is_event_stream(evidence.content_type.as_deref())
+                && evidence.classification == StreamClass::Broken
+            {
+                evidence.problems.insert(
+                    0,
+                    "an event stream answered a request without stream: true".into(),
+                );
+            }
+            evidence
+        },
+    )
+    .await
 }
 
 #[cfg(test)]

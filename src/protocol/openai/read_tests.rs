@@ -2,6 +2,7 @@
 //! `[DONE]`), and what a broken server sends lands in the right bucket.
 
 use super::*;
+use crate::protocol::sse_read::ReadEnd;
 use axum::Router;
 use axum::body::Body;
 use axum::http::header;

@@ -9,7 +9,8 @@ use super::wire::Wire;
 use super::{Declaration, read};
 use crate::config::RunConfig;
 use crate::http::HttpClient;
-use crate::outcome::{CaseResult, EvidenceView, Outcome, ProtocolEvidence};
+use crate::observation::Observation;
+use crate::outcome::{EvidenceView, Outcome, ProtocolEvidence};
 use crate::protocol::{CaseInput, Discovered, Probed, ProtocolRun, single_endpoint};
 use futures_util::FutureExt as _;
 use futures_util::future::BoxFuture;
@@ -66,24 +67,13 @@ async fn probe(
     let answer = read::post_completion(wire, client, &body, true, grace, &purpose).await;
     let status = answer.evidence.as_ref().map(|e| e.status);
     let body = answer.exchange.response.as_ref().map(|r| r.body.as_str());
-    let hint = probe_hint(model, body.unwrap_or_default());
+    let hint = match status {
+        Ok(404 | 405) => {
+            super::probe_hint::for_missing_door(wire, client, model, body.unwrap_or_default()).await
+        }
+        _ => String::new(),
+    };
     single_endpoint::from_status(wire.endpoint, &url, status.map_err(String::as_str), &hint)
-}
-
-/// Longest excerpt of the server's own words shown in a probe's hint.
-const BODY_EXCERPT: usize = 300;
-
-/// What a 404 or 405 to the probe asks of the user: a server that says it does not
-/// know the model (`model_not_found`) is there, and its own body says why; otherwise
-/// the target is likely not the API base.
-fn probe_hint(model: &str, body: &str) -> String {
-    if body.contains("model_not_found") || body.contains("does not exist") {
-        let excerpt: String = body.chars().take(BODY_EXCERPT).collect();
-        return format!(
-            "the server does not know the model `{model}` (it said: {excerpt}): pass --model NAME, one GET /models lists"
-        );
-    }
-    "is --target the API base (http://host:port/v1)?".into()
 }
 
 impl ProtocolRun for OpenaiRun {
@@ -132,7 +122,7 @@ impl ProtocolRun for OpenaiRun {
         single_endpoint::probe(endpoints, self.wire.endpoint, self.wire.profile, own).boxed()
     }
 
-    fn run_case<'a>(&'a self, input: CaseInput<'a>) -> BoxFuture<'a, CaseResult> {
+    fn run_case<'a>(&'a self, input: CaseInput<'a>) -> BoxFuture<'a, Observation> {
         async move {
             let env = OpenaiEnv {
                 wire: self.wire,
@@ -141,7 +131,6 @@ impl ProtocolRun for OpenaiRun {
                 catalog: input.catalog,
                 context: input.context,
                 nonce: input.nonce,
-                strict: input.strict,
                 model: self.model(),
                 part_inputs: PartInputs {
                     nonce: input.nonce,
@@ -152,23 +141,5 @@ impl ProtocolRun for OpenaiRun {
             case::run_case(input.planned, input.case, &env).await
         }
         .boxed()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_model_the_server_does_not_know_is_named_with_its_own_words() {
-        let body =
-            r#"{"error":{"message":"The model `gpt-x` does not exist","code":"model_not_found"}}"#;
-        let hint = probe_hint("gpt-x", body);
-        assert!(
-            hint.contains("model_not_found") && hint.contains("--model"),
-            "{hint}"
-        );
-        assert!(!hint.contains("API base"));
-        assert!(probe_hint("m", "Not Found").contains("API base"));
     }
 }

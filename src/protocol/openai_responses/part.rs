@@ -16,7 +16,7 @@ use crate::protocol::openai::part::{
 use crate::scenario::model::MediaSpec;
 use crate::scenario::template;
 use crate::wire::responses::{self, Source};
-use serde_json::Value;
+use serde_json::{Value, json};
 
 /// Renders one `$media` object into a Responses input part (the wire's spelling:
 /// `crate::wire::responses`).
@@ -45,9 +45,16 @@ pub fn render(
         }
         "file" => {
             // A file id names the file; data and URLs carry a filename.
-            let unnamed = matches!(source, Source::FileId(_)) || omit("filename");
+            let unnamed = (matches!(source, Source::FileId(_)) && !r.data_too) || omit("filename");
             let name = filename(spec, &r, &text, unnamed)?;
-            let mut part = responses::input_file(source, name.as_deref());
+            let mut part = match (&r.file_id, r.data_too) {
+                (Some(id), true) => {
+                    let mut part = responses::input_file(Source::Data(&data_url), name.as_deref());
+                    part["file_id"] = json!(id);
+                    part
+                }
+                _ => responses::input_file(source, name.as_deref()),
+            };
             if omit("source")
                 && let Some(object) = part.as_object_mut()
             {

@@ -8,9 +8,10 @@ use crate::canonical::canonical_sha256;
 use crate::config::RunConfig;
 use crate::event::DiscoverySnapshot;
 use crate::http::{HttpClient, HttpRequest, HttpResponse};
-use crate::outcome::{CaseResult, Exchange, Outcome};
+use crate::observation::Observation;
+use crate::outcome::Exchange;
 use crate::plan::PlannedCase;
-use crate::plan::result::result_without_exchange;
+use crate::plan::result::record_of;
 use crate::protocol::openwop;
 use crate::scenario::suite::SuiteCase;
 use serde_json::{Value, json};
@@ -161,13 +162,13 @@ impl DiscoveryResult {
     }
 }
 
-/// Judges a discovery case on the response fetched once for the run.
+/// Judges a discovery case on the response fetched once for the run: what was observed.
 pub fn judge_cached(
     planned: &PlannedCase,
     case: &SuiteCase,
     env: &CaseEnv,
     disc: &DiscoveryResult,
-) -> CaseResult {
+) -> Observation {
     let started = Instant::now();
     match &disc.response {
         Some(response) => {
@@ -182,11 +183,11 @@ pub fn judge_cached(
                 .as_ref()
                 .map(|p| format!("discovery unusable: {p}"))
                 .unwrap_or_else(|| "discovery was not fetched".into());
-            let mut result = result_without_exchange(planned, case, Outcome::Blocked, Some(reason));
+            let mut record = record_of(planned, case);
             let mut cited = disc.exchange.clone();
             cited.cached = true;
-            result.exchanges.push(cited);
-            result
+            record.exchanges.push(cited);
+            Observation::blocked(record, reason)
         }
     }
 }

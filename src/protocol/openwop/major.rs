@@ -189,6 +189,7 @@ mod tests {
             files: Vec::new(),
             set_sha256: String::new(),
             replaced: Vec::new(),
+            left_out: Vec::new(),
         };
         let arranged = arrange(&suite);
         let rows: Vec<(&str, Option<&str>, Option<&str>, &str)> = arranged

@@ -14,9 +14,10 @@
 use super::discovery::DiscoveryResult;
 use super::seam_case::{CaseEnv, judge_response};
 use crate::http::HttpRequest;
-use crate::outcome::{AssertionResult, CaseResult, Outcome};
+use crate::observation::Observation;
+use crate::outcome::AssertionResult;
 use crate::plan::PlannedCase;
-use crate::plan::result::result_without_exchange;
+use crate::plan::result::{blocked_unsent, record_of};
 use crate::scenario::suite::SuiteCase;
 use std::time::Instant;
 
@@ -50,14 +51,14 @@ fn get(purpose: &str, headers: Vec<(String, String)>) -> HttpRequest {
     }
 }
 
-/// The request a negotiation case sends, or why it cannot be sent (`Err(result)`).
+/// The request a negotiation case sends, or what was observed instead (`Err`).
 fn request_for(
     planned: &PlannedCase,
     case: &SuiteCase,
     endpoint: &str,
     env: &CaseEnv,
     run_discovery: Option<&DiscoveryResult>,
-) -> Result<HttpRequest, Box<CaseResult>> {
+) -> Result<HttpRequest, Box<Observation>> {
     if let Some((_, header)) = REFETCH.iter().find(|(e, _)| *e == endpoint) {
         let headers = header
             .iter()
@@ -67,25 +68,19 @@ fn request_for(
     }
     let Some(discovery) = run_discovery.filter(|d| d.status().is_some()) else {
         let reason = "the run's discovery request got no answer, so there is no ETag to revalidate";
-        return Err(Box::new(result_without_exchange(
-            planned,
-            case,
-            Outcome::Blocked,
-            Some(reason.into()),
-        )));
+        return Err(Box::new(blocked_unsent(planned, case, reason.into())));
     };
     let Some(tag) = discovery.header("etag") else {
         // Observed: the answer arrived and carries no ETag (capabilities.md §1.1 MUST).
-        let mut result = result_without_exchange(planned, case, Outcome::Fail, None);
-        result.assertions.push(AssertionResult::new(
+        let mut record = record_of(planned, case);
+        record.assertions.push(AssertionResult::new(
             "etag",
             "an ETag on the discovery answer, so If-None-Match can be answered 304 (capabilities.md §1.1)".into(),
             "no ETag header".into(),
             false,
         ));
-        crate::judge::verdict::decide(&mut result, env.strict);
-        result.exchanges.push(discovery.cited());
-        return Err(Box::new(result));
+        record.exchanges.push(discovery.cited());
+        return Err(Box::new(Observation::judged(record)));
     };
     let mut headers: Vec<(String, String)> = super::discovery_header(env.major)
         .iter()
@@ -95,13 +90,13 @@ fn request_for(
     Ok(get(&planned.id, headers))
 }
 
-/// Sends a negotiation case's request and judges the answer.
+/// Sends a negotiation case's request and judges the answer: what was observed.
 pub async fn run_case(
     planned: &PlannedCase,
     case: &SuiteCase,
     env: &CaseEnv<'_>,
     run_discovery: Option<&DiscoveryResult>,
-) -> CaseResult {
+) -> Observation {
     let started = Instant::now();
     let endpoint = case.spec.endpoint().unwrap_or_default();
     let request = match request_for(planned, case, endpoint, env, run_discovery) {
@@ -112,14 +107,9 @@ pub async fn run_case(
     match response {
         Ok(response) => judge_response(planned, case, env, &response, exchange, started),
         Err(no_answer) => {
-            let mut result = result_without_exchange(
-                planned,
-                case,
-                Outcome::Blocked,
-                Some(no_answer.to_string()),
-            );
-            result.exchanges.push(exchange);
-            result
+            let mut record = record_of(planned, case);
+            record.exchanges.push(exchange);
+            Observation::blocked(record, no_answer.to_string())
         }
     }
 }

@@ -7,9 +7,10 @@ use super::seam_case::{self, CaseEnv};
 use super::self_hosted_case::SelfHostedEnv;
 use crate::config::{OpenwopMajor, RunConfig};
 use crate::http::HttpClient;
-use crate::outcome::{CaseResult, EvidenceView, Outcome};
+use crate::observation::Observation;
+use crate::outcome::{EvidenceView, Outcome};
 use crate::plan::contexts::VariantContext;
-use crate::plan::result::result_without_exchange;
+use crate::plan::result::blocked_unsent;
 use crate::protocol::{CaseInput, Discovered, Probed, ProtocolRun};
 use crate::scenario::suite::{Suite, SuiteCase};
 use futures_util::FutureExt as _;
@@ -59,7 +60,6 @@ impl OpenwopRun {
             major: self.major_of(input.context),
             context: input.context,
             nonce: input.nonce,
-            strict: input.strict,
             part_inputs: PartInputs {
                 dialect: self.config.dialect,
                 nonce: input.nonce,
@@ -205,23 +205,18 @@ impl ProtocolRun for OpenwopRun {
             .is_some_and(|e| super::major::split_endpoint(e).0 == "discovery")
     }
 
-    fn decide_on_hand(&self, input: &CaseInput) -> Option<CaseResult> {
+    fn observe_on_hand(&self, input: &CaseInput) -> Option<Observation> {
         if !self.on_hand(input.case) {
             return None;
         }
         let env = self.env(input);
         Some(match self.discovery_for(input.case.variant.as_deref()) {
             Some(d) => discovery::judge_cached(input.planned, input.case, &env, d),
-            None => result_without_exchange(
-                input.planned,
-                input.case,
-                Outcome::Blocked,
-                Some("no discovery".into()),
-            ),
+            None => blocked_unsent(input.planned, input.case, "no discovery".into()),
         })
     }
 
-    fn run_case<'a>(&'a self, input: CaseInput<'a>) -> BoxFuture<'a, CaseResult> {
+    fn run_case<'a>(&'a self, input: CaseInput<'a>) -> BoxFuture<'a, Observation> {
         async move {
             let env = self.env(&input);
             let endpoint = input.case.spec.endpoint().unwrap_or_default();

@@ -1,8 +1,8 @@
 //! Error answers at major 2 (openwop `spec/v2/core/errors.md`): a host "MUST return a
 //! registered code, or a vendor code" with "the registered status", in the closed
-//! envelope `{error, message, details?}`. Judged on every error answer of a v2 run to a
-//! case that judges errors (an `error_code` or `error_shape` expectation), beside the
-//! case's own expectations.
+//! envelope `{error, message, details?}`. Judged on every error answer of a v2 run,
+//! beside the case's own expectations: a case that only asks for "refused" (a 4xx) still
+//! fails an unregistered code, since the rule is about every error a host sends.
 //!
 //! The one place the texts disagree (the v2 notes, §7): RFC 0091 and the official suite
 //! name `unsupported_modality` for an unadvertised modality; v2 core names
@@ -11,6 +11,11 @@
 //! dropped" stays its status check (MUST); the code passes as `capability_not_provided`,
 //! is a MAY-level finding (a `warn` naming both texts, never a plain failure and never a
 //! silent pass) as `unsupported_modality`, and fails as anything else.
+//!
+//! The other side of the same refusal: a case that says "not the capability code"
+//! (`error_code: {not: unsupported_modality}`: a shape error, an SSRF refusal) is about
+//! the code's meaning, "not advertised", so at v2 it fails `capability_not_provided` as
+//! well (and keeps failing `unsupported_modality`, which says the same in v1's words).
 
 use crate::judge::Judgement;
 use crate::judge::error_body::{ErrorReading, ErrorShape};
@@ -136,33 +141,61 @@ pub fn refusal_code_check(code: Option<&str>) -> AssertionResult {
     }
 }
 
+/// The code part of "not the capability refusal" at v2: neither v2's nor RFC 0091's
+/// spelling of "not advertised".
+pub fn not_refusal_code_check(code: Option<&str>) -> AssertionResult {
+    let expected = format!(
+        "an error code other than the capability refusal ({V2_REFUSAL_CODE} at v2, {RFC0091_CODE} in RFC 0091): the part's type is advertised, its shape is the problem"
+    );
+    let (actual, passed) = match code {
+        Some(code @ (V2_REFUSAL_CODE | RFC0091_CODE)) => (
+            format!("error code {code}, which says the modality is not advertised"),
+            false,
+        ),
+        Some(other) => (format!("error code {other}"), true),
+        None => ("no error code".to_string(), false),
+    };
+    AssertionResult::new("error_code", expected, actual, passed)
+}
+
 /// Whether a case's code expectation is RFC 0091's refusal code.
 fn expects_rfc0091_code(expect: &Expectations) -> bool {
     matches!(&expect.error_code, Some(ErrorCodeExpectation::Equals(code)) if code == RFC0091_CODE)
         || matches!(&expect.error_code, Some(ErrorCodeExpectation::Rule(rule)) if rule.equals.as_deref() == Some(RFC0091_CODE))
 }
 
-/// Applies the v2 error rules to a judged error answer (status >= 400): the refusal
-/// code read per major, the registry, the closed envelope.
+/// Whether a case's code expectation is "not RFC 0091's refusal code".
+fn avoids_rfc0091_code(expect: &Expectations) -> bool {
+    matches!(&expect.error_code, Some(ErrorCodeExpectation::Rule(rule)) if rule.not.as_deref() == Some(RFC0091_CODE))
+}
+
+/// Applies the v2 error rules to an answer: on an error answer (status >= 400), the
+/// refusal code read per major, the registry and the closed envelope. Every error
+/// answer takes the last two, whatever the case expects of it: a case that needs only
+/// "refused" is not a licence for an unregistered code.
 pub fn apply(
     expect: &Expectations,
     status: u16,
     reading: &ErrorReading,
     judgement: &mut Judgement,
 ) {
-    // Only a case about an error answer takes these checks: one envelope fault should fail
-    // the cases that judge errors, not every case that happens to meet an error (a
-    // steward's case that asks for nothing of the error stays what it is: vacuous).
-    if status < 400 || (expect.error_code.is_none() && expect.error_shape.is_none()) {
+    if status < 400 {
         return;
     }
-    if expects_rfc0091_code(expect)
+    let reread = if expects_rfc0091_code(expect) {
+        Some(refusal_code_check(reading.code.as_deref()))
+    } else if avoids_rfc0091_code(expect) {
+        Some(not_refusal_code_check(reading.code.as_deref()))
+    } else {
+        None
+    };
+    if let Some(check) = reread
         && let Some(slot) = judgement
             .assertions
             .iter_mut()
             .find(|a| a.check == "error_code")
     {
-        *slot = refusal_code_check(reading.code.as_deref());
+        *slot = check;
     }
     if let Some(code) = &reading.code {
         judgement.assertions.push(registry_check(code, status));
@@ -188,20 +221,28 @@ mod tests {
         let expect: Expectations = serde_json::from_value(expect).unwrap();
         let bytes = body.to_string().into_bytes();
         let reading = read(&bytes);
-        let mut j = Judgement {
-            assertions: vec![crate::judge::error_code::check(
-                expect.error_code.as_ref().unwrap(),
+        let mut j = Judgement::default();
+        if let Some(code) = &expect.error_code {
+            j.assertions.push(crate::judge::error_code::check(
+                code,
                 reading.code.as_deref(),
                 reading.shape,
-            )],
-            ..Judgement::default()
-        };
+            ));
+        }
+        if let Some(expected) = &expect.status {
+            j.assertions
+                .push(crate::judge::status::check(expected, status));
+        }
         apply(&expect, status, &reading, &mut j);
         j
     }
 
+    fn named<'j>(j: &'j Judgement, check: &str) -> &'j AssertionResult {
+        j.assertions.iter().find(|a| a.check == check).unwrap()
+    }
+
     fn outcome(j: &Judgement, strict: bool) -> crate::outcome::Outcome {
-        crate::judge::verdict::outcome(&j.assertions, Level::Must, strict)
+        crate::runner::verdict::outcome_of(&j.assertions, Level::Must, strict)
     }
 
     #[test]
@@ -234,7 +275,7 @@ mod tests {
             json!({"error": "capability_not_provided", "message": "m"}),
         );
         assert_eq!(outcome(&status, false), Outcome::Fail);
-        assert!(status.assertions[1].actual.contains("status 422"));
+        assert!(named(&status, "v2_registry").actual.contains("status 422"));
     }
 
     #[test]
@@ -247,10 +288,11 @@ mod tests {
             json!({"error": "invalid_request", "message": "m"}),
         );
         assert_eq!(outcome(&legacy, false), Outcome::Fail);
+        let registry = named(&legacy, "v2_registry");
         assert!(
-            legacy.assertions[1].actual.contains("errors.json"),
+            registry.actual.contains("errors.json"),
             "{}",
-            legacy.assertions[1].actual
+            registry.actual
         );
         let extra = judged(
             e.clone(),
@@ -273,5 +315,56 @@ mod tests {
         ] {
             assert!(registry_check(code, status).passed, "{code}");
         }
+    }
+
+    #[test]
+    fn not_the_capability_code_reads_the_v2_code_too() {
+        use crate::outcome::Outcome;
+        let e = json!({"status": "4xx", "error_code": {"not": "unsupported_modality"}});
+        let v2_code = judged(
+            e.clone(),
+            422,
+            json!({"error": "capability_not_provided", "message": "m"}),
+        );
+        assert_eq!(outcome(&v2_code, false), Outcome::Fail);
+        assert!(v2_code.assertions[0].actual.contains("not advertised"));
+        let v1_code = judged(
+            e.clone(),
+            400,
+            json!({"error": "unsupported_modality", "message": "m"}),
+        );
+        assert!(!v1_code.assertions[0].passed);
+        let shape = judged(e, 400, json!({"error": "validation_error", "message": "m"}));
+        assert_eq!(outcome(&shape, true), Outcome::Pass);
+    }
+
+    #[test]
+    fn a_case_that_only_wants_refused_still_meets_the_registry() {
+        use crate::outcome::Outcome;
+        let e = json!({"status": "4xx"});
+        let unregistered = judged(
+            e.clone(),
+            413,
+            json!({"error": "part_too_large", "message": "m"}),
+        );
+        assert_eq!(outcome(&unregistered, false), Outcome::Fail);
+        let failed: Vec<&str> = unregistered
+            .assertions
+            .iter()
+            .filter(|a| !a.passed)
+            .map(|a| a.check.as_str())
+            .collect();
+        assert_eq!(failed, ["v2_registry"]);
+        let registered = judged(
+            e.clone(),
+            413,
+            json!({"error": "payload_too_large", "message": "m"}),
+        );
+        assert_eq!(outcome(&registered, true), Outcome::Pass);
+        let open = judged(e.clone(), 400, json!({"detail": "too big"}));
+        assert_eq!(outcome(&open, false), Outcome::Fail);
+        // A 2xx is no error answer: nothing of the registry applies.
+        let accepted = judged(json!({"status": "2xx"}), 200, json!({"output": "ok"}));
+        assert_eq!(accepted.assertions.len(), 1);
     }
 }

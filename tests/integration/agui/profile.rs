@@ -478,3 +478,54 @@ fn a_steward_adds_an_agui_case_without_touching_rust() {
     assert_eq!(r.code, 1, "{}", r.context());
     assert_eq!(r.outcome("steward.agui.two-images[image/jpeg]"), "fail");
 }
+
+#[test]
+fn a_schema_that_cannot_be_compiled_blocks_the_case_with_its_reason() {
+    let scenario = common::fixture("agui/schema-judged.yaml");
+    let schemas = tempfile::tempdir().unwrap();
+    let replacement = schemas.path().join("error-envelope.schema.json");
+    let run = || {
+        reference(&[
+            "--scenarios",
+            scenario.to_str().unwrap(),
+            "--filter",
+            "steward.*",
+            "--schemas",
+            schemas.path().to_str().unwrap(),
+        ])
+    };
+    let id = "steward.agui.refusal-schema";
+    // A replacement that compiles is judged: the agent's refusal body has `detail`.
+    std::fs::write(
+        &replacement,
+        r#"{"type": "object", "required": ["detail"]}"#,
+    )
+    .unwrap();
+    let judged = run();
+    assert_eq!(judged.code, 0, "{}", judged.context());
+    assert_eq!(judged.outcome(id), "pass");
+    // One that does not compile cannot judge the answer: blocked, as on every profile.
+    std::fs::write(&replacement, r#"{"type": 12}"#).unwrap();
+    let unjudged = run();
+    assert_eq!(unjudged.code, 3, "{}", unjudged.context());
+    let case = unjudged
+        .cases()
+        .into_iter()
+        .find(|c| c["id"] == id)
+        .unwrap();
+    assert_eq!(case["outcome"], "blocked", "{case}");
+    let reason = case["reason"].as_str().unwrap();
+    assert!(
+        reason.starts_with("cannot judge the answer: ") && reason.contains("does not compile"),
+        "{reason}"
+    );
+    // What did run is still there: the stream was judged and passed.
+    assert!(
+        case["assertions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|a| a["check"].as_str().unwrap().starts_with("stream") && a["passed"] == true),
+        "{case}"
+    );
+}

@@ -5,6 +5,7 @@ mod broken_scenarios;
 mod contract;
 mod export_hurl;
 mod help;
+mod hints;
 mod install;
 mod progress;
 mod project_file;

@@ -46,6 +46,8 @@ const ROWS: &[Row] = &[
     ("lax-base64", &[], "openai-responses.malformed.refused.base64-noise", SHOULD),
     ("accepts-non-http-url", &[], "openai-responses.malformed.refused.image-url-not-http[file]", SHOULD),
     ("accepts-non-http-url", &[], "openai-responses.malformed.refused.file-url-not-http[gopher]", SHOULD),
+    ("invents-filename", &[], "openai-responses.malformed.refused.file-without-filename", SHOULD),
+    ("invents-filename", WITNESS, "openai-responses.malformed.no-crash.file-without-filename", SHOULD),
     ("capability-refusal-404", TEXT, "openai-responses.refuse.undeclared[image]", MUST),
     ("error-body-not-openai", TEXT, "openai-responses.refuse.error-envelope[audio]", SHOULD),
     ("refuses-string-content", &[], "openai-responses.string-input", MUST),
@@ -75,6 +77,7 @@ const ROWS: &[Row] = &[
     ("forward-replaces-filename", WITNESS, "openai-responses.accept.file-data", SHOULD),
     ("forward-audio-as-image", WITNESS, "openai-responses.accept.audio[audio/wav]", SHOULD),
     ("forward-unvalidated", WITNESS, "openai-responses.malformed.no-crash.invalid-base64", MUST),
+    ("forward-unvalidated", WITNESS, "openai-responses.malformed.no-crash.file-without-filename", MUST),
     ("forward-unvalidated", TEXT_WITNESS, "openai-responses.refuse.undeclared[image]", MUST),
 ];
 

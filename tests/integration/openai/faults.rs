@@ -44,9 +44,17 @@ const ROWS: &[Row] = &[
     ("crash-on-invalid-base64", &[], "openai.malformed.refused.invalid-base64", SHOULD),
     ("lax-base64", &[], "openai.malformed.refused.base64-noise", SHOULD),
     ("accepts-non-http-url", &[], "openai.malformed.refused.non-http-image-url[file]", SHOULD),
+    ("accepts-non-http-url", WITNESS, "openai.malformed.no-crash.non-http-image-url", MUST),
+    ("invents-filename", &[], "openai.malformed.refused.file-without-filename", SHOULD),
+    ("invents-filename", WITNESS, "openai.malformed.no-crash.file-without-filename", SHOULD),
     ("crash-on-malformed", &[], "openai.malformed.no-crash.empty-content", MUST),
     ("crash-on-malformed", &[], "openai.malformed.no-crash.image-url-bare-string", MUST),
     ("crash-on-malformed", &[], "openai.malformed.no-crash.audio-unknown-format", MUST),
+    ("crash-on-malformed", &[], "openai.malformed.no-crash.part-without-source", MUST),
+    ("crash-on-malformed", &[], "openai.malformed.no-crash.file-with-two-sources", MUST),
+    ("crash-on-malformed", &[], "openai.malformed.no-crash.content-not-string-or-array", MUST),
+    ("crash-on-malformed", &[], "openai.malformed.no-crash.empty-messages", MUST),
+    ("crash-on-malformed", &[], "openai.malformed.no-crash.base64-noise", MUST),
     ("accepts-unknown-part-type", &[], "openai.malformed.refused.unknown-part-type", SHOULD),
     ("capability-refusal-404", TEXT, "openai.refuse.undeclared[image]", MUST),
     ("capability-refusal-404", TEXT, "openai.refuse.undeclared.stream[file]", MUST),
@@ -75,6 +83,15 @@ const ROWS: &[Row] = &[
     ("forward-audio-as-image", WITNESS, "openai.accept.audio[audio/wav]", SHOULD),
     ("forward-unvalidated", WITNESS, "openai.malformed.no-crash.empty-text", MUST),
     ("forward-unvalidated", WITNESS, "openai.malformed.no-crash.unknown-detail", MUST),
+    ("forward-unvalidated", WITNESS, "openai.malformed.no-crash.file-without-filename", MUST),
+    ("forward-unvalidated", WITNESS, "openai.malformed.no-crash.file-with-two-sources", MUST),
+    ("forward-unvalidated", WITNESS, "openai.malformed.no-crash.part-without-source", MUST),
+    ("forward-unvalidated", WITNESS, "openai.malformed.no-crash.content-not-string-or-array", MUST),
+    ("forward-unvalidated", WITNESS, "openai.malformed.refused.file-with-two-sources", SHOULD),
+    ("forward-unvalidated", WITNESS, "openai.malformed.refused.part-without-source", SHOULD),
+    ("forward-unvalidated", WITNESS, "openai.malformed.refused.content-not-string-or-array", SHOULD),
+    ("forward-unvalidated", WITNESS, "openai.malformed.refused.empty-messages", SHOULD),
+    ("lax-base64", WITNESS, "openai.malformed.no-crash.base64-noise", MUST),
     ("forward-unvalidated", TEXT_WITNESS, "openai.refuse.undeclared[image]", MUST),
 ];
 
@@ -113,4 +130,33 @@ fn ignored_auth_is_caught_when_a_token_is_configured() {
     // Without a token the case does not apply.
     let r = crate::common::run(&args);
     assert_eq!(r.outcome("openai.auth.requires-token"), "skip");
+}
+
+/// LiteLLM names an unnamed PDF `my_file.pdf` on its way to the model (issue 36, item 2):
+/// the repair is a warning, and the case's assertion names the filename it invented.
+#[test]
+fn an_invented_filename_is_named_in_the_repair() {
+    let mut args = vec!["--profile", "openai", "--target", "reference"];
+    args.extend_from_slice(WITNESS);
+    args.extend([
+        "--reference-fault",
+        "invents-filename",
+        "--filter",
+        "openai.malformed.*.file-without-filename",
+    ]);
+    let r = crate::common::run(&args);
+    let id = "openai.malformed.no-crash.file-without-filename";
+    assert_eq!(r.outcome(id), "warn", "{}", r.context());
+    let case = r.cases().into_iter().find(|c| c["id"] == id).unwrap();
+    let repaired = case["assertions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["check"] == "witness.repaired")
+        .unwrap_or_else(|| panic!("no witness.repaired assertion: {case:#}"));
+    let actual = repaired["actual"].as_str().unwrap();
+    assert!(
+        actual.contains("a filename \"my_file.pdf\" the gateway invented"),
+        "{actual}"
+    );
 }

@@ -127,6 +127,12 @@ pub(super) const ROWS: &[Row] = &[
     ("v2-refusal-status-400", V2, "openwop.rfc0091.unadvertised-rejected[audio]", MUST),
     ("v2-refusal-validation-error", V2, "openwop.rfc0091.unadvertised-rejected[audio]", MUST),
     ("v2-error-extra-member", V2, "openwop.rfc0091.error-body-flat", MUST),
+    // A shape error is not "not advertised" at either major; at v2 every error answer,
+    // even to a case that asks only for a refusal, meets the registry.
+    ("v2-shape-capability-code", V2, "openwop.rfc0091.shape.no-source[image]", SHOULD),
+    ("v2-shape-capability-code", V2, "openwop.rfc0091.shape.invalid-base64[image]", SHOULD),
+    ("v2-shape-capability-code", V2, "openwop.rfc0091.ssrf.non-http-url-rejected[file]", MUST),
+    ("v2-part-too-large", V2, "openwop.rfc0091.limit.over-max-rejected", SHOULD),
 ];
 
 #[test]

@@ -57,6 +57,8 @@ fault_catalogue! {
             "The `detail` of an image_url part is left out of the request forwarded to the upstream model.";
         ForwardReplacesFilename => "forward-replaces-filename",
             "A file part reaches the upstream model under an invented filename (`my_file.pdf`) instead of its own.";
+        InventsFilename => "invents-filename",
+            "A file part with file_data and no filename is taken instead of refused with 400, and reaches the upstream model named `my_file.pdf` (as LiteLLM names it).";
         ForwardAudioAsImage => "forward-audio-as-image",
             "An input_audio part is forwarded to the upstream model as `image_url` with an audio data URL.";
         ForwardSkipsModel => "forward-skips-model",

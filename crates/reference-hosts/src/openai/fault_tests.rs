@@ -39,6 +39,13 @@ fn forwarded_media() -> Value {
     ]))
 }
 
+/// A PDF file part with file_data and no filename.
+fn unnamed_pdf() -> Value {
+    let mut part = pdf();
+    part["file"].as_object_mut().unwrap().remove("filename");
+    part
+}
+
 fn signature(fault: OpenaiFault) -> Signature {
     use OpenaiFault::*;
     const FORWARDED: &str =
@@ -173,6 +180,11 @@ fn signature(fault: OpenaiFault) -> Signature {
             forwarded_media(),
             FORWARDED,
             "text image_url(image/png detail=high) input_audio(wav) file(my_file.pdf)",
+        ),
+        InventsFilename => sig(
+            multi(json!([text("a"), unnamed_pdf()])),
+            "400 missing_required_parameter messages[0].content[1].file.filename",
+            "200 text,file",
         ),
         ForwardAudioAsImage => sig(
             forwarded_media(),

@@ -28,7 +28,8 @@ use super::{OpenaiConfig, OpenaiFault};
 use crate::responses_wire;
 use crate::upstream::{Upstream, UpstreamWire, reply_text};
 
-/// The name `forward-replaces-filename` gives every file (LiteLLM's invention).
+/// The name `forward-replaces-filename` gives every file, and `invents-filename` an
+/// unnamed one (LiteLLM's invention).
 pub const INVENTED_FILENAME: &str = "my_file.pdf";
 
 /// Forwards the accepted `request` (whose body is `body`) and answers with what the
@@ -197,6 +198,14 @@ fn bend(part: &mut Value, fault: Option<OpenaiFault>) {
                     INVENTED_FILENAME
                 };
                 file.insert("filename".into(), json!(invented));
+            }
+        }
+        (Some(OpenaiFault::InventsFilename), Some("file")) => {
+            if let Some(file) = object.get_mut("file").and_then(Value::as_object_mut)
+                && file.contains_key("file_data")
+                && !file.contains_key("filename")
+            {
+                file.insert("filename".into(), json!(INVENTED_FILENAME));
             }
         }
         (Some(OpenaiFault::ForwardAudioAsImage), Some("input_audio")) => audio_as_image(object),

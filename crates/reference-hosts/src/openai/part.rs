@@ -14,6 +14,7 @@ use super::api_error::{
     VIDEO_NOT_SUPPORTED,
 };
 use super::data_url::{self, InlineError};
+use super::forward::INVENTED_FILENAME;
 use super::models::{IMAGE_MIMES, Model};
 use super::refusal::{Cause, Refused, invalid_value, missing, wrong_type};
 use super::seen::Seen;
@@ -291,7 +292,11 @@ fn file(
             let data = string(file, "file_data", &at)?;
             let inline = data_url::parse_with(data, fault == Some(OpenaiFault::LaxBase64))
                 .map_err(|e| inline_refused(&format!("{at}.file_data"), &e))?;
-            let name = filename.ok_or_else(|| missing(&format!("{at}.filename")))?;
+            let name = match filename {
+                Some(name) => name,
+                None if fault == Some(OpenaiFault::InventsFilename) => INVENTED_FILENAME,
+                None => return Err(missing(&format!("{at}.filename"))),
+            };
             Seen::file(&inline.mime, name, &inline.bytes)
         }
         (false, true) => {

@@ -164,6 +164,11 @@ fn file(part: &mut Part, value: &Value) {
     let file = value.get("file");
     let field = |name: &str| file.and_then(|f| f.get(name)).and_then(Value::as_str);
     part.filename = field("filename").map(|f| cut(f, MAX_NAME));
+    let given: Vec<&str> = ["file_data", "file_id"]
+        .into_iter()
+        .filter(|name| field(name).is_some())
+        .collect();
+    part::one_source(part, &given);
     if let Some(data) = field("file_data") {
         part::file_data(
             part,

@@ -157,6 +157,11 @@ fn a_file_needs_file_data_and_a_filename() {
     let bare = b64("application/pdf", "d");
     let d = user(json!([{"type": "file", "file": {"file_data": bare, "filename": "a.pdf"}}]));
     assert_eq!(codes(only(&d)), [ProblemCode::BadUrl]);
+    let both = json!({"file_data": pdf, "file_id": "file-abc", "filename": "a.pdf"});
+    let d = user(json!([{"type": "file", "file": both}]));
+    let p = only(&d);
+    assert_eq!(codes(p), [ProblemCode::BadPart]);
+    assert!(p.problems[0].message.contains("file_data and file_id"));
 }
 
 #[test]

@@ -191,6 +191,11 @@ fn input_file(part: &mut Part, value: &Value) {
     part.wire_form = form::FILE.into();
     let field = |name: &str| value.get(name).and_then(Value::as_str);
     part.filename = field("filename").map(|f| cut(f, MAX_NAME));
+    let given: Vec<&str> = ["file_data", "file_id", "file_url"]
+        .into_iter()
+        .filter(|name| field(name).is_some())
+        .collect();
+    part::one_source(part, &given);
     if let Some(data) = field("file_data") {
         part::file_data(
             part,
