@@ -31,6 +31,7 @@ pub mod outcome;
 pub mod plan;
 pub mod process;
 pub mod protocol;
+pub mod quoted;
 pub mod redact;
 pub mod report;
 pub mod request;

@@ -21,8 +21,8 @@ use tokio::time::Instant;
 /// How stderr is kept at most.
 pub const MAX_STDERR_BYTES: usize = 64 * 1024;
 
-/// How to run a process once.
-pub struct RunOptions<'a> {
+/// How to run a process once; `T` is what is kept of each stdout line.
+pub struct RunOptions<'a, T> {
     pub command: &'a Command,
     pub environment: Environment,
     /// Written on stdin, which is then closed.
@@ -38,8 +38,11 @@ pub struct RunOptions<'a> {
     /// Send SIGTERM as soon as the first stdout line arrives (an abort, sent only once
     /// the process is demonstrably under way).
     pub sigterm_on_first_line: bool,
-    /// A line after which the process is expected to exit (a protocol's last message).
-    pub ends_output: &'a (dyn Fn(&Line) -> bool + Sync),
+    /// What is kept of each stdout line: the protocol reads a line once, as it arrives,
+    /// and keeps only what it judges on (a flood of lines must not be a flood of memory).
+    pub keep: &'a mut (dyn FnMut(Line) -> T + Send + Sync),
+    /// A kept line after which the process is expected to exit (a protocol's last message).
+    pub ends_output: &'a (dyn Fn(&T) -> bool + Sync),
 }
 
 /// How the process ended.
@@ -100,10 +103,10 @@ impl WorkDir {
     }
 }
 
-/// A finished run.
+/// A finished run: what was kept of each stdout line, in order, and how it ended.
 #[derive(Debug, Clone)]
-pub struct Finished {
-    pub lines: Vec<Line>,
+pub struct Finished<T> {
+    pub lines: Vec<T>,
     pub read_end: ReadEnd,
     pub ending: Ending,
     /// Set when we ended the process (not its own exit).
@@ -116,7 +119,7 @@ pub struct Finished {
 }
 
 /// Starts `options.command` and runs it to its end. `Err`: it could not be started.
-pub async fn run_once(options: RunOptions<'_>) -> Result<Finished, String> {
+pub async fn run_once<T: Send>(mut options: RunOptions<'_, T>) -> Result<Finished<T>, String> {
     let started = Instant::now();
     let workdir = match &options.command.cwd {
         Some(dir) => WorkDir::given(dir.clone()),
@@ -143,7 +146,7 @@ pub async fn run_once(options: RunOptions<'_>) -> Result<Finished, String> {
         deadline: started + options.timeout,
         abort: None,
     };
-    let (read_end, mut ended_by) = read.drive(&mut child, &group, &options).await;
+    let (read_end, mut ended_by) = read.drive(&mut child, &group, &mut options).await;
     if ended_by.is_none() && read_end.is_bound() {
         ended_by = Some(EndedBy::Bound);
     }
@@ -177,21 +180,21 @@ pub async fn run_once(options: RunOptions<'_>) -> Result<Finished, String> {
     })
 }
 
-struct Reading<R> {
+struct Reading<R, T> {
     reader: LineReader<R>,
-    lines: Vec<Line>,
+    lines: Vec<T>,
     deadline: Instant,
     abort: Option<Abort>,
 }
 
-impl<R: tokio::io::AsyncRead + Unpin> Reading<R> {
+impl<R: tokio::io::AsyncRead + Unpin, T> Reading<R, T> {
     /// Reads until stdout closes or something ends the process; returns why reading
     /// ended and, when we ended the process, why.
     async fn drive(
         &mut self,
         child: &mut Child,
         group: &ProcessGroup,
-        options: &RunOptions<'_>,
+        options: &mut RunOptions<'_, T>,
     ) -> (ReadEnd, Option<EndedBy>) {
         let mut abort_until: Option<Instant> = None;
         let mut linger_until: Option<Instant> = None;
@@ -204,6 +207,7 @@ impl<R: tokio::io::AsyncRead + Unpin> Reading<R> {
             tokio::select! {
                 next = self.reader.next_line() => match next {
                     Ok(line) => {
+                        let line = (options.keep)(line);
                         if (options.ends_output)(&line) && linger_until.is_none() {
                             linger_until = Some(Instant::now() + options.after_end);
                         }
@@ -247,11 +251,11 @@ impl<R: tokio::io::AsyncRead + Unpin> Reading<R> {
 
 /// Waits for the exit status: within what is left of the run's time (then ended: the
 /// flag says so), or at once after we ended it.
-async fn reap(
+async fn reap<T>(
     child: &mut Child,
     group: &ProcessGroup,
     ended_by_us: bool,
-    options: &RunOptions<'_>,
+    options: &RunOptions<'_, T>,
     deadline: Instant,
 ) -> (Ending, bool) {
     let mut outlived = false;

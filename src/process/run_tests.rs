@@ -11,6 +11,10 @@ fn sh(script: &str) -> Command {
     }
 }
 
+fn kept(line: Line) -> Line {
+    line
+}
+
 fn never_ends(_: &Line) -> bool {
     false
 }
@@ -24,7 +28,7 @@ async fn go(
     timeout_ms: u64,
     abort: bool,
     ends: &(dyn Fn(&Line) -> bool + Sync),
-) -> Finished {
+) -> Finished<Line> {
     run_once(RunOptions {
         command,
         environment: Environment::default().with("MMCONFORM_CASE", "c1"),
@@ -35,6 +39,7 @@ async fn go(
         after_end: Duration::from_millis(500),
         stop: Stop::never(),
         sigterm_on_first_line: abort,
+        keep: &mut kept,
         ends_output: ends,
     })
     .await
@@ -122,6 +127,7 @@ async fn a_program_that_does_not_exist_cannot_start() {
         after_end: Duration::from_millis(100),
         stop: Stop::never(),
         sigterm_on_first_line: false,
+        keep: &mut kept,
         ends_output: &never_ends,
     })
     .await

@@ -198,3 +198,41 @@ fn what_an_agent_starts_does_not_outlive_the_run() {
     );
     assert!(wall < Duration::from_secs(30), "{wall:?}");
 }
+
+#[test]
+fn thirty_thousand_auth_methods_get_a_proportionate_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let body = r#"read -r line
+printf '{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":1,"agentCapabilities":{},"authMethods":['
+yes '{"id":"method-with-a-long-name","name":"m"},' | head -n 29999 | tr -d '\n'
+echo '{"id":"last","name":"m"}]}}'
+cat >/dev/null
+"#;
+    let command = hostile_target::script(dir.path(), "agent.sh", body);
+    let (r, _) = run_timed(
+        &[
+            "--profile",
+            "acp",
+            "--target-cmd",
+            &command,
+            "--timeout",
+            "5",
+            "--filter",
+            "acp.initialize",
+            "-v",
+        ],
+        &[],
+        Duration::from_secs(60),
+    );
+    judged(&r);
+    assert_eq!(r.outcome("acp.initialize"), "pass", "{}", r.context());
+    let report = std::fs::read_to_string(r.dir.path().join("report.json")).unwrap();
+    assert!(report.contains("… and 29,990 more"), "{report}");
+    for (name, size) in [
+        ("terminal", r.stdout.len()),
+        ("report", report.len()),
+        ("JUnit", r.junit.as_ref().unwrap().len()),
+    ] {
+        assert!(size < 64 * 1024, "{name}: {size} bytes");
+    }
+}

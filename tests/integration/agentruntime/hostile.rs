@@ -302,3 +302,176 @@ fn what_a_bridge_starts_does_not_outlive_the_run() {
     );
     assert!(wall < Duration::from_secs(30), "{wall:?}");
 }
+
+/// A bridge that declares outbound media and names files outside its working folder
+/// (existing or not, directly or through `..`), and links to them inside it.
+const SNOOPING_BRIDGE: &str = r#"
+read line
+case "$line" in
+*describe*) echo '{"mediaCapabilities":{"acceptsInbound":[],"emitsOutbound":true}}'; exit 0;;
+esac
+ln -s /etc/shadow shadow-link.png
+ln -s /etc/passwd passwd-link.png
+for p in /etc/shadow /etc/no-such-file-here ../../../../etc/passwd ../../../../etc/no-such-file-here shadow-link.png passwd-link.png; do
+    echo "{\"type\":\"media\",\"media\":{\"mimeType\":\"image/png\",\"filePath\":\"$p\"}}"
+done
+echo '{"type":"done","result":{"text":"","sessionId":"s","durationMs":1,"aborted":false}}'
+"#;
+
+#[test]
+fn outbound_files_outside_the_working_folder_are_refused_unread_and_alike() {
+    let dir = tempfile::tempdir().unwrap();
+    let command = hostile_target::script(dir.path(), "bridge.sh", SNOOPING_BRIDGE);
+    let (r, _) = run_timed(
+        &[
+            "--profile",
+            "agentruntime",
+            "--target-cmd",
+            &command,
+            "--filter",
+            "agentruntime.outbound",
+        ],
+        &[],
+        Duration::from_secs(60),
+    );
+    judged(&r);
+    assert_eq!(
+        r.outcome("agentruntime.outbound"),
+        "fail",
+        "{}",
+        r.context()
+    );
+    let case = r
+        .cases()
+        .into_iter()
+        .find(|c| c["id"] == "agentruntime.outbound")
+        .unwrap();
+    let actual = case["assertions"][0]["actual"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    for path in [
+        "/etc/shadow",
+        "/etc/no-such-file-here",
+        "../../../../etc/passwd",
+        "../../../../etc/no-such-file-here",
+    ] {
+        let said =
+            format!("image/png: filePath {path}: a path outside its working folder (not read)");
+        assert!(actual.contains(&said), "{path}: {actual}");
+    }
+    for link in ["shadow-link.png", "passwd-link.png"] {
+        let said =
+            format!("image/png: filePath {link}: the file is a link (links are not followed)");
+        assert!(actual.contains(&said), "{link}: {actual}");
+    }
+    for (name, text) in hostile_target::every_output(&r, &[]) {
+        assert!(
+            !text.contains("root:"),
+            "{name} holds a line of /etc/passwd"
+        );
+    }
+}
+
+/// A bridge that leaves a helper (out of its process group) swapping `out.png` between
+/// a PNG and a FIFO, and names `out.png` nine thousand times: an open that waits for a
+/// FIFO's writer would hang the run.
+const FIFO_SWAPPING_BRIDGE: &str = r#"
+read line
+case "$line" in
+*describe*) echo '{"mediaCapabilities":{"acceptsInbound":[],"emitsOutbound":true}}'; exit 0;;
+esac
+printf '\211PNG\r\n\032\n' > real.png
+mkfifo fifo
+setsid sh -c 'echo $$ > "$SWAPPER"; while :; do ln -f fifo out.png; ln -f real.png out.png; done' </dev/null >/dev/null 2>&1 &
+sleep 0.3
+yes '{"type":"media","media":{"mimeType":"image/png","filePath":"out.png"}}' | head -n 9000
+echo '{"type":"done","result":{"text":"","sessionId":"s","durationMs":1,"aborted":false}}'
+"#;
+
+/// Kills the process groups whose leaders' pids are in a file, when dropped.
+struct EndsGroupsOnDrop(std::path::PathBuf);
+
+impl Drop for EndsGroupsOnDrop {
+    fn drop(&mut self) {
+        for pid in hostile_target::pids(&self.0) {
+            let _ = nix::sys::signal::killpg(
+                nix::unistd::Pid::from_raw(pid),
+                nix::sys::signal::Signal::SIGKILL,
+            );
+        }
+    }
+}
+
+#[test]
+fn a_fifo_swapped_in_never_hangs_the_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let command = hostile_target::script(dir.path(), "bridge.sh", FIFO_SWAPPING_BRIDGE);
+    let swapper = dir.path().join("swapper");
+    // The helper leaves its group on purpose: it is this test's to end, whatever happens.
+    let _swapper = EndsGroupsOnDrop(swapper.clone());
+    let pass = format!("SWAPPER={}", swapper.display());
+    let (r, wall) = run_timed(
+        &[
+            "--profile",
+            "agentruntime",
+            "--target-cmd",
+            &command,
+            "--target-env",
+            &pass,
+            "--timeout",
+            "5",
+            "--deadline",
+            "20",
+            "--filter",
+            "agentruntime.outbound",
+        ],
+        &[],
+        Duration::from_secs(60),
+    );
+    judged(&r);
+    assert!(wall < Duration::from_secs(30), "{wall:?}: {}", r.context());
+    assert!(r.report.is_some() && r.junit.is_some(), "{}", r.context());
+    let outcome = r.outcome("agentruntime.outbound");
+    assert!(outcome == "fail" || outcome == "blocked", "{}", r.context());
+}
+
+#[test]
+fn a_describe_with_ninety_thousand_bad_entries_gets_a_proportionate_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let body = r#"read line
+printf '{"mediaCapabilities":{"emitsOutbound":false,"acceptsInbound":['
+yes '"not a type",' | head -n 89999 | tr -d '\n'; echo '"x"]}}'
+"#;
+    let command = hostile_target::script(dir.path(), "bridge.sh", body);
+    let (r, _) = run_timed(
+        &[
+            "--profile",
+            "agentruntime",
+            "--target-cmd",
+            &command,
+            "--filter",
+            "agentruntime.describe",
+            "-v",
+        ],
+        &[],
+        Duration::from_secs(60),
+    );
+    judged(&r);
+    assert_eq!(
+        r.outcome("agentruntime.describe"),
+        "fail",
+        "{}",
+        r.context()
+    );
+    let report = std::fs::read_to_string(r.dir.path().join("report.json")).unwrap();
+    // (100,000 would pass the JSON bound: describe would be blocked, unread.)
+    assert!(report.contains("… and 89,990 more"), "{report}");
+    for (name, size) in [
+        ("terminal", r.stdout.len()),
+        ("report", report.len()),
+        ("JUnit", r.junit.as_ref().unwrap().len()),
+    ] {
+        assert!(size < 64 * 1024, "{name}: {size} bytes");
+    }
+}
