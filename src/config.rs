@@ -2,7 +2,7 @@
 //! into these types once; nothing downstream reads clap types.
 
 use crate::baseline::Baseline;
-use crate::plan::filter::FilterTerm;
+use crate::plan::filter::Filter;
 use crate::redact::Redactor;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -19,58 +19,13 @@ pub struct TlsSettings {
     pub insecure: bool,
 }
 
-/// How request bodies spell parts: the spec's, or the official suite's
-/// (`file` + `dataBase64` for documents, openwop's; docs/wire.md, "Content parts").
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Dialect {
-    Spec,
-    Suite,
-}
-
-impl Dialect {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Dialect::Spec => "spec",
-            Dialect::Suite => "suite",
-        }
-    }
-}
-
-/// Which openwop major a run judges (`--openwop-major`). `Auto` reads the v1 document
-/// and runs the v1 suite, and the v2 suite too when the host lists a 2.x version.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum OpenwopMajor {
-    Auto,
-    One,
-    Two,
-}
-
-impl OpenwopMajor {
-    /// The major discovery is first fetched for (auto starts at v1, the no-header default).
-    pub fn first(self) -> u8 {
-        match self {
-            OpenwopMajor::Two => 2,
-            OpenwopMajor::Auto | OpenwopMajor::One => 1,
-        }
-    }
-
-    /// As the flag spells it, and as reports record it: `auto`, `1`, `2`.
-    pub fn as_json(self) -> serde_json::Value {
-        match self {
-            OpenwopMajor::Auto => serde_json::json!("auto"),
-            other => serde_json::json!(other.first()),
-        }
-    }
-}
-
-/// Names available under `run.` in predicates and placeholders (checked by `lint`).
-pub const RUN_FACT_NAMES: [&str; 7] = [
+/// Names available under `run.` in predicates and placeholders in every run (checked
+/// by `lint`); a protocol may add its own (`Description::run_facts`).
+pub const RUN_FACT_NAMES: [&str; 5] = [
     "tokenConfigured",
     "witnessed",
     "mediaBaseUrl",
     "mediaRefs",
-    "dialect",
-    "openwopMajor",
     "externalProbeUrls",
 ];
 
@@ -162,21 +117,10 @@ impl Claims {
     }
 }
 
-/// A provider id the user (or the embedded host) named, and who named it, as reports say.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct NamedProvider {
-    pub id: String,
-    /// `--self-hosted-provider`, `the reference host (--target reference)`, ...
-    pub named_by: String,
-    /// Only where the document names none (the embedded host's own id at v2); the
-    /// user's flag wins over the document.
-    pub fallback: bool,
-}
-
 #[derive(Debug, Clone)]
 pub struct RunConfig {
     pub target: Target,
-    /// The protocol's name, as registered in `protocol::PROTOCOLS`; `None` is the
+    /// The protocol's name, as the registry (`crate::registry`) lists it; `None`: the
     /// registry's default.
     pub protocol: Option<&'static str>,
     /// What the target is declared to accept (protocols without discovery).
@@ -186,26 +130,30 @@ pub struct RunConfig {
     /// Whether requests may go through the proxy the environment names (`HTTP_PROXY`,
     /// ...). Off for a host started in this process on loopback: a proxy can only break it.
     pub env_proxy: bool,
+    /// The command line a rerun of this run starts from (`mmconform run ...` without
+    /// its selection and outputs), for the rerun command reports end with.
+    pub rerun_base: Vec<String>,
     /// The proxy the environment names for the target (`$HTTP_PROXY (URL)`), named in
     /// the hint when the target cannot be reached.
     pub proxy: Option<String>,
     pub token: Option<Token>,
     /// The environment variable the token is read from (`--token-env`, or the profile's
-    /// own), named when a host asks for credentials.
+    /// own), named when a host asks for credentials; empty: none named.
     pub token_env: String,
     /// Extra headers sent with every request.
     pub headers: Vec<(String, String)>,
     pub timeout: Duration,
     pub concurrency: usize,
-    pub filters: Vec<FilterTerm>,
+    pub filters: Vec<Filter>,
     pub filter_text: Vec<String>,
     pub strict: bool,
     pub require: bool,
     pub opted_out_profiles: Vec<String>,
     /// `--waive`: cases `--require` does not fail for what only the user can give.
-    pub waived: Vec<FilterTerm>,
-    pub dialect: Dialect,
-    pub openwop_major: OpenwopMajor,
+    pub waived: Vec<Filter>,
+    /// The protocol's own options (`--openwop-major`, `--model`, ...), as its
+    /// declarations name them; the protocol reads them when the run opens.
+    pub options: crate::protocol_options::ProtocolOptions,
     /// `--allow-external-probe-urls`: probe URLs may leave loopback, and the cases gated
     /// on it (`scenario::external_gate`) run.
     pub allow_external_probe_urls: bool,
@@ -242,25 +190,15 @@ pub struct RunConfig {
     /// How long to wait after a case for a model call carrying its nonce (`--witness-wait`).
     pub witness_wait: Duration,
     /// The provider a request asks the host to send its model calls through, when the
-    /// run has a witness (`--witness-provider`; openwop: `provider` on ai/call).
+    /// run has a witness (`--witness-provider`; the protocols whose requests name one).
     pub model_provider: Option<String>,
-    /// openwop RFC 0108: the self-hosted provider the user names (`--self-hosted-provider`,
-    /// or the embedded reference host's own), needed at v2 where `selfHosted` is a boolean.
-    pub self_hosted_provider: Option<NamedProvider>,
-    /// openwop RFC 0108: the self-hosted endpoint the host is configured with
-    /// (`OPENWOP_TEST_COMPAT_ENDPOINT`), looked for in every answer; a secret: never printed.
-    pub compat_endpoint: Option<String>,
-    /// OpenAI-compatible runs: the model every request names (`--model`, or the one
-    /// model `GET {base}/models` lists).
-    pub model: Option<String>,
-    /// A target that is a program: what its environment gets and loses, and ACP's
-    /// authentication choice.
+    /// A target that is a program: what its environment gets and loses.
     pub agent: AgentSettings,
 }
 
-/// How an agent process is started beyond its command (`--target-env`,
-/// `--target-unset`, `--target-inherit-env`, `--acp-auth`). The values of `env` are
-/// secrets to the reports (they often are keys): only the names are shown.
+/// How a program target is started beyond its command (`--target-env`,
+/// `--target-unset`). The values of `env` are secrets to the reports (they often are
+/// keys): only the names are shown.
 #[derive(Debug, Clone, Default)]
 pub struct AgentSettings {
     /// `--target-env NAME=VALUE`.
@@ -270,8 +208,6 @@ pub struct AgentSettings {
     pub unset: Vec<String>,
     /// `--target-inherit-env`: all of mmconform's environment, not the allow-list.
     pub inherit_env: bool,
-    /// The `authenticate` method to call after `initialize`.
-    pub acp_auth: Option<String>,
 }
 
 impl AgentSettings {
@@ -299,15 +235,14 @@ impl AgentSettings {
 
 impl RunConfig {
     /// The `run.*` facts every planning context holds, whatever the protocol: what this
-    /// run was given (a token, media URLs and references, the part spelling).
+    /// run was given (a token, media URLs and references); the protocol's run adds its
+    /// own (`ProtocolRun::run_facts`).
     pub fn run_facts(&self) -> serde_json::Value {
         serde_json::json!({
             "tokenConfigured": self.token.is_some(),
             "witnessed": self.witness_url.is_some(),
             "mediaBaseUrl": self.media_base_url,
             "mediaRefs": self.media_refs,
-            "dialect": self.dialect.as_str(),
-            "openwopMajor": self.openwop_major.as_json(),
             "externalProbeUrls": self.allow_external_probe_urls,
         })
     }
@@ -332,8 +267,9 @@ impl RunConfig {
             target_label: None,
             env_proxy: true,
             proxy: None,
+            rerun_base: Vec::new(),
             token: None,
-            token_env: "OPENWOP_API_KEY".into(),
+            token_env: String::new(),
             headers: Vec::new(),
             timeout: Duration::from_secs(30),
             concurrency: 8,
@@ -343,8 +279,7 @@ impl RunConfig {
             require: false,
             opted_out_profiles: Vec::new(),
             waived: Vec::new(),
-            dialect: Dialect::Spec,
-            openwop_major: OpenwopMajor::Auto,
+            options: Default::default(),
             allow_external_probe_urls: false,
             media_base_url: None,
             media_refs: BTreeMap::new(),
@@ -372,9 +307,6 @@ impl RunConfig {
             witness_url: None,
             witness_wait: Duration::from_secs(3),
             model_provider: None,
-            self_hosted_provider: None,
-            compat_endpoint: None,
-            model: None,
             agent: AgentSettings::default(),
         }
     }

@@ -39,7 +39,7 @@ impl Write for SharedBuf {
 pub fn run_info() -> RunInfo {
     let (protocol_options, protocol_view) = crate::protocol::openwop::evidence::run_options(
         crate::protocol::openwop::Dialect::Spec,
-        crate::config::OpenwopMajor::One,
+        crate::protocol::openwop::OpenwopMajor::One,
     );
     RunInfo {
         tool_version: "0.1.0".into(),
@@ -60,6 +60,13 @@ pub fn run_info() -> RunInfo {
         warnings: vec![],
         insecure_tls: false,
         witness: None,
+        rerun_base: vec![
+            "mmconform".into(),
+            "run".into(),
+            "--target".into(),
+            BASE.into(),
+        ],
+        report_file: None,
         protocol_view,
     }
 }

@@ -13,15 +13,11 @@ pub mod matrix;
 pub mod render;
 pub mod schema_mutant;
 pub mod setup;
-pub mod setup_acp;
-pub mod setup_agentruntime;
-pub mod setup_anthropic;
-pub mod setup_openai;
 pub mod variant;
 
 use crate::event::Event;
 use crate::http::Transports;
-use crate::plan::filter::FilterTerm;
+use crate::plan::filter::Filter;
 use crate::runner::{self, session::Session};
 use crate::scenario::suite::Suite;
 use crate::stop::Stop;
@@ -33,7 +29,7 @@ use variant::Variant;
 
 #[derive(Debug, Clone)]
 pub struct CalibrationOptions {
-    pub filters: Vec<FilterTerm>,
+    pub filters: Vec<Filter>,
     /// Hosts run at once.
     pub parallel_runs: usize,
     /// Cases in flight within one run.
@@ -67,18 +63,20 @@ async fn observe(
         reference,
         mut config,
         witness,
-    } = setup
-        .start(
-            variant,
-            schemas.as_ref().map(|d| d.path().to_path_buf()),
-            options.case_concurrency,
-        )
-        .await?;
-    config.filters = match setup.only_cases() {
-        Some(id) if options.filters.is_empty() => vec![FilterTerm::parse(id)?],
+    } = setup::start(
+        setup,
+        variant,
+        schemas.as_ref().map(|d| d.path().to_path_buf()),
+        options.case_concurrency,
+    )
+    .await?;
+    config.filters = match setup.only_cases {
+        Some(id) if options.filters.is_empty() => vec![Filter::parse(id)?],
         _ => options.filters.clone(),
     };
-    let mut session = Session::open(Arc::new(config), &suite)?;
+    let protocol = crate::registry::protocol(setup.profile)
+        .ok_or_else(|| format!("the shape {} runs no registered profile", setup.name))?;
+    let mut session = Session::open(protocol, Arc::new(config), &suite)?;
     session.witness = witness;
     session.transports = Some(transports);
     let (tx, mut rx) = mpsc::unbounded_channel::<Event>();

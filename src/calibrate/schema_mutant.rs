@@ -307,7 +307,7 @@ mod tests {
         let suite = crate::scenario::suite::load_suite(&crate::scenario::suite::SuiteOptions {
             include_builtin: true,
             paths: Vec::new(),
-            checks: crate::protocol::check_options(false),
+            checks: crate::registry::check_options(false),
         })
         .unwrap();
         let names = judged_schemas(&suite);

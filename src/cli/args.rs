@@ -1,6 +1,9 @@
 //! Command-line definitions (clap). Only `cli::resolve` turns these into configuration;
 //! nothing downstream of the CLI module reads them.
 
+use super::protocol_flags::ProtocolFlags;
+use crate::protocol::TargetKind;
+use clap::builder::{PossibleValue, PossibleValuesParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
@@ -50,75 +53,81 @@ pub enum ColorArg {
     Never,
 }
 
-#[derive(Debug, Clone, Copy, ValueEnum)]
-pub enum DialectArg {
-    /// RFC 0091 spelling: `document` parts with `data`.
-    Spec,
-    /// The official openwop suite's spelling: `file` parts with `dataBase64`.
-    Suite,
+/// `--profile`'s values: every registered protocol, each with its summary.
+fn profile_values() -> PossibleValuesParser {
+    PossibleValuesParser::new(
+        crate::registry::protocols()
+            .map(|p| PossibleValue::new(p.name()).help(p.description().summary)),
+    )
 }
 
-/// `--openwop-major`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum OpenwopMajorArg {
-    /// v1, and v2 too when the host lists a 2.x version.
-    Auto,
-    /// The v1 suite only.
-    #[value(name = "1")]
-    One,
-    /// The v2 suite only (discovery with `OpenWOP-Version: 2`, the v2 seams).
-    #[value(name = "2")]
-    Two,
+/// `serve-reference --profile`'s values: every reference host's forms, which may
+/// include a reference whose run profile does not exist yet.
+fn serve_values() -> PossibleValuesParser {
+    PossibleValuesParser::new(
+        crate::registry::serve_forms()
+            .into_iter()
+            .map(|(form, _)| PossibleValue::new(form.profile).help(form.help)),
+    )
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ProfileArg {
-    /// openwop hosts: discovery, the callAI and envelope seams.
-    Openwop,
-    /// AG-UI 1.0 agents: a run endpoint answering with an event stream.
-    Agui,
-    /// OpenAI-compatible Chat Completions endpoints (model servers, gateways, proxies).
-    Openai,
-    /// The OpenAI Responses API (`POST {base}/responses`) of gateways and model servers.
-    OpenaiResponses,
-    /// Anthropic Messages (`POST {base}/messages`) of gateways and model servers.
-    Anthropic,
-    /// AgentRuntimes (RemoteClaw #385) through a bridge process: `--target-cmd`.
-    Agentruntime,
-    /// Agent Client Protocol agents (JSON-RPC on stdio): one agent process per run, `--target-cmd`.
-    Acp,
-}
-
-impl ProfileArg {
-    /// One of the model-API front doors (`openai`, `openai-responses`, `anthropic`):
-    /// a model to name, a declaration, a reference server of that wire.
-    pub fn is_openai(self) -> bool {
-        matches!(
-            self,
-            ProfileArg::Openai | ProfileArg::OpenaiResponses | ProfileArg::Anthropic
-        )
+/// `--target`'s help: what the URL is for each profile, and the variables.
+fn target_help() -> String {
+    let mut what: Vec<(Vec<&str>, &str)> = Vec::new();
+    let mut variables: Vec<(&str, Vec<&str>)> = Vec::new();
+    for protocol in crate::registry::protocols() {
+        let TargetKind::Url(url) = &protocol.description().target else {
+            continue;
+        };
+        if let Some(text) = url.what {
+            match what.iter_mut().find(|(_, t)| *t == text) {
+                Some((names, _)) => names.push(protocol.name()),
+                None => what.push((vec![protocol.name()], text)),
+            }
+        }
+        match variables.iter_mut().find(|(v, _)| *v == url.env) {
+            Some((_, names)) => names.push(protocol.name()),
+            None => variables.push((url.env, vec![protocol.name()])),
+        }
     }
+    let what: Vec<String> = what
+        .iter()
+        .map(|(names, text)| format!("{}: {text}", names.join(", ")))
+        .collect();
+    let variables: Vec<String> = variables
+        .iter()
+        .map(|(v, names)| format!("{v} ({})", names.join(", ")))
+        .collect();
+    format!(
+        "Host base URL ({}), or `reference` for the embedded reference host. [env: {}]",
+        what.join("; "),
+        variables.join(", ")
+    )
 }
 
-/// Which embedded reference `serve-reference` serves. Kept apart from [`ProfileArg`]
-/// so a reference can be served before a run profile for its wire exists.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ServeProfileArg {
-    /// The openwop reference host.
-    Openwop,
-    /// The AG-UI reference agent (run endpoint `/agui`).
-    Agui,
-    /// The OpenAI-compatible Chat Completions server (API base `/v1`).
-    Openai,
-    /// The same server, its Responses door (`/v1/responses`) and that door's faults.
-    OpenaiResponses,
-    /// The Anthropic Messages server (API base `/v1`, `POST /v1/messages`).
-    Anthropic,
-    /// The reference AgentRuntime, speaking bridge protocol v1 on stdin/stdout (one
-    /// request per process; its model is $MMCONFORM_WITNESS_URL).
-    Agentruntime,
-    /// The reference ACP agent on stdin/stdout (its model is $MMCONFORM_WITNESS_URL).
-    Acp,
+/// `--token-env`'s help: the default variable, and each profile's own.
+fn token_env_help() -> String {
+    let default = crate::registry::default_protocol()
+        .description()
+        .token_env
+        .unwrap_or_default();
+    let mut own: Vec<(&str, Vec<&str>)> = Vec::new();
+    for protocol in crate::registry::protocols() {
+        match protocol.description().token_env {
+            Some(variable) if variable != default => {
+                match own.iter_mut().find(|(v, _)| *v == variable) {
+                    Some((_, names)) => names.push(protocol.name()),
+                    None => own.push((variable, vec![protocol.name()])),
+                }
+            }
+            _ => {}
+        }
+    }
+    let own: String = own
+        .iter()
+        .map(|(v, names)| format!("; {}: {v}", names.join(", ")))
+        .collect();
+    format!("Environment variable holding the bearer token. [default: {default}{own}]")
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -180,10 +189,7 @@ pub struct ManArgs {
 /// How to reach a target (shared by `run` and `list`).
 #[derive(Debug, Args)]
 pub struct TargetArgs {
-    /// Host base URL (agui: the agent's run endpoint itself; openai: the API base,
-    /// `http://host:port/v1`), or `reference` for the embedded reference host.
-    /// [env: OPENWOP_BASE_URL (openwop), AGUI_TARGET_URL (agui), OPENAI_BASE_URL (openai)]
-    #[arg(long, value_name = "URL|reference", help_heading = TARGET)]
+    #[arg(long, value_name = "URL|reference", help = target_help(), help_heading = TARGET)]
     pub target: Option<String>,
     /// agentruntime: the bridge to start once per request; acp: the agent, started once
     /// per run (`'gemini --acp'`). Split as a shell would (`'node bridge.mjs ./runtime.mjs'`)
@@ -211,14 +217,14 @@ pub struct TargetArgs {
     /// (repeatable; values under 6 characters are not masked).
     #[arg(long = "mask-env", value_name = "NAME", help_heading = TARGET)]
     pub mask_env: Vec<String>,
-    /// acp: the authentication method (one of initialize's authMethods) to call
-    /// `authenticate` with before the first session; with --witness, a "gateway" method
-    /// (`_meta.gateway`) is given the witness as its model's base URL.
-    #[arg(long, value_name = "METHOD", help_heading = TARGET)]
-    pub acp_auth: Option<String>,
     /// Wire protocol to test; a run plans only the scenario cases of this profile.
-    #[arg(long, value_enum, default_value_t = ProfileArg::Openwop, help_heading = TARGET)]
-    pub profile: ProfileArg,
+    #[arg(
+        long,
+        value_parser = profile_values(),
+        default_value = crate::registry::default_protocol().name(),
+        help_heading = TARGET
+    )]
+    pub profile: String,
     /// agui, openai: MIME prefixes the agent or model accepts (`image/,audio/wav,application/pdf`);
     /// neither has capability discovery, so this declaration plans the run (openai: none
     /// declares a text-only model).
@@ -234,13 +240,7 @@ pub struct TargetArgs {
     /// sources, echo; openai: accepts, sources (data, http, file_id), detail, streaming.
     #[arg(long, value_name = "FILE", help_heading = TARGET)]
     pub claims: Option<PathBuf>,
-    /// openai: the model every request names; when absent, the one model `GET {base}/models`
-    /// lists (more or fewer is a usage error naming them).
-    #[arg(long, value_name = "NAME", help_heading = TARGET)]
-    pub model: Option<String>,
-    /// Environment variable holding the bearer token.
-    /// [default: OPENWOP_API_KEY; openai: OPENAI_API_KEY]
-    #[arg(long, value_name = "VAR", help_heading = TARGET)]
+    #[arg(long, value_name = "VAR", help = token_env_help(), help_heading = TARGET)]
     pub token_env: Option<String>,
     /// File holding the bearer token (first line; wins over --token-env).
     #[arg(long, value_name = "PATH", help_heading = TARGET)]
@@ -248,21 +248,12 @@ pub struct TargetArgs {
     /// Extra header sent with every request (repeatable).
     #[arg(long = "header", value_name = "'Name: value'", help_heading = TARGET)]
     pub headers: Vec<String>,
+    /// The registered protocols' own options (`--openwop-major`, `--model`, ...).
+    #[command(flatten)]
+    pub protocol: ProtocolFlags,
     /// Per-request timeout in seconds (connect, headers and body).
     #[arg(long, value_name = "SECS", default_value_t = 30.0, help_heading = LIMITS)]
     pub timeout: f64,
-    /// openwop protocol major: `auto` runs the v1 suite, and the v2 suite too (case ids
-    /// `...@v2`) when the host lists a 2.x version; `1` or `2` runs that one.
-    #[arg(long, value_enum, value_name = "auto|1|2", default_value_t = OpenwopMajorArg::Auto, help_heading = TARGET)]
-    pub openwop_major: OpenwopMajorArg,
-    /// openwop RFC 0108: the id of the host's self-hosted provider. Needed at major 2,
-    /// where `aiProviders.selfHosted` is a boolean; at major 1 it overrides
-    /// `selfHosted[0]`. The endpoint itself comes from OPENWOP_TEST_COMPAT_ENDPOINT.
-    #[arg(long, value_name = "ID", help_heading = TARGET)]
-    pub self_hosted_provider: Option<String>,
-    /// Request-body spelling of content parts.
-    #[arg(long, value_enum, default_value_t = DialectArg::Spec, help_heading = TARGET)]
-    pub dialect: DialectArg,
     /// Base URL where the host can fetch `image.png`, `audio.wav`, `document.pdf` (enables url positives).
     #[arg(long, value_name = "URL", help_heading = TARGET)]
     pub media_base_url: Option<String>,
@@ -270,8 +261,12 @@ pub struct TargetArgs {
     /// per part kind: enables the mediaRef / file-source positives (repeatable).
     #[arg(long = "media-ref", value_name = "MODALITY=REF", help_heading = TARGET)]
     pub media_refs: Vec<String>,
-    /// Case selection: id glob or substring, `level:MUST`, `source:"RFC 0091 §A"` (repeatable, OR).
-    #[arg(long = "filter", value_name = "PATTERN", help_heading = SELECTION)]
+    /// Case selection, an expression: `id(GLOB)`, `id(=ID)`, `level(MUST)`,
+    /// `source(RFC 0091 §A)`, `profile(..)`, `outcome(fail)` (with --from-report), `and`,
+    /// `or`, `not`, parentheses; a bare word is an id (exact when it names one, else a
+    /// glob or substring), and `level:MUST`, `source:"..."` still work. Repeated: a case
+    /// must match every one (AND).
+    #[arg(long = "filter", value_name = "EXPR", help_heading = SELECTION)]
     pub filters: Vec<String>,
     /// Extra scenario files or directories (repeatable); a case id equal to a built-in one replaces it.
     #[arg(long = "scenarios", value_name = "DIR|FILE", help_heading = SELECTION)]
@@ -351,6 +346,13 @@ pub struct RunArgs {
     /// Run only the offline cases (schema checks); no target needed.
     #[arg(long, conflicts_with = "target", help_heading = TARGET)]
     pub offline: bool,
+    /// Rerun exactly the cases a saved JSON report (`--report`) has failed, errored or
+    /// blocked (and any --filter too).
+    #[arg(long, value_name = "REPORT", help_heading = SELECTION)]
+    pub rerun_failed: Option<PathBuf>,
+    /// A saved JSON report whose outcomes `outcome(..)` in --filter is judged on.
+    #[arg(long, value_name = "REPORT", conflicts_with = "rerun_failed", help_heading = SELECTION)]
+    pub from_report: Option<PathBuf>,
     /// Cases run at once.
     #[arg(short = 'j', long, value_name = "N", default_value_t = 8, value_parser = clap::value_parser!(u16).range(1..=256), help_heading = LIMITS)]
     pub concurrency: u16,
@@ -490,10 +492,13 @@ pub struct LintArgs {
 
 #[derive(Debug, Args)]
 pub struct ServeArgs {
-    /// Which reference to serve: the openwop host, the AG-UI agent (run endpoint
-    /// `/agui`), or the OpenAI-compatible server (API base `/v1`).
-    #[arg(long, value_enum, default_value_t = ServeProfileArg::Openwop)]
-    pub profile: ServeProfileArg,
+    /// Which reference to serve.
+    #[arg(
+        long,
+        value_parser = serve_values(),
+        default_value = crate::registry::serve_forms()[0].0.profile
+    )]
+    pub profile: String,
     /// agui: MIME prefixes the agent accepts. Default: image/,audio/wav,application/pdf.
     #[arg(long, value_name = "LIST", value_delimiter = ',')]
     pub accepts: Vec<String>,

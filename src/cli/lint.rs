@@ -16,7 +16,7 @@ pub fn lint(args: &LintArgs) -> Result<Ending, CliError> {
             "no scenario files found (looked for .yaml, .yml, .json)".into(),
         ));
     }
-    let options = crate::protocol::check_options(args.allow_external_probe_urls);
+    let options = crate::registry::check_options(args.allow_external_probe_urls);
     let loaded = load_sources(&sources, &options).map_err(CliError::Scenarios)?;
     let cases: usize = loaded.iter().map(|f| f.file.cases.len()).sum();
     super::out::line(format_args!(

@@ -2,12 +2,13 @@
 //! what a run would do. The same session as `run` learns the context and plans; the
 //! listing is rendered by `report::listing`.
 
-use super::args::{FormatArg, ListArgs, ProfileArg};
+use super::args::{FormatArg, ListArgs};
 use super::resolve::{self, TargetChoice, process_env};
 use super::{CliError, runtime};
 use crate::config::Target;
 use crate::exit::Ending;
 use crate::plan;
+use crate::protocol::PlannedOn;
 use crate::report::listing;
 use crate::runner::session::Session;
 use crate::scenario::suite::{Suite, load_suite};
@@ -18,8 +19,9 @@ use std::sync::Arc;
 fn has_target(args: &ListArgs) -> bool {
     args.target.target.is_some()
         || args.target.target_cmd.is_some()
-        || process_env(resolve::target_env(args.target.profile))
-            .is_some_and(|v| !v.trim().is_empty())
+        || resolve::protocol_of(&args.target).is_ok_and(|protocol| {
+            process_env(resolve::target_variable(protocol)).is_some_and(|v| !v.trim().is_empty())
+        })
 }
 
 /// Plans against the target's context (or the declaration alone, with no target) and
@@ -28,7 +30,7 @@ fn planned_on_context(
     args: &ListArgs,
     suite: &Suite,
 ) -> Result<(Arc<Suite>, Vec<plan::PlannedCase>, String), CliError> {
-    let resolved = if has_target(args) || args.target.profile == ProfileArg::Openwop {
+    let resolved = if has_target(args) {
         resolve::resolve_common(&args.target, false, &process_env)
     } else {
         let offline = TargetChoice::Given(Target::Offline);
@@ -38,7 +40,9 @@ fn planned_on_context(
     runtime()?.block_on(async {
         let (config, reference) = resolved.start().await.map_err(CliError::Internal)?;
         let sends = !matches!(config.target, Target::Offline);
-        let mut session = Session::open(Arc::new(config), suite).map_err(CliError::Usage)?;
+        let protocol = resolve::protocol_of(&args.target).map_err(CliError::Usage)?;
+        let mut session =
+            Session::open(protocol, Arc::new(config), suite).map_err(CliError::Usage)?;
         let client = session.client(Stop::never()).map_err(CliError::Internal)?;
         let planned = session.plan(sends.then_some(&client), "list").await;
         if let Some(r) = reference {
@@ -62,11 +66,18 @@ fn planned_on_context(
 
 pub fn list(args: &ListArgs) -> Result<Ending, CliError> {
     let suite = load_suite(&resolve::suite_options(&args.target)).map_err(CliError::Scenarios)?;
+    let protocol = resolve::protocol_of(&args.target).map_err(CliError::Usage)?;
     let declared = !args.target.accepts.is_empty() || args.target.claims.is_some();
-    // An openai listing always has a declaration: none given is a text-only model.
+    let planned_on = protocol.description().planned_on;
+    // A model door's listing always has a declaration: none given is a text-only model.
     let context_known = has_target(args)
-        || (args.target.profile == ProfileArg::Agui && declared)
-        || args.target.profile.is_openai();
+        || (planned_on == PlannedOn::Declaration && declared)
+        || planned_on == PlannedOn::DeclarationOrTextOnly;
+    let parsed = (args.target.filters.iter())
+        .map(|f| plan::filter::Filter::parse(f))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(CliError::Usage)?;
+    plan::filter::without_outcome(&parsed, "list").map_err(CliError::Usage)?;
     let (suite, planned, note) = if context_known {
         planned_on_context(args, &suite)?
     } else {
@@ -74,17 +85,16 @@ pub fn list(args: &ListArgs) -> Result<Ending, CliError> {
             .target
             .filters
             .iter()
-            .map(|f| plan::filter::FilterTerm::parse(f))
+            .map(|f| plan::filter::Filter::parse(f))
             .collect::<Result<Vec<_>, _>>()
             .map_err(CliError::Usage)?;
-        let note = if args.target.profile == ProfileArg::Agui {
+        let note = if planned_on == PlannedOn::Declaration {
             "no declaration: pass --accepts or --claims (or --target reference) to see which cases would run"
         } else {
             "no target: pass --target to see which cases would run"
         };
-        let name = resolve::protocol_name(args.target.profile);
         // A run plans only the cases of its protocol; a listing shows the same ones.
-        let suite = Arc::new(suite.for_profile(name));
+        let suite = Arc::new(suite.for_profile(protocol.name()));
         let planned = plan::plan(&suite, &serde_json::Value::Null, &filters, "list");
         (suite, planned, note.to_string())
     };

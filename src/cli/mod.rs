@@ -9,31 +9,27 @@ mod colour;
 mod connection;
 mod destination;
 mod docs;
-mod embedded;
-pub(crate) mod embedded_anthropic;
-mod embedded_model_server;
-mod embedded_openai;
 mod evidence;
 mod export_hurl;
 mod lint;
 mod list;
 mod media;
 mod model;
-mod out;
 mod project;
+mod protocol_flags;
 // Generates docs/guide/cli-reference.md from within its own test (`make cli-reference`).
 #[cfg(test)]
 mod reference_page;
+mod rerun;
 pub mod resolve;
 mod run;
 mod run_witness;
 mod serve;
-mod serve_acp;
-mod serve_runtime;
 mod target_cmd;
 mod verify;
 mod witness;
 
+use crate::console as out;
 use crate::exit::Ending;
 use args::{Cli, Command};
 use clap::{CommandFactory, FromArgMatches};

@@ -1,6 +1,7 @@
 //! `mmconform.toml`: the options a CI job repeats (target, profile, filters, baseline,
 //! reports, strict, require, timeout, concurrency, and what each profile needs: accepts,
-//! claims, model, self_hosted_provider, token_env, mask_env, deadline, witness), read by `run` and `list` from the
+//! claims, token_env, mask_env, deadline, witness, and the keys the protocols declare
+//! for their own options, such as `model`), read by `run` and `list` from the
 //! current directory or `--config FILE`. The command line (and an environment variable
 //! clap reads) wins over the file; a relative path in the file is relative to the file.
 //! An unknown key or a bad value is exit 2 at `file:line:col`, before anything is sent,
@@ -8,11 +9,11 @@
 //! value says "expected a number of seconds", never `expected f64`.
 
 use super::CliError;
-use super::args::{ListArgs, ProfileArg, RunArgs, TargetArgs};
-use crate::plan::filter::FilterTerm;
+use super::args::{ListArgs, RunArgs, TargetArgs};
+use crate::plan::filter::Filter;
+use crate::protocol::options::OptionSpec;
 use crate::scenario::diagnostic::Diagnostic;
 use crate::scenario::position::{Position, position_at};
-use clap::ValueEnum;
 use clap::parser::{ArgMatches, ValueSource};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
@@ -38,9 +39,6 @@ struct ProjectFile {
     concurrency: Option<Spanned<toml::Value>>,
     accepts: Option<Spanned<toml::Value>>,
     claims: Option<PathBuf>,
-    model: Option<Spanned<String>>,
-    /// As `--self-hosted-provider` (openwop RFC 0108).
-    self_hosted_provider: Option<Spanned<String>>,
     token_env: Option<Spanned<String>>,
     /// As `--mask-env`, repeated; added to the command line's (masking more is never wrong).
     mask_env: Option<Vec<Spanned<String>>>,
@@ -64,6 +62,8 @@ struct Project {
     text: String,
     dir: PathBuf,
     file: ProjectFile,
+    /// The keys the protocols declare for their options (`model`), with their values.
+    protocol_keys: Vec<(&'static OptionSpec, String)>,
 }
 
 impl Project {
@@ -97,12 +97,19 @@ fn load(explicit: Option<&Path>) -> Result<Option<Project>, CliError> {
     let name = path.display().to_string();
     let text = std::fs::read_to_string(&path)
         .map_err(|e| CliError::Usage(format!("--config {name}: {e}")))?;
-    let file: ProjectFile = toml::from_str(&text).map_err(|e| {
+    let syntax = |e: toml::de::Error| {
         let position = e
             .span()
             .map_or(Position::START, |span| position_at(&text, span.start));
         CliError::Scenarios(vec![Diagnostic::new(&name, &text, position, e.message())])
-    })?;
+    };
+    let root = toml::de::DeTable::parse(&text).map_err(syntax)?;
+    let span = root.span();
+    let mut table = root.into_inner();
+    let protocol_keys = take_protocol_keys(&mut table)
+        .map_err(|(at, message)| problem(&name, &text, at, message))?;
+    let file = ProjectFile::deserialize(toml::de::Deserializer::from(Spanned::new(span, table)))
+        .map_err(syntax)?;
     let dir = match path.parent() {
         Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
         _ => PathBuf::from("."),
@@ -115,12 +122,52 @@ fn load(explicit: Option<&Path>) -> Result<Option<Project>, CliError> {
         text,
         dir,
         file,
+        protocol_keys,
     }))
 }
 
+fn problem(name: &str, text: &str, at: usize, message: String) -> CliError {
+    let position = position_at(text, at);
+    CliError::Scenarios(vec![Diagnostic::new(name, text, position, message)])
+}
+
+/// Takes the keys the registered protocols declare for their options out of `table`
+/// (the rest is the file's own), each with its value. A value that is not a string is
+/// refused where it stands.
+fn take_protocol_keys(
+    table: &mut toml::de::DeTable,
+) -> Result<Vec<(&'static OptionSpec, String)>, (usize, String)> {
+    let specs = super::protocol_flags::option_specs();
+    let keys: Vec<_> = table
+        .keys()
+        .filter(|key| {
+            let key = key.get_ref();
+            specs.iter().any(|s| s.project_key == Some(key.as_ref()))
+        })
+        .cloned()
+        .collect();
+    let mut taken = Vec::new();
+    for key in keys {
+        let spec = specs
+            .iter()
+            .copied()
+            .find(|s| s.project_key == Some(key.get_ref().as_ref()))
+            .expect("filtered above");
+        let value = table.remove(&key).expect("listed above");
+        let at = value.span().start;
+        match value.into_inner() {
+            toml::de::DeValue::String(text) => taken.push((spec, text.trim().to_string())),
+            _ => return Err((at, format!("{}: expected a string", key.get_ref()))),
+        }
+    }
+    Ok(taken)
+}
+
 /// Whether the environment names the target for `profile` (a blank value does not).
-fn target_env_set(profile: ProfileArg) -> bool {
-    std::env::var(super::resolve::target_env(profile)).is_ok_and(|v| !v.trim().is_empty())
+fn target_env_set(profile: &str) -> bool {
+    crate::registry::protocol(profile).is_some_and(|protocol| {
+        std::env::var(super::resolve::target_variable(protocol)).is_ok_and(|v| !v.trim().is_empty())
+    })
 }
 
 /// Whether `id` was given on the command line or by its environment variable.
@@ -178,7 +225,7 @@ pub fn apply_run(args: &mut RunArgs, matches: &ArgMatches) -> Result<(), CliErro
         && !given(matches, "waive")
     {
         for case in waive {
-            FilterTerm::parse(case.get_ref()).map_err(|e| project.problem(case.span(), e))?;
+            Filter::parse(case.get_ref()).map_err(|e| project.problem(case.span(), e))?;
         }
         args.waive = waive.iter().map(|w| w.get_ref().clone()).collect();
     }
@@ -281,23 +328,20 @@ fn apply_target(
     if let Some(profile) = &file.profile
         && !given(matches, "profile")
     {
-        args.profile = ProfileArg::from_str(profile.get_ref(), true).map_err(|_| {
-            let names = [
-                "openwop",
-                "agui",
-                "openai",
-                "openai-responses",
-                "anthropic",
-                "agentruntime",
-            ];
-            let message = format!(
-                "unknown profile `{}` (use {}){}",
-                profile.get_ref(),
-                names.join(", "),
-                crate::suggest::hint(profile.get_ref(), names)
-            );
-            project.problem(profile.span(), message)
-        })?;
+        let name = profile.get_ref().trim();
+        let known = crate::registry::protocols()
+            .find(|p| p.name().eq_ignore_ascii_case(name))
+            .ok_or_else(|| {
+                let names = crate::registry::profile_names();
+                let message = format!(
+                    "unknown profile `{}` (use {}){}",
+                    profile.get_ref(),
+                    names.join(", "),
+                    crate::suggest::hint(profile.get_ref(), names.iter().copied())
+                );
+                project.problem(profile.span(), message)
+            })?;
+        args.profile = known.name().to_string();
     }
     if let Some(section) = &file.agentruntime {
         apply_agentruntime(project, section, args, matches)?;
@@ -313,7 +357,7 @@ fn apply_target(
         }
         // The profile's target variable (OPENWOP_BASE_URL, ...) beats the file, as
         // every other environment variable does: resolution reads it when this is unset.
-        if !target_env_set(args.profile) {
+        if !target_env_set(&args.profile) {
             args.target = Some(value.to_string());
         }
     }
@@ -321,7 +365,7 @@ fn apply_target(
         && !given(matches, "filters")
     {
         for filter in filters {
-            FilterTerm::parse(filter.get_ref()).map_err(|e| project.problem(filter.span(), e))?;
+            Filter::parse(filter.get_ref()).map_err(|e| project.problem(filter.span(), e))?;
         }
         args.filters = filters.iter().map(|f| f.get_ref().clone()).collect();
     }
@@ -362,15 +406,11 @@ fn apply_declaration(
     {
         args.claims = Some(project.path(claims));
     }
-    if let Some(model) = &file.model
-        && !given(matches, "model")
-    {
-        args.model = Some(model.get_ref().trim().to_string());
-    }
-    if let Some(id) = &file.self_hosted_provider
-        && !given(matches, "self_hosted_provider")
-    {
-        args.self_hosted_provider = Some(id.get_ref().trim().to_string());
+    for (spec, value) in &project.protocol_keys {
+        // Only a flag has a command-line value to win over the file.
+        if !(spec.flag && given(matches, spec.name)) {
+            args.protocol.set_from_file(spec.name, value.clone());
+        }
     }
     if let Some(var) = &file.token_env
         && !given(matches, "token_env")

@@ -1,21 +1,18 @@
 //! Arguments + environment -> resolved configuration, once (the ripgrep `Args -> Config`
 //! pattern). Every bad value is a usage error (exit 2) before any request is sent.
 
-use super::args::{DialectArg, OpenwopMajorArg, ProfileArg, RunArgs, TargetArgs};
-use crate::config::{
-    Claims, EmbeddedClaims, NamedProvider, OpenwopMajor, Output, RunConfig, Target, Token,
-};
-use crate::plan::filter::FilterTerm;
-use crate::protocol::agui;
-use crate::protocol::openwop::Dialect;
-use crate::protocol::openwop::facts::NON_TEXT_MODALITIES;
+use super::args::{RunArgs, TargetArgs};
+use crate::config::{Claims, Output, RunConfig, Target, Token};
+use crate::plan::filter::Filter;
+use crate::protocol::options::{Origin, ProtocolOptions};
+use crate::protocol::{Protocol, TargetKind, UrlTarget};
+use crate::reference::{EmbeddedHost, ReferenceRequest, ReferenceTarget};
 use crate::scenario::suite::SuiteOptions;
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::time::Duration;
 
 use super::connection::resolve_connection;
-use super::embedded::{self, Embedded};
 use reference_hosts::RunningReference;
 
 /// Reads an environment variable; injected so resolution is testable.
@@ -25,29 +22,21 @@ pub fn process_env(name: &str) -> Option<String> {
     std::env::var(name).ok()
 }
 
-pub fn parse_modalities(list: &[String], allowed: &[&str]) -> Result<Vec<String>, String> {
-    let mut out = Vec::new();
-    for m in list.iter().map(|m| m.trim()).filter(|m| !m.is_empty()) {
-        if !allowed.contains(&m) {
-            return Err(format!(
-                "unknown modality `{m}` (use {}){}",
-                allowed.join(", "),
-                crate::suggest::hint(m, allowed.iter().copied())
-            ));
-        }
-        if !out.iter().any(|o| o == m) {
-            out.push(m.to_string());
-        }
-    }
-    Ok(out)
+pub use crate::reference::parse_modalities;
+
+/// The protocol `--profile` (or the project file) names; clap and the project file
+/// only let registered names through.
+pub fn protocol_of(args: &TargetArgs) -> Result<&'static dyn Protocol, String> {
+    crate::registry::protocol(&args.profile)
+        .ok_or_else(|| format!("unknown profile `{}`", args.profile))
 }
 
 /// What `--target` names: a host to reach (or nothing, offline), or the embedded host to
 /// start first.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub enum TargetChoice {
     Given(Target),
-    Embedded(Embedded),
+    Embedded(Box<dyn EmbeddedHost>),
 }
 
 /// A resolved run. With an embedded host, `config.target` is `Offline` until
@@ -55,7 +44,7 @@ pub enum TargetChoice {
 #[derive(Debug)]
 pub struct Resolved {
     pub config: RunConfig,
-    pub embedded: Option<Embedded>,
+    pub embedded: Option<Box<dyn EmbeddedHost>>,
 }
 
 impl Resolved {
@@ -67,63 +56,53 @@ impl Resolved {
             embedded,
         } = self;
         let running = match embedded {
-            Some(host) => Some(embedded::start(host, &mut config).await?),
+            Some(host) => Some(host.start(&mut config).await?),
             None => None,
         };
         Ok((config, running))
     }
 }
 
-/// The environment variable that names the target when `--target` is absent, one per
-/// profile (an OpenAI profile adds its `OPENAI_BASE_URL` here).
-pub fn target_env(profile: ProfileArg) -> &'static str {
-    match profile {
-        ProfileArg::Openwop => "OPENWOP_BASE_URL",
-        ProfileArg::Agui => "AGUI_TARGET_URL",
-        ProfileArg::Openai | ProfileArg::OpenaiResponses => "OPENAI_BASE_URL",
-        ProfileArg::Anthropic => "ANTHROPIC_BASE_URL",
-        ProfileArg::Agentruntime | ProfileArg::Acp => super::target_cmd::TARGET_CMD_ENV,
+/// The environment variable that names the target when `--target` (or `--target-cmd`)
+/// is absent.
+pub fn target_variable(protocol: &dyn Protocol) -> &'static str {
+    match &protocol.description().target {
+        TargetKind::Url(url) => url.env,
+        TargetKind::Command { .. } => super::target_cmd::TARGET_CMD_ENV,
     }
 }
 
+/// The profiles whose offline cases `--offline` runs, for its errors.
+pub(super) fn offline_profiles() -> String {
+    let names: Vec<&str> = crate::registry::protocols()
+        .filter(|p| p.description().offline)
+        .map(|p| p.name())
+        .collect();
+    names.join("/")
+}
+
 pub fn resolve_target(args: &TargetArgs, offline: bool, env: Env) -> Result<TargetChoice, String> {
-    if matches!(args.profile, ProfileArg::Agentruntime | ProfileArg::Acp)
-        || args.target_cmd.is_some()
-    {
-        return super::target_cmd::resolve(args, offline, env).map(TargetChoice::Given);
-    }
-    let agui = args.profile == ProfileArg::Agui;
+    let protocol = protocol_of(args)?;
+    let description = protocol.description();
+    let url_target = match &description.target {
+        TargetKind::Url(url) if args.target_cmd.is_none() => url,
+        _ => return super::target_cmd::resolve(args, protocol, offline, env),
+    };
+    let name = protocol.name();
     if offline {
-        if args.profile != ProfileArg::Openwop {
-            let name = protocol_name(args.profile);
+        if !description.offline {
             return Err(format!(
-                "--offline runs openwop's schema checks; an {name} run needs a --target"
+                "--offline runs {}'s schema checks; an {name} run needs a --target",
+                offline_profiles()
             ));
         }
         return Ok(TargetChoice::Given(Target::Offline));
     }
-    let variable = target_env(args.profile);
+    let variable = url_target.env;
     let raw = match (&args.target, env(variable)) {
         (Some(t), _) => t.clone(),
         (None, Some(t)) if !t.trim().is_empty() => t,
-        _ if agui => {
-            return Err(format!(
-                "no target: pass --target URL (the agent's run endpoint) \
-                 or `--target reference`, or set {variable}"
-            ));
-        }
-        _ if args.profile.is_openai() => {
-            return Err(format!(
-                "no target: pass --target URL (the API base, http://host:port/v1) \
-                 or `--target reference`, or set {variable}"
-            ));
-        }
-        _ => {
-            return Err(format!(
-                "no target: pass --target URL (or `--target reference`), \
-                 set {variable}, or use --offline"
-            ));
-        }
+        _ => return Err(no_target(description.offline, url_target)),
     };
     // A word like `reference`, misspelled, is neither the embedded host nor a host
     // name: `http://refrence` would be the wrong fix.
@@ -137,16 +116,67 @@ pub fn resolve_target(args: &TargetArgs, offline: bool, env: Env) -> Result<Targ
         ));
     }
     if raw.trim() == "reference" {
-        return Embedded::from_args(
-            &args.reference,
-            args.profile,
-            args.model.as_deref(),
-            args.allow_external_probe_urls,
-        )
-        .map(TargetChoice::Embedded);
+        return match reference(args, protocol)? {
+            ReferenceTarget::Embedded(host) => Ok(TargetChoice::Embedded(host)),
+            ReferenceTarget::Command(command) => Ok(TargetChoice::Given(Target::Command(command))),
+        };
     }
-    // The embedded host's options mean nothing to a real target: silently ignoring one
-    // would run against a host the user did not describe.
+    refuse_reference_flags(args)?;
+    let no_scheme = || {
+        format!(
+            "--target `{raw}` has no scheme: did you mean http://{}?",
+            raw.trim()
+        )
+    };
+    let url = url::Url::parse(raw.trim()).map_err(|e| {
+        if raw.contains("://") {
+            format!("--target `{raw}` is not a URL: {e}")
+        } else {
+            no_scheme()
+        }
+    })?;
+    // `localhost:8080` parses, as the scheme `localhost`.
+    if !raw.contains("://") {
+        return Err(no_scheme());
+    }
+    if let Some(fix) = appended_path(&url, url_target.appended_path) {
+        return Err(format!("--target `{raw}` {fix}"));
+    }
+    if !matches!(url.scheme(), "http" | "https") || url.host().is_none() {
+        return Err(format!(
+            "--target `{raw}` must be an http(s) URL with a host"
+        ));
+    }
+    // A target given as the endpoint itself is sent as given; a base has paths
+    // appended to it.
+    if (url.query().is_some() && !url_target.as_given) || url.fragment().is_some() {
+        return Err(format!(
+            "--target `{raw}` must not carry a query or fragment"
+        ));
+    }
+    Ok(TargetChoice::Given(Target::Url(url)))
+}
+
+/// No target given: what to pass instead.
+fn no_target(offline: bool, target: &UrlTarget) -> String {
+    let variable = target.env;
+    match (offline, target.what) {
+        (true, _) => format!(
+            "no target: pass --target URL (or `--target reference`), \
+             set {variable}, or use --offline"
+        ),
+        (false, Some(what)) => format!(
+            "no target: pass --target URL ({what}) or `--target reference`, or set {variable}"
+        ),
+        (false, None) => {
+            format!("no target: pass --target URL or `--target reference`, or set {variable}")
+        }
+    }
+}
+
+/// The embedded host's options mean nothing to a real target: silently ignoring one
+/// would run against a host the user did not describe.
+pub(super) fn refuse_reference_flags(args: &TargetArgs) -> Result<(), String> {
     let reference = &args.reference;
     for (flag, given) in [
         (
@@ -169,51 +199,70 @@ pub fn resolve_target(args: &TargetArgs, offline: bool, env: Env) -> Result<Targ
             ));
         }
     }
-    let no_scheme = || {
-        format!(
-            "--target `{raw}` has no scheme: did you mean http://{}?",
-            raw.trim()
-        )
-    };
-    let url = url::Url::parse(raw.trim()).map_err(|e| {
-        if raw.contains("://") {
-            format!("--target `{raw}` is not a URL: {e}")
-        } else {
-            no_scheme()
-        }
-    })?;
-    // `localhost:8080` parses, as the scheme `localhost`.
-    if !raw.contains("://") {
-        return Err(no_scheme());
-    }
-    if let Some(fix) = appended_path(&url, args.profile) {
-        return Err(format!("--target `{raw}` {fix}"));
-    }
-    if !matches!(url.scheme(), "http" | "https") || url.host().is_none() {
-        return Err(format!(
-            "--target `{raw}` must be an http(s) URL with a host"
-        ));
-    }
-    // An agui target is the endpoint itself and is sent as given; an openwop target is
-    // a base that paths are appended to.
-    if (url.query().is_some() && !agui) || url.fragment().is_some() {
-        return Err(format!(
-            "--target `{raw}` must not carry a query or fragment"
-        ));
-    }
-    Ok(TargetChoice::Given(Target::Url(url)))
+    Ok(())
 }
 
-/// The path mmconform appends to a target itself, when `url` already ends with it, and
-/// the base URL to give instead.
-fn appended_path(url: &url::Url, profile: ProfileArg) -> Option<String> {
-    let own = match profile {
-        ProfileArg::Openwop => "/.well-known/openwop",
-        ProfileArg::Openai => "/chat/completions",
-        ProfileArg::OpenaiResponses => "/responses",
-        ProfileArg::Anthropic => "/messages",
-        ProfileArg::Agui | ProfileArg::Agentruntime | ProfileArg::Acp => return None,
-    };
+/// `--target reference`: the reference host of the run's profile, shaped by the
+/// `--reference-*` options it takes.
+pub(super) fn reference(
+    args: &TargetArgs,
+    protocol: &dyn Protocol,
+) -> Result<ReferenceTarget, String> {
+    use crate::reference::ReferenceFlag;
+    let host = crate::registry::reference_of(protocol.name())
+        .ok_or_else(|| format!("--profile {} has no reference host", protocol.name()))?;
+    let reference = &args.reference;
+    for (flag, given) in [
+        (
+            ReferenceFlag::Accepts,
+            !reference.reference_accepts.is_empty(),
+        ),
+        (
+            ReferenceFlag::EmitsOutbound,
+            reference.reference_emits_outbound,
+        ),
+    ] {
+        if given && !host.takes().contains(&flag) {
+            let owners: Vec<&str> = crate::registry::REGISTRY
+                .iter()
+                .filter(|r| r.reference.takes().contains(&flag))
+                .filter_map(|r| r.protocol.map(|p| p.name()))
+                .collect();
+            return Err(format!(
+                "{} shapes the reference of --profile {}: add one of those",
+                flag.flag(),
+                owners.join(", ")
+            ));
+        }
+    }
+    let upstream = reference
+        .reference_upstream
+        .as_deref()
+        .map(|raw| {
+            crate::reference::upstream_url(
+                raw,
+                args.allow_external_probe_urls,
+                "--reference-upstream",
+            )
+        })
+        .transpose()?;
+    host.target(&ReferenceRequest {
+        profile: protocol.name(),
+        modalities: reference.reference_modalities.clone(),
+        max_bytes_per_part: reference.reference_max_bytes_per_part,
+        fault: reference.reference_fault.clone(),
+        accepts: reference.reference_accepts.clone(),
+        emits_outbound: reference.reference_emits_outbound,
+        upstream,
+        options: resolve_options(args, protocol, &|_| None)?.0,
+        user_declared: !args.accepts.is_empty() || args.claims.is_some(),
+    })
+}
+
+/// The path mmconform appends to a target itself (`own`), when `url` already ends with
+/// it, and the base URL to give instead.
+fn appended_path(url: &url::Url, own: Option<&str>) -> Option<String> {
+    let own = own?;
     let path = url.path().trim_end_matches('/');
     let base = path.strip_suffix(own)?;
     let mut fixed = url.clone();
@@ -243,18 +292,21 @@ pub(super) fn check_token_env_name(name: &str) -> Result<(), String> {
     }
 }
 
-/// The variable `--token-env` names, or the profile's own default.
-pub fn token_env(args: &TargetArgs) -> &str {
-    match (&args.token_env, args.profile) {
-        (Some(name), _) => name,
-        (None, ProfileArg::Openai | ProfileArg::OpenaiResponses) => "OPENAI_API_KEY",
-        (None, ProfileArg::Anthropic) => "ANTHROPIC_API_KEY",
-        (None, _) => "OPENWOP_API_KEY",
+/// The variable `--token-env` names, or the profile's own default (the default
+/// profile's, for a profile without one).
+pub fn token_env<'a>(args: &'a TargetArgs, protocol: &dyn Protocol) -> &'a str {
+    match &args.token_env {
+        Some(name) => name,
+        None => crate::registry::token_env(protocol),
     }
 }
 
-fn resolve_token(args: &TargetArgs, env: Env) -> Result<Option<Token>, String> {
-    let variable = token_env(args);
+fn resolve_token(
+    args: &TargetArgs,
+    protocol: &dyn Protocol,
+    env: Env,
+) -> Result<Option<Token>, String> {
+    let variable = token_env(args, protocol);
     check_token_env_name(variable)?;
     if let Some(path) = &args.token_file {
         let text = std::fs::read_to_string(path)
@@ -295,103 +347,30 @@ fn parse_header(raw: &str) -> Result<(String, String), String> {
     Ok((name.to_string(), value.trim().to_string()))
 }
 
-/// The registered protocol `--profile` names.
-pub fn protocol_name(profile: ProfileArg) -> &'static str {
-    match profile {
-        ProfileArg::Openwop => crate::protocol::openwop::PROFILE,
-        ProfileArg::Agui => crate::protocol::agui::PROFILE,
-        ProfileArg::Openai => crate::protocol::openai::PROFILE,
-        ProfileArg::OpenaiResponses => crate::protocol::openai_responses::PROFILE,
-        ProfileArg::Anthropic => crate::protocol::anthropic::PROFILE,
-        ProfileArg::Agentruntime => crate::protocol::agentruntime::PROFILE,
-        ProfileArg::Acp => crate::protocol::acp::PROFILE,
-    }
-}
-
-/// The run's protocol, and what the target is declared to accept: the reference
-/// agent's own declaration, or the user's (`--accepts` or `--claims`); the protocol
-/// reads it when the run opens (a protocol with discovery refuses one).
-pub fn resolve_protocol(
-    args: &TargetArgs,
-    target: &TargetChoice,
-) -> Result<(&'static str, Claims), String> {
-    let name = protocol_name(args.profile);
-    let declared = !args.accepts.is_empty() || args.claims.is_some();
+/// What the target is declared to accept: the embedded host's own declaration, or the
+/// user's (`--accepts` or `--claims`); the protocol reads it when the run opens (a
+/// protocol with discovery refuses one).
+pub fn resolve_claims(args: &TargetArgs, target: &TargetChoice) -> Claims {
     let embedded = match target {
-        TargetChoice::Embedded(Embedded::Agent(agent)) => {
-            if declared {
-                return Err(
-                    "the reference agent declares itself: use --reference-accepts, \
-                            not --accepts/--claims"
-                        .into(),
-                );
-            }
-            Some(EmbeddedClaims {
-                accepts: agent.accepts.prefixes().to_vec(),
-                sources: agent.sources().iter().map(|s| s.to_string()).collect(),
-                echo: agent.echoes(),
-                detail: false,
-                streaming: false,
-                by: "reference agent".into(),
-            })
-        }
-        TargetChoice::Embedded(Embedded::Openai(server)) => {
-            if declared {
-                return Err(
-                    "the reference server declares what its model takes: pick the model \
-                     with --model, not --accepts/--claims"
-                        .into(),
-                );
-            }
-            Some(super::embedded_openai::claims(&server.model))
-        }
-        TargetChoice::Embedded(Embedded::Anthropic(server)) => {
-            if declared {
-                return Err(
-                    "the reference server declares what its model takes: pick the model \
-                     with --model, not --accepts/--claims"
-                        .into(),
-                );
-            }
-            Some(super::embedded_anthropic::claims(&server.model))
-        }
-        _ => None,
+        TargetChoice::Embedded(host) => host.claims(),
+        TargetChoice::Given(_) => None,
     };
-    let claims = Claims {
+    Claims {
         accepts: args.accepts.clone(),
         file: args.claims.clone(),
         embedded,
-    };
-    Ok((name, claims))
+    }
 }
 
-fn parse_media_ref(raw: &str, profile: ProfileArg) -> Result<(String, String), String> {
+fn parse_media_ref(raw: &str, kinds: &[&str]) -> Result<(String, String), String> {
     let (modality, reference) = raw
         .split_once('=')
         .ok_or_else(|| format!("--media-ref `{raw}` must look like MODALITY=REF"))?;
-    let kinds: &[&str] = match profile {
-        ProfileArg::Agui => &agui::PART_KINDS,
-        ProfileArg::Openai | ProfileArg::OpenaiResponses => &crate::protocol::openai::KINDS,
-        ProfileArg::Anthropic => &crate::protocol::anthropic::KINDS,
-        ProfileArg::Openwop | ProfileArg::Agentruntime | ProfileArg::Acp => &NON_TEXT_MODALITIES,
-    };
     parse_modalities(&[modality.to_string()], kinds).map_err(|e| format!("--media-ref: {e}"))?;
     if reference.is_empty() {
         return Err(format!("--media-ref `{raw}` has an empty REF"));
     }
     Ok((modality.trim().to_string(), reference.to_string()))
-}
-
-/// `--model`: an openai run's, never empty; an embedded server may have chosen already.
-fn resolve_model(args: &TargetArgs, chosen: Option<String>) -> Result<Option<String>, String> {
-    match args.model.as_deref().map(str::trim) {
-        None => Ok(chosen),
-        Some(_) if !args.profile.is_openai() => Err(
-            "--model names the model of an OpenAI-compatible endpoint: add --profile openai".into(),
-        ),
-        Some("") => Err("--model must name a model".into()),
-        Some(name) => Ok(Some(name.to_string())),
-    }
 }
 
 /// The proxy variables reqwest reads, in the order it prefers them.
@@ -420,7 +399,7 @@ pub fn suite_options(args: &TargetArgs) -> SuiteOptions {
     SuiteOptions {
         include_builtin: !args.no_builtin,
         paths: args.scenarios.clone(),
-        checks: crate::protocol::check_options(args.allow_external_probe_urls),
+        checks: crate::registry::check_options(args.allow_external_probe_urls),
     }
 }
 
@@ -446,53 +425,37 @@ pub fn resolve_common_with(
     let filters = args
         .filters
         .iter()
-        .map(|f| FilterTerm::parse(f))
+        .map(|f| Filter::parse(f))
         .collect::<Result<Vec<_>, _>>()?;
     let headers = args
         .headers
         .iter()
         .map(|h| parse_header(h))
         .collect::<Result<Vec<_>, _>>()?;
+    let protocol = protocol_of(args)?;
     let media_refs: BTreeMap<String, String> = args
         .media_refs
         .iter()
-        .map(|r| parse_media_ref(r, args.profile))
+        .map(|r| parse_media_ref(r, protocol.description().media_ref_kinds))
         .collect::<Result<_, _>>()?;
     if let Some(base) = &args.media_base_url {
         url::Url::parse(base).map_err(|e| format!("--media-base-url `{base}`: {e}"))?;
     }
-    let (protocol, claims) = resolve_protocol(args, &target)?;
+    let claims = resolve_claims(args, &target);
     let (mut config, embedded) = match target {
         TargetChoice::Given(target) => (RunConfig::new(target), None),
         TargetChoice::Embedded(host) => (RunConfig::new(Target::Offline), Some(host)),
     };
-    (config.protocol, config.claims) = (Some(protocol), claims);
-    config.token = resolve_token(args, env)?;
-    config.token_env = token_env(args).to_string();
+    (config.protocol, config.claims) = (Some(protocol.name()), claims);
+    config.token = resolve_token(args, protocol, env)?;
+    config.token_env = token_env(args, protocol).to_string();
     config.headers = headers;
     config.timeout = Duration::from_secs_f64(args.timeout);
     config.filters = filters;
     config.filter_text = args.filters.clone();
-    config.dialect = match args.dialect {
-        DialectArg::Spec => Dialect::Spec,
-        DialectArg::Suite => Dialect::Suite,
-    };
     config.allow_external_probe_urls = args.allow_external_probe_urls;
-    config.openwop_major = match args.openwop_major {
-        OpenwopMajorArg::Auto => OpenwopMajor::Auto,
-        OpenwopMajorArg::One => OpenwopMajor::One,
-        OpenwopMajorArg::Two => OpenwopMajor::Two,
-    };
-    config.model = resolve_model(args, config.model.take())?;
-    config.self_hosted_provider = self_hosted_provider(args)?;
-    if config.self_hosted_provider.is_some()
-        && config.protocol != Some(crate::protocol::openwop::PROFILE)
-    {
-        return Err(
-            "--self-hosted-provider names an openwop host's self-hosted provider (RFC 0108): it needs --profile openwop".into(),
-        );
-    }
-    config.compat_endpoint = compat_endpoint(env)?;
+    let (options, option_secrets) = resolve_options(args, protocol, env)?;
+    config.options = options;
     config.media_base_url = args.media_base_url.clone();
     config.media_refs = media_refs;
     config.max_probe_bytes = args.max_probe_bytes;
@@ -505,16 +468,9 @@ pub fn resolve_common_with(
     config.secret_headers = connection.secret_headers;
     config.extra_secrets = connection.extra_secrets;
     config.proxy = connection.proxy;
-    config.agent = resolve_agent(args, env)?;
-    if let Some(endpoint) = &config.compat_endpoint {
-        config
-            .extra_secrets
-            .extend(crate::protocol::openwop::self_hosted::secrets(endpoint));
-    }
-    let mut embedded = embedded;
-    if let Some(Embedded::Host(host)) = &mut embedded {
-        reference_self_hosted(host, &mut config);
-    }
+    config.agent = resolve_agent(args, protocol, env)?;
+    // The protocol's own secrets (RFC 0108's endpoint), as it names them.
+    config.extra_secrets.extend(option_secrets);
     config.max_redirects = usize::from(args.max_redirects);
     config.tls = connection.tls;
     config.warnings = connection.warnings;
@@ -522,69 +478,56 @@ pub fn resolve_common_with(
     Ok(Resolved { config, embedded })
 }
 
-/// `--self-hosted-provider`: an id, never empty.
-fn self_hosted_provider(args: &TargetArgs) -> Result<Option<NamedProvider>, String> {
-    let Some(id) = &args.self_hosted_provider else {
-        return Ok(None);
-    };
-    let id = id.trim();
-    if id.is_empty() {
-        return Err("--self-hosted-provider must name a provider id".into());
-    }
-    Ok(Some(NamedProvider {
-        id: id.to_string(),
-        named_by: "--self-hosted-provider".into(),
-        fallback: false,
-    }))
-}
-
-/// `OPENWOP_TEST_COMPAT_ENDPOINT`: an http(s) URL with a host. A bad value is a usage
-/// error that does not echo it: it is a secret.
-fn compat_endpoint(env: Env) -> Result<Option<String>, String> {
-    let var = crate::protocol::openwop::self_hosted::ENDPOINT_VAR;
-    let Some(raw) = env(var).filter(|v| !v.trim().is_empty()) else {
-        return Ok(None);
-    };
-    match url::Url::parse(raw.trim()) {
-        Ok(url) if matches!(url.scheme(), "http" | "https") && url.host().is_some() => {
-            Ok(Some(raw.trim().to_string()))
+/// The run's protocol options: the flags given and their defaults (the project file's
+/// keys among them), and the variables of the options read from one. An option of
+/// another protocol, given, is a usage error; the protocol checks its own (exit 2) and
+/// names the secrets among them.
+pub fn resolve_options(
+    args: &TargetArgs,
+    protocol: &dyn Protocol,
+    env: Env,
+) -> Result<(ProtocolOptions, Vec<String>), String> {
+    let own = protocol.description().options;
+    let mut options = ProtocolOptions::default();
+    for (name, (value, origin)) in &args.protocol.values {
+        if own.iter().any(|spec| spec.name == *name) {
+            options.set(name, value.clone(), *origin);
+        } else if origin.is_given() {
+            let takers = super::protocol_flags::takers(name);
+            return Err(format!(
+                "--{name}: add --profile {}",
+                takers.join(" or --profile ")
+            ));
         }
-        _ => Err(format!(
-            "{var} must be an http(s) URL with a host (its value is not shown)"
-        )),
     }
+    for spec in own.iter().filter(|spec| !spec.flag) {
+        if let Some(value) = spec.env.and_then(env) {
+            options.set(spec.name, value, Origin::Environment);
+        }
+    }
+    let secrets = protocol.check_options(&options)?;
+    Ok((options, secrets))
 }
 
-/// `--target reference`: the embedded host is configured with the endpoint the run
-/// looks for (it advertises its self-hosted provider only then, as RFC 0108 §A.2
-/// asks), and names its own self-hosted provider unless the user did.
-fn reference_self_hosted(host: &mut reference_hosts::ReferenceConfig, config: &mut RunConfig) {
-    host.compat_endpoint = config.compat_endpoint.clone();
-    if host.compat_endpoint.is_some() && config.self_hosted_provider.is_none() {
-        config.self_hosted_provider = Some(NamedProvider {
-            id: reference_hosts::COMPAT_PROVIDER.to_string(),
-            named_by: "the reference host (--target reference)".into(),
-            fallback: true,
-        });
-    }
-}
-
-/// `--target-env`, `--target-unset`, `--target-inherit-env`, `--acp-auth`: only for a
-/// target that is a program.
-fn resolve_agent(args: &TargetArgs, env: Env) -> Result<crate::config::AgentSettings, String> {
-    let program = matches!(args.profile, ProfileArg::Agentruntime | ProfileArg::Acp);
+/// `--target-env`, `--target-unset`, `--target-inherit-env`: only for a target that is
+/// a program.
+fn resolve_agent(
+    args: &TargetArgs,
+    protocol: &dyn Protocol,
+    env: Env,
+) -> Result<crate::config::AgentSettings, String> {
+    let program = matches!(protocol.description().target, TargetKind::Command { .. });
     let shaped =
         !args.target_env.is_empty() || !args.target_unset.is_empty() || args.target_inherit_env;
     if !program && shaped {
-        return Err("--target-env, --target-unset and --target-inherit-env shape a started program: use them with --profile acp or agentruntime".into());
-    }
-    if args.acp_auth.is_some() && args.profile != ProfileArg::Acp {
-        return Err("--acp-auth: add --profile acp".into());
+        return Err(format!(
+            "--target-env, --target-unset and --target-inherit-env shape a started program: use them with --profile {}",
+            super::target_cmd::program_profiles().join(" or ")
+        ));
     }
     let mut settings = crate::config::AgentSettings {
         unset: args.target_unset.clone(),
         inherit_env: args.target_inherit_env,
-        acp_auth: args.acp_auth.clone(),
         ..Default::default()
     };
     for raw in &args.target_env {
@@ -651,10 +594,15 @@ pub fn resolve_run(args: &RunArgs, color: bool, env: Env) -> Result<Resolved, St
     }
     opted.dedup();
     config.opted_out_profiles = opted;
+    super::rerun::apply(
+        config,
+        args.rerun_failed.as_deref(),
+        args.from_report.as_deref(),
+    )?;
     config.waived = args
         .waive
         .iter()
-        .map(|w| FilterTerm::parse(w).map_err(|e| format!("--waive: {e}")))
+        .map(|w| Filter::parse(w).map_err(|e| format!("--waive: {e}")))
         .collect::<Result<_, _>>()?;
     config.max_response_bytes = args.max_response_bytes.max(1024);
     config.retries = args.retries;
@@ -713,13 +661,13 @@ mod tests {
     #[test]
     fn a_target_with_the_appended_path_names_the_base() {
         let url = url::Url::parse("http://h:8080/.well-known/openwop").unwrap();
-        let fix = appended_path(&url, ProfileArg::Openwop).unwrap();
+        let fix = appended_path(&url, Some("/.well-known/openwop")).unwrap();
         assert!(fix.ends_with("pass http://h:8080"), "{fix}");
         let url = url::Url::parse("http://h/v1/chat/completions/").unwrap();
-        let fix = appended_path(&url, ProfileArg::Openai).unwrap();
+        let fix = appended_path(&url, Some("/chat/completions")).unwrap();
         assert!(fix.ends_with("pass http://h/v1"), "{fix}");
         let base = url::Url::parse("http://h/v1").unwrap();
-        assert_eq!(appended_path(&base, ProfileArg::Openai), None);
+        assert_eq!(appended_path(&base, Some("/chat/completions")), None);
     }
 
     #[test]

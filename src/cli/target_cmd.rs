@@ -1,59 +1,77 @@
-//! `--profile agentruntime`'s target: the bridge command (`--target-cmd 'CMD ARGS'`,
-//! or `MMCONFORM_TARGET_CMD`), or `--target reference`, which is this binary's own
-//! `serve-reference --profile agentruntime` started the same way (a process per
-//! request, never embedded: the reference is reached exactly as any runtime is).
+//! A target that is a program (a protocol whose `TargetKind` is `Command`): the command
+//! `--target-cmd 'CMD ARGS'` (or `MMCONFORM_TARGET_CMD`) names, or `--target
+//! reference`, the reference host the registry names for the profile (this binary's own
+//! `serve-reference`, started the same way: the reference is reached exactly as any
+//! target of its protocol is).
 
-use super::args::{ProfileArg, TargetArgs};
-use super::embedded::parse_fault;
-use super::resolve::Env;
+use super::args::TargetArgs;
+use super::resolve::{Env, TargetChoice};
 use crate::config::Target;
 use crate::process::Command;
-use reference_hosts::acp::AcpFault;
-use reference_hosts::agentruntime::RuntimeFault;
+use crate::protocol::{Protocol, TargetKind};
+use crate::reference::ReferenceTarget;
 
-/// The variable naming the bridge when `--target-cmd` is absent.
+/// The variable naming the command when `--target-cmd` is absent.
 pub const TARGET_CMD_ENV: &str = "MMCONFORM_TARGET_CMD";
 
-pub const ACP_FAULT_LISTING: &str = "mmconform serve-reference --profile acp --list-faults";
+/// The profiles whose target is a program, each with what the program is.
+fn programs() -> Vec<(&'static str, &'static str)> {
+    crate::registry::protocols()
+        .filter_map(|p| match p.description().target {
+            TargetKind::Command { program } => Some((p.name(), program)),
+            TargetKind::Url(_) => None,
+        })
+        .collect()
+}
 
-pub const RUNTIME_FAULT_LISTING: &str =
-    "mmconform serve-reference --profile agentruntime --list-faults";
+/// The profiles whose target is a program.
+pub fn program_profiles() -> Vec<&'static str> {
+    programs().into_iter().map(|(name, _)| name).collect()
+}
 
-pub fn resolve(args: &TargetArgs, offline: bool, env: Env) -> Result<Target, String> {
-    if !matches!(args.profile, ProfileArg::Agentruntime | ProfileArg::Acp) {
-        return Err(
-            "--target-cmd starts a program: add --profile agentruntime (a bridge) or --profile acp (an ACP agent)".into(),
-        );
-    }
+pub fn resolve(
+    args: &TargetArgs,
+    protocol: &dyn Protocol,
+    offline: bool,
+    env: Env,
+) -> Result<TargetChoice, String> {
+    let TargetKind::Command { program } = protocol.description().target else {
+        let profiles: Vec<String> = programs()
+            .iter()
+            .map(|(name, program)| format!("--profile {name} ({program})"))
+            .collect();
+        return Err(format!(
+            "--target-cmd starts a program: add {}",
+            profiles.join(" or ")
+        ));
+    };
     if offline {
-        return Err(
-            "--offline runs openwop's schema checks; a run of a program needs --target-cmd".into(),
-        );
+        return Err(format!(
+            "--offline runs {}'s schema checks; a run of a program needs --target-cmd",
+            super::resolve::offline_profiles()
+        ));
     }
     if args.reference.reference_upstream.is_some() {
         return Err(
             "--reference-upstream: the reference's model is the witness (--witness)".into(),
         );
     }
+    if args.target.as_deref().map(str::trim) == Some("reference") {
+        return Ok(match super::resolve::reference(args, protocol)? {
+            ReferenceTarget::Command(command) => TargetChoice::Given(Target::Command(command)),
+            ReferenceTarget::Embedded(host) => TargetChoice::Embedded(host),
+        });
+    }
+    super::resolve::refuse_reference_flags(args)?;
     let from_env = env(TARGET_CMD_ENV).filter(|v| !v.trim().is_empty());
     let command = match (
         args.target.as_deref().map(str::trim),
         &args.target_cmd,
         from_env,
     ) {
-        (Some("reference"), _, _) if args.profile == ProfileArg::Acp => {
-            acp_reference_command(args)?
-        }
-        (Some("reference"), _, _) => reference_command(args)?,
-        _ if args.reference.reference_emits_outbound => {
-            return Err(
-                "--reference-emits-outbound shapes the reference runtime: add --target reference"
-                    .into(),
-            );
-        }
         (Some(other), _, _) => {
             return Err(format!(
-                "--target `{other}`: an AgentRuntime is reached through its bridge, a command: \
+                "--target `{other}`: {program} is reached as a command: \
                  pass --target-cmd 'CMD ARGS' (or `--target reference`)"
             ));
         }
@@ -64,7 +82,7 @@ pub fn resolve(args: &TargetArgs, offline: bool, env: Env) -> Result<Target, Str
         }
         (None, None, None) => {
             return Err(format!(
-                "no target: pass --target-cmd 'CMD ARGS' (the runtime's bridge) or \
+                "no target: pass --target-cmd 'CMD ARGS' ({program}) or \
                  `--target reference`, or set {TARGET_CMD_ENV}"
             ));
         }
@@ -74,52 +92,5 @@ pub fn resolve(args: &TargetArgs, offline: bool, env: Env) -> Result<Target, Str
     {
         return Err(format!("--target-cwd {}: not a directory", dir.display()));
     }
-    Ok(Target::Command(command))
-}
-
-/// This binary's `serve-reference --profile acp`, with `--reference-fault` and
-/// `--reference-accepts` (what it advertises: image, audio, embeddedContext).
-fn acp_reference_command(args: &TargetArgs) -> Result<Command, String> {
-    let reference = &args.reference;
-    let names: Vec<&str> = AcpFault::all().iter().map(|f| f.name()).collect();
-    let fault = parse_fault::<AcpFault>(
-        "--reference-fault",
-        reference.reference_fault.as_deref(),
-        &names,
-        ACP_FAULT_LISTING,
-    )?;
-    let mut argv = vec![
-        crate::process::command::this_program()?,
-        "serve-reference".into(),
-        "--profile".into(),
-        "acp".into(),
-    ];
-    if let Some(fault) = fault {
-        argv.extend(["--fault".into(), fault.name().into()]);
-    }
-    if !reference.reference_accepts.is_empty() {
-        argv.extend(["--accepts".into(), reference.reference_accepts.join(",")]);
-    }
-    Ok(Command { argv, cwd: None })
-}
-
-/// This binary's `serve-reference --profile agentruntime`, with the `--reference-*`
-/// flags that shape it.
-fn reference_command(args: &TargetArgs) -> Result<Command, String> {
-    let reference = &args.reference;
-    let names: Vec<&str> = RuntimeFault::all().iter().map(|f| f.name()).collect();
-    let fault = parse_fault::<RuntimeFault>(
-        "--reference-fault",
-        reference.reference_fault.as_deref(),
-        &names,
-        RUNTIME_FAULT_LISTING,
-    )?;
-    let mut command = crate::calibrate::setup_agentruntime::reference_runtime(
-        fault,
-        &reference.reference_accepts,
-    )?;
-    if reference.reference_emits_outbound {
-        command.argv.push("--emits-outbound".into());
-    }
-    Ok(command)
+    Ok(TargetChoice::Given(Target::Command(command)))
 }

@@ -1,5 +1,5 @@
-//! Protocols: each wire mmconform speaks is one folder here, and one line in
-//! [`PROTOCOLS`]. Everything outside these folders is protocol-neutral: the planner
+//! Protocols: each wire mmconform speaks is one folder here, and one line in the
+//! registry (`crate::registry`). Everything outside these folders is protocol-neutral: the planner
 //! plans against whatever context a protocol provides, the executor runs whatever case
 //! a protocol sends, the judges in `crate::judge` read any [`Answer`](crate::judge::Answer),
 //! and the reporters show [`ProtocolEvidence`](crate::outcome::ProtocolEvidence) without
@@ -10,6 +10,7 @@ pub mod agentruntime;
 pub mod agui;
 pub mod anthropic;
 pub mod claims_file;
+pub mod description;
 
 pub mod openwop;
 
@@ -34,21 +35,12 @@ use serde_json::{Map, Value};
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-/// Every protocol mmconform speaks; the first is the default. Registering one is one line.
-pub const PROTOCOLS: &[&dyn Protocol] = &[
-    &openwop::Openwop,
-    &agui::Agui,
-    &openai::Openai,
-    &openai_responses::OpenaiResponses,
-    &anthropic::Anthropic,
-    &agentruntime::Agentruntime,
-    &acp::Acp,
-];
+pub use crate::protocol_options as options;
+pub use description::{Description, PlannedOn, TargetKind, UrlTarget};
 
-/// The protocol scenario files and `--profile` call `name`.
-pub fn by_name(name: &str) -> Option<&'static dyn Protocol> {
-    PROTOCOLS.iter().copied().find(|p| p.name() == name)
-}
+/// The modalities a media reference (`--media-ref MODALITY=REF`) names, where a
+/// protocol's parts are named by modality.
+pub const MEDIA_MODALITIES: [&str; 3] = ["image", "audio", "document"];
 
 /// A problem `lint` reports in a case of a protocol's file.
 pub struct LintFinding {
@@ -87,8 +79,13 @@ pub fn usage_outside_openai(
 /// A protocol as the registry knows it: its name, what scenario files may say in it,
 /// and how a run of it starts.
 pub trait Protocol: Sync {
+    /// What it says about itself: name, summary, target, token variable, ...
+    fn description(&self) -> &'static Description;
+
     /// The name scenario files use in `profile:` and `--profile` takes.
-    fn name(&self) -> &'static str;
+    fn name(&self) -> &'static str {
+        self.description().name
+    }
 
     /// The context roots (`openwop`, `agui`) and fact names its planning context holds,
     /// for `lint` to check placeholders and predicate paths against.
@@ -106,7 +103,28 @@ pub trait Protocol: Sync {
     fn api_key_header(&self) -> Option<&'static str> {
         None
     }
+
+    /// Checks the run's options before anything starts (an error is a usage error, exit
+    /// 2) and names the values among them that are secrets, for the redactor (RFC
+    /// 0108's endpoint). The run reads them again when it opens.
+    fn check_options(&self, _options: &options::ProtocolOptions) -> Result<Vec<String>, String> {
+        Ok(Vec::new())
+    }
+
+    /// Settles, before the session opens, what the run's options leave to the target
+    /// (the model doors: the one model `GET {base}/models` lists when `--model` is
+    /// absent); `client` makes a client for the target. `Err` is a usage error (exit 2).
+    fn prepare<'a>(
+        &'a self,
+        _config: &'a mut RunConfig,
+        _client: &'a ClientMaker,
+    ) -> BoxFuture<'a, Result<(), String>> {
+        Box::pin(std::future::ready(Ok(())))
+    }
 }
+
+/// Makes the HTTP client of a run's target, for [`Protocol::prepare`].
+pub type ClientMaker = dyn Fn() -> Result<HttpClient, String> + Send + Sync;
 
 /// What a protocol learned about the target before planning.
 pub struct Discovered {
@@ -158,6 +176,12 @@ pub trait ProtocolRun: Send + Sync {
     /// The options the run was started with (JSON report) and how reporters show them.
     fn options(&self) -> (Map<String, Value>, EvidenceView) {
         (Map::new(), EvidenceView::default())
+    }
+
+    /// Facts the run adds under `run.` in every planning context (openwop: the part
+    /// spelling and the protocol major); their names are `Description::run_facts`.
+    fn run_facts(&self) -> Map<String, Value> {
+        Map::new()
     }
 
     /// What the target is declared to accept, for a protocol without discovery.
@@ -237,28 +261,17 @@ pub trait ProtocolRun: Send + Sync {
     }
 }
 
-/// The checks scenario files get: every protocol's vocabulary and its case checks.
-pub fn check_options(allow_external_probe_urls: bool) -> crate::scenario::checks::CheckOptions {
-    crate::scenario::checks::CheckOptions {
-        context_roots: context_vocabulary(),
-        allow_external_probe_urls,
-        lint_case: Some(lint_case),
-    }
-}
-
-/// What the protocol of a file (`profile:`) finds foreign in one of its cases. An
-/// unknown profile is the scenario schema's to report.
-fn lint_case(
-    profile: &str,
+/// What the protocol `own` of a file (`profile:`) finds foreign in one of its cases.
+pub fn lint_file_case<'a>(
+    own: &dyn Protocol,
+    _all: impl Iterator<Item = &'a dyn Protocol>,
     case: &CaseSpec,
     raw: &Value,
     base: &str,
 ) -> Vec<crate::scenario::checks::Finding> {
-    let mut findings = by_name(profile)
-        .map(|p| p.lint_case(case, raw, base))
-        .unwrap_or_default();
+    let mut findings = own.lint_case(case, raw, base);
     // Only openwop has a self-hosted provider to judge (RFC 0108).
-    if case.expect.self_hosted.is_some() && profile != openwop::PROFILE {
+    if case.expect.self_hosted.is_some() && own.name() != openwop::PROFILE {
         findings.push(LintFinding::new(
             format!("{base}/expect/self_hosted"),
             true,
@@ -272,19 +285,26 @@ fn lint_case(
         .collect()
 }
 
-/// Every protocol's lint vocabulary, plus the roots every run has.
-pub fn context_vocabulary() -> Vec<(String, Option<Vec<String>>)> {
-    let mut roots: Vec<(String, Option<Vec<String>>)> =
-        PROTOCOLS.iter().flat_map(|p| p.vocabulary()).collect();
-    roots.push((
-        "run".to_string(),
-        Some(
-            crate::config::RUN_FACT_NAMES
+/// The lint vocabulary of `protocols`, plus the roots every run has.
+pub fn context_vocabulary<'a>(
+    protocols: impl Iterator<Item = &'a dyn Protocol>,
+) -> Vec<(String, Option<Vec<String>>)> {
+    let mut roots: Vec<(String, Option<Vec<String>>)> = Vec::new();
+    let mut run: Vec<String> = crate::config::RUN_FACT_NAMES
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    for protocol in protocols {
+        roots.extend(protocol.vocabulary());
+        run.extend(
+            protocol
+                .description()
+                .run_facts
                 .iter()
-                .map(|s| s.to_string())
-                .collect(),
-        ),
-    ));
+                .map(|s| s.to_string()),
+        );
+    }
+    roots.push(("run".to_string(), Some(run)));
     roots
 }
 

@@ -238,9 +238,7 @@ impl<'a> Ledger<'a> {
             interrupted,
             baseline_drift,
             selection: crate::exit::Selection {
-                profile: (self.config.protocol)
-                    .unwrap_or_else(|| crate::protocol::PROTOCOLS[0].name())
-                    .to_string(),
+                profile: self.config.protocol.unwrap_or_default().to_string(),
                 filtered: !self.config.filters.is_empty(),
                 other_profiles: self.suite.left_out.clone(),
             },

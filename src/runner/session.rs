@@ -9,7 +9,7 @@ use crate::http::replay::ReplayLog;
 use crate::http::{HttpClient, HttpSettings, Transports};
 use crate::plan::contexts::Contexts;
 use crate::plan::{self, PlannedCase};
-use crate::protocol::{self, ProtocolRun};
+use crate::protocol::{Protocol, ProtocolRun};
 use crate::scenario::suite::{Suite, SuiteCase};
 use crate::stop::Stop;
 use crate::witness::RunningWitness;
@@ -24,6 +24,8 @@ pub struct Session {
     pub target: ResolvedTarget,
     /// The protocol's registered name (`profile:` in scenario files).
     pub protocol_name: &'static str,
+    /// The header the protocol sends the token in (`None`: a bearer token).
+    pub api_key_header: Option<&'static str>,
     pub protocol: Box<dyn ProtocolRun>,
     /// The witness the run started (`run --witness`): after each case the executor
     /// records the model calls carrying the case's nonce. Protocols never see it.
@@ -48,12 +50,18 @@ pub struct Planned {
 impl Session {
     /// Opens the configured protocol. `Err` is a usage error (exit 2): an unknown
     /// protocol, or a declaration it cannot read.
-    pub fn open(config: Arc<RunConfig>, suite: &Suite) -> Result<Session, String> {
-        let registered = match config.protocol {
-            Some(name) => {
-                protocol::by_name(name).ok_or_else(|| format!("unknown protocol `{name}`"))?
-            }
-            None => protocol::PROTOCOLS[0],
+    pub fn open(
+        registered: &'static dyn Protocol,
+        config: Arc<RunConfig>,
+        suite: &Suite,
+    ) -> Result<Session, String> {
+        // The configuration names the protocol the session speaks (reports, the ledger).
+        let config = if config.protocol == Some(registered.name()) {
+            config
+        } else {
+            let mut named = (*config).clone();
+            named.protocol = Some(registered.name());
+            Arc::new(named)
         };
         let protocol = registered.open(&config)?;
         let target = match super::target::shown_url(&config).as_ref() {
@@ -80,6 +88,7 @@ impl Session {
         Ok(Session {
             suite: Arc::new(suite.for_profile(registered.name())),
             protocol_name: registered.name(),
+            api_key_header: registered.api_key_header(),
             config,
             target,
             protocol,
@@ -95,8 +104,8 @@ impl Session {
 
     /// The HTTP client every request of the session goes through.
     pub fn client(&self, stop: Stop) -> Result<HttpClient, String> {
-        let api_key_header = protocol::by_name(self.protocol_name).and_then(|p| p.api_key_header());
-        let settings = HttpSettings::for_run(&self.config, &self.target.base_url, api_key_header);
+        let settings =
+            HttpSettings::for_run(&self.config, &self.target.base_url, self.api_key_header);
         let mut client = HttpClient::sharing(
             settings,
             self.config.redactor(),
@@ -113,7 +122,10 @@ impl Session {
     /// plans every case of the suite against it, with `nonce` stamped in.
     pub async fn plan(&mut self, client: Option<&HttpClient>, nonce: &str) -> Planned {
         let discovered = self.protocol.discover(client).await;
-        let run = self.config.run_facts();
+        let mut run = self.config.run_facts();
+        if let Value::Object(facts) = &mut run {
+            facts.extend(self.protocol.run_facts());
+        }
         let with_run = |mut context: Map<String, Value>| {
             context.insert("run".into(), run.clone());
             Value::Object(context)
@@ -171,7 +183,7 @@ mod tests {
         let suite = crate::scenario::suite::load_suite(&crate::scenario::suite::SuiteOptions {
             include_builtin: true,
             paths: Vec::new(),
-            checks: crate::protocol::check_options(false),
+            checks: crate::registry::check_options(false),
         })
         .unwrap();
         let id = "openwop.rfc0196.public-nat64-not-refused";

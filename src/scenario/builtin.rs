@@ -61,7 +61,7 @@ mod tests {
     /// schema, model, every check) gives.
     #[test]
     fn the_build_time_parse_of_every_builtin_file_is_what_the_full_load_gives() {
-        let checks = crate::protocol::check_options(false);
+        let checks = crate::registry::check_options(false);
         let fast = load_files(&checks).expect("built-in files load");
         let full = crate::scenario::suite::load_sources(
             &crate::scenario::suite::builtin_sources(),

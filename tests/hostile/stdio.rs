@@ -40,9 +40,7 @@ fn agentruntime(name: &str, command: &str, jobs: &str) -> crate::measure::Measur
         name,
         &[
             "--filter",
-            "agentruntime.describe",
-            "--filter",
-            "agentruntime.delivery?image*",
+            "agentruntime.describe or id(agentruntime.delivery?image*)",
             "--profile",
             "agentruntime",
             "--target-cmd",

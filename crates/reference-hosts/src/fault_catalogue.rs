@@ -1,7 +1,40 @@
 //! The shape every table of deliberate faults shares: variants with a stable
 //! kebab-case name (command line, test names, the calibration matrix) and one sentence
 //! saying which requirement each breaks. Declared once here so the tables of the
-//! openwop host and of the AG-UI agent cannot drift apart in how they parse and print.
+//! reference hosts cannot drift apart in how they parse and print, and one trait,
+//! [`HostFault`], through which the tool lists, describes and schedules any of them
+//! without knowing which table it comes from.
+
+/// A fault of any reference host, as calibration and `serve-reference --list-faults`
+/// see it. The catalogue macro implements the naming half; each table says the rest
+/// (`impl HostFault for ...`), leaving the defaults where they hold.
+pub trait HostFault: Catalogued {
+    /// A fault of the forwarding path: it changes nothing unless the host has an
+    /// upstream model, so only a run with one (a witness) can catch it.
+    fn needs_upstream(&self) -> bool {
+        false
+    }
+
+    /// Its whole effect is that something cases need in order to observe anything is
+    /// missing (a seam that answers 404): cases are blocked rather than failed.
+    fn blocks_cases(&self) -> bool {
+        false
+    }
+
+    /// Whether it acts at `door`, for a host with several (the OpenAI server's `chat`
+    /// and `responses`); a host with one door is the same at every door.
+    fn acts_at(&self, _door: &str) -> bool {
+        true
+    }
+}
+
+/// The naming half of [`HostFault`], implemented by the catalogue macro.
+pub trait Catalogued: std::fmt::Debug + Send + Sync + 'static {
+    /// The stable kebab-case name used on the command line and in test names.
+    fn name(&self) -> &'static str;
+    /// One sentence: which requirement it breaks.
+    fn description(&self) -> &'static str;
+}
 
 /// Declares `enum $name` with `all()`, `name()`, `description()`, `Display` and
 /// `FromStr` (whose error, `$unknown`, lists the valid names).
@@ -36,6 +69,17 @@ macro_rules! fault_catalogue {
                 match self {
                     $( $name::$variant => $description, )*
                 }
+            }
+        }
+
+        impl $crate::fault_catalogue::Catalogued for $name {
+            // The inherent methods (by value) are the ones called here.
+            fn name(&self) -> &'static str {
+                $name::name(*self)
+            }
+
+            fn description(&self) -> &'static str {
+                $name::description(*self)
             }
         }
 

@@ -85,6 +85,7 @@ pub use discovery::{discovery_document, discovery_document_v2};
 pub use envelope::{EnvelopeState, UNIVERSAL_ENVELOPES, accept_envelope};
 pub use error_body::{ErrorCode, Rejection};
 pub use fault::{Fault, UnknownFault};
+pub use fault_catalogue::{Catalogued, HostFault};
 pub use forward::COMPAT_PROVIDER;
 pub use media_ref::{KNOWN_BLOB_BYTES, known_media_ref};
 pub use negotiation::{PREFERRED_VERSION, PROTOCOL_VERSIONS};

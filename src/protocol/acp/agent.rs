@@ -7,6 +7,7 @@
 use super::connection::{Connection, Exchange};
 use crate::config::AgentSettings;
 use crate::process::{Command, Environment, LineLimits, Peer, PeerOptions};
+use crate::protocol::options::OptionSpec;
 use crate::stop::Stop;
 use serde_json::{Value, json};
 use std::time::Duration;
@@ -16,12 +17,21 @@ pub const GRACE: Duration = Duration::from_secs(3);
 /// The variable carrying the witness's base URL (with `--witness`).
 pub const WITNESS_VAR: &str = "MMCONFORM_WITNESS_URL";
 
+/// `--acp-auth`: the method `authenticate` is called with.
+pub static AUTH_OPTION: OptionSpec = OptionSpec::flag(
+    "acp-auth",
+    "METHOD",
+    "acp: the authentication method (one of initialize's authMethods) to call `authenticate` with before the first session; with --witness, a \"gateway\" method (`_meta.gateway`) is given the witness as its model's base URL.",
+);
+
 /// How the run's agent is started.
 #[derive(Debug, Clone)]
 pub struct Agent {
     pub command: Command,
     pub witness_url: Option<String>,
     pub settings: AgentSettings,
+    /// The `authenticate` method to call after `initialize` (`--acp-auth`).
+    pub auth: Option<String>,
     pub limits: LineLimits,
     pub timeout: Duration,
     pub grace: Duration,
@@ -80,7 +90,7 @@ impl Agent {
                 None,
             )
             .await;
-        let authenticate = match (&self.settings.acp_auth, initialize.result()) {
+        let authenticate = match (&self.auth, initialize.result()) {
             (Some(method), Some(listing)) => {
                 let params = super::gateway::authenticate_params(
                     method,

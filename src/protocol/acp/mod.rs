@@ -22,7 +22,7 @@ pub mod unadvertised;
 
 use crate::config::{RunConfig, Target};
 use crate::process::LineLimits;
-use crate::protocol::{LintFinding, Protocol, ProtocolRun};
+use crate::protocol::{Description, LintFinding, PlannedOn, Protocol, ProtocolRun, TargetKind};
 use crate::scenario::model::CaseSpec;
 use serde_json::Value;
 use std::sync::Arc;
@@ -35,12 +35,27 @@ pub const INITIALIZE: &str = "initialize";
 pub const PROMPT: &str = "session/prompt";
 pub const ENDPOINTS: [&str; 2] = [INITIALIZE, PROMPT];
 
-/// The ACP profile, as registered in [`crate::protocol::PROTOCOLS`].
+/// The ACP profile, as the registry (`crate::registry`) lists it.
 pub struct Acp;
 
+/// What the ACP profile says about itself.
+static DESCRIPTION: Description = Description {
+    name: PROFILE,
+    summary: "Agent Client Protocol agents (JSON-RPC on stdio): one agent process per run, `--target-cmd`",
+    target: TargetKind::Command {
+        program: "an ACP agent",
+    },
+    token_env: None,
+    offline: false,
+    planned_on: PlannedOn::Target,
+    media_ref_kinds: &crate::protocol::MEDIA_MODALITIES,
+    options: &[&agent::AUTH_OPTION],
+    run_facts: &[],
+};
+
 impl Protocol for Acp {
-    fn name(&self) -> &'static str {
-        PROFILE
+    fn description(&self) -> &'static Description {
+        &DESCRIPTION
     }
 
     fn vocabulary(&self) -> Vec<(String, Option<Vec<String>>)> {
@@ -72,6 +87,10 @@ impl Protocol for Acp {
             command,
             witness_url: config.witness_url.clone(),
             settings: config.agent.clone(),
+            auth: config
+                .options
+                .value(agent::AUTH_OPTION.name)
+                .map(String::from),
             limits: LineLimits::for_body_cap(config.max_response_bytes),
             timeout: config.timeout,
             grace: agent::GRACE.min(config.timeout),

@@ -50,7 +50,7 @@ impl ProtocolRun for AcpRun {
         options.insert("command".into(), json!(shown));
         options.insert("witness".into(), json!(self.agent.witness_url));
         options.insert("environment".into(), self.agent.settings.record());
-        options.insert("auth".into(), json!(self.agent.settings.acp_auth));
+        options.insert("auth".into(), json!(self.agent.auth));
         let mut properties = vec![("acp.command".into(), shown.clone())];
         for (name, _) in &self.agent.settings.env {
             properties.push(("acp.env".into(), format!("{name}=<redacted>")));
@@ -168,7 +168,7 @@ impl ProtocolRun for AcpRun {
             },
             problems.is_empty(),
         )];
-        if let (Some(method), Some(listing)) = (&self.agent.settings.acp_auth, initialize.result())
+        if let (Some(method), Some(listing)) = (&self.agent.auth, initialize.result())
             && let Some(note) =
                 super::gateway::note(method, listing, self.agent.witness_url.as_deref())
         {

@@ -25,7 +25,7 @@ pub mod startup;
 
 use crate::config::{RunConfig, Target};
 use crate::process::LineLimits;
-use crate::protocol::{LintFinding, Protocol, ProtocolRun};
+use crate::protocol::{Description, LintFinding, PlannedOn, Protocol, ProtocolRun, TargetKind};
 use crate::scenario::model::CaseSpec;
 use serde_json::Value;
 use std::sync::Arc;
@@ -38,12 +38,27 @@ pub const DESCRIBE: &str = "describe";
 pub const EXECUTE: &str = "execute";
 pub const ENDPOINTS: [&str; 2] = [DESCRIBE, EXECUTE];
 
-/// The AgentRuntime protocol, as registered in [`crate::protocol::PROTOCOLS`].
+/// The AgentRuntime protocol, as the registry (`crate::registry`) lists it.
 pub struct Agentruntime;
 
+/// What the AgentRuntime protocol says about itself.
+static DESCRIPTION: Description = Description {
+    name: PROFILE,
+    summary: "AgentRuntimes (RemoteClaw #385) through a bridge process: `--target-cmd`",
+    target: TargetKind::Command {
+        program: "a bridge",
+    },
+    token_env: None,
+    offline: false,
+    planned_on: PlannedOn::Target,
+    media_ref_kinds: &crate::protocol::MEDIA_MODALITIES,
+    options: &[],
+    run_facts: &[],
+};
+
 impl Protocol for Agentruntime {
-    fn name(&self) -> &'static str {
-        PROFILE
+    fn description(&self) -> &'static Description {
+        &DESCRIPTION
     }
 
     fn vocabulary(&self) -> Vec<(String, Option<Vec<String>>)> {

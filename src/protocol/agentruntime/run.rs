@@ -9,7 +9,7 @@ use super::event::EventReader;
 use crate::config::RunConfig;
 use crate::http::HttpClient;
 use crate::observation::Observation;
-use crate::outcome::{EvidenceView, ProtocolEvidence};
+use crate::outcome::{EvidenceView, Outcome, ProtocolEvidence};
 use crate::plan::result::record_of;
 use crate::protocol::{CaseInput, Discovered, Probed, ProtocolRun};
 use futures_util::FutureExt as _;
@@ -166,10 +166,7 @@ impl ProtocolRun for AgentruntimeRun {
             if let Some(why) = self.dies_at_start(client, nonce).await {
                 probed.problem = Some(why.clone());
                 for endpoint in super::ENDPOINTS {
-                    (probed.unusable).insert(
-                        endpoint.into(),
-                        (crate::outcome::Outcome::Blocked, why.clone()),
-                    );
+                    (probed.unusable).insert(endpoint.into(), (Outcome::Blocked, why.clone()));
                 }
             }
             crate::protocol::refuse_other_endpoints(

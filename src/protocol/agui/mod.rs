@@ -23,7 +23,9 @@ pub use classify::{StreamClass, StreamEvidence};
 pub use declaration::Declaration;
 
 use crate::config::RunConfig;
-use crate::protocol::{LintFinding, Protocol, ProtocolRun};
+use crate::protocol::{
+    Description, LintFinding, PlannedOn, Protocol, ProtocolRun, TargetKind, UrlTarget,
+};
 use crate::scenario::model::CaseSpec;
 use serde_json::Value;
 use std::sync::Arc;
@@ -34,12 +36,30 @@ pub const ENDPOINT: &str = "agui-run";
 /// The protocol name scenario files use (`profile: agui`).
 pub const PROFILE: &str = "agui";
 
-/// The AG-UI protocol, as registered in [`crate::protocol::PROTOCOLS`].
+/// The AG-UI protocol, as the registry (`crate::registry`) lists it.
 pub struct Agui;
 
+/// What the AG-UI protocol says about itself.
+static DESCRIPTION: Description = Description {
+    name: PROFILE,
+    summary: "AG-UI 1.0 agents: a run endpoint answering with an event stream",
+    target: TargetKind::Url(UrlTarget {
+        env: "AGUI_TARGET_URL",
+        what: Some("the agent's run endpoint"),
+        appended_path: None,
+        as_given: true,
+    }),
+    token_env: None,
+    offline: false,
+    planned_on: PlannedOn::Declaration,
+    media_ref_kinds: &PART_KINDS,
+    options: &[],
+    run_facts: &[],
+};
+
 impl Protocol for Agui {
-    fn name(&self) -> &'static str {
-        PROFILE
+    fn description(&self) -> &'static Description {
+        &DESCRIPTION
     }
 
     fn vocabulary(&self) -> Vec<(String, Option<Vec<String>>)> {

@@ -17,7 +17,7 @@ pub mod part;
 use crate::config::RunConfig;
 use crate::protocol::openai::wire::Wire;
 use crate::protocol::openai::{Declaration, lint, run};
-use crate::protocol::{LintFinding, Protocol, ProtocolRun};
+use crate::protocol::{Description, LintFinding, PlannedOn, Protocol, ProtocolRun, TargetKind};
 use crate::scenario::model::CaseSpec;
 use serde_json::{Value, json};
 use std::sync::Arc;
@@ -62,12 +62,28 @@ pub static MESSAGES: Wire = Wire {
     classify_body: classify::classify_body,
 };
 
-/// The Messages protocol, as registered in [`crate::protocol::PROTOCOLS`].
+/// The Messages protocol, as the registry (`crate::registry`) lists it.
 pub struct Anthropic;
 
+/// What the Messages profile says about itself.
+static DESCRIPTION: Description = Description {
+    name: PROFILE,
+    summary: "Anthropic Messages (`POST {base}/messages`) of gateways and model servers",
+    target: TargetKind::Url(crate::protocol::openai::wire::UrlTarget {
+        env: "ANTHROPIC_BASE_URL",
+        ..crate::protocol::openai::wire::api_base_target(PATH)
+    }),
+    token_env: Some("ANTHROPIC_API_KEY"),
+    offline: false,
+    planned_on: PlannedOn::DeclarationOrTextOnly,
+    media_ref_kinds: &KINDS,
+    options: &[&crate::protocol::openai::MODEL_OPTION],
+    run_facts: &[],
+};
+
 impl Protocol for Anthropic {
-    fn name(&self) -> &'static str {
-        PROFILE
+    fn description(&self) -> &'static Description {
+        &DESCRIPTION
     }
 
     /// The declaration's facts are `openai.*`, registered by the `openai` profile.
@@ -77,6 +93,21 @@ impl Protocol for Anthropic {
 
     fn lint_case(&self, case: &CaseSpec, raw: &Value, base: &str) -> Vec<LintFinding> {
         lint::lint_door(ENDPOINT, PROFILE, case, raw, base)
+    }
+
+    fn check_options(
+        &self,
+        options: &crate::protocol::options::ProtocolOptions,
+    ) -> Result<Vec<String>, String> {
+        crate::protocol::openai::check_model(options)
+    }
+
+    fn prepare<'a>(
+        &'a self,
+        config: &'a mut RunConfig,
+        client: &'a crate::protocol::ClientMaker,
+    ) -> futures_util::future::BoxFuture<'a, Result<(), String>> {
+        crate::protocol::openai::models::prepare(&MESSAGES, config, client)
     }
 
     fn open(&self, config: &Arc<RunConfig>) -> Result<Box<dyn ProtocolRun>, String> {

@@ -28,7 +28,8 @@ pub use classify::CompletionEvidence;
 pub use declaration::Declaration;
 
 use crate::config::RunConfig;
-use crate::protocol::{LintFinding, Protocol, ProtocolRun};
+use crate::protocol::options::{OptionSpec, ProtocolOptions};
+use crate::protocol::{Description, LintFinding, PlannedOn, Protocol, ProtocolRun, TargetKind};
 use crate::scenario::model::CaseSpec;
 use serde_json::Value;
 use std::sync::Arc;
@@ -83,12 +84,55 @@ pub fn kind_of_mime(mime: &str) -> &'static str {
     }
 }
 
-/// The OpenAI-compatible protocol, as registered in [`crate::protocol::PROTOCOLS`].
+/// The OpenAI-compatible protocol, as the registry (`crate::registry`) lists it.
 pub struct Openai;
 
+/// What the Chat Completions profile says about itself.
+static DESCRIPTION: Description = Description {
+    name: PROFILE,
+    summary: "OpenAI-compatible Chat Completions endpoints (model servers, gateways, proxies)",
+    target: TargetKind::Url(wire::api_base_target(PATH)),
+    token_env: Some(TOKEN_ENV),
+    offline: false,
+    planned_on: PlannedOn::DeclarationOrTextOnly,
+    media_ref_kinds: &KINDS,
+    options: &[&MODEL_OPTION],
+    run_facts: &[],
+};
+
+/// The variable the token of an OpenAI-compatible endpoint is read from.
+pub const TOKEN_ENV: &str = "OPENAI_API_KEY";
+
+/// The option naming the model every request names.
+pub const MODEL: &str = "model";
+
+/// `--model` (project file: `model`), the option every model door takes.
+pub static MODEL_OPTION: OptionSpec = OptionSpec {
+    project_key: Some("model"),
+    ..OptionSpec::flag(
+        MODEL,
+        "NAME",
+        "openai: the model every request names; when absent, the one model `GET {base}/models` lists (more or fewer is a usage error naming them).",
+    )
+};
+
+/// The model the run names: `--model`, the one `GET {base}/models` listed, or the
+/// reference server's.
+pub fn model(options: &ProtocolOptions) -> Option<&str> {
+    options.value(MODEL).map(str::trim)
+}
+
+/// `--model` must name a model when given.
+pub fn check_model(options: &ProtocolOptions) -> Result<Vec<String>, String> {
+    match model(options) {
+        Some("") => Err("--model must name a model".into()),
+        _ => Ok(Vec::new()),
+    }
+}
+
 impl Protocol for Openai {
-    fn name(&self) -> &'static str {
-        PROFILE
+    fn description(&self) -> &'static Description {
+        &DESCRIPTION
     }
 
     fn vocabulary(&self) -> Vec<(String, Option<Vec<String>>)> {
@@ -105,6 +149,21 @@ impl Protocol for Openai {
 
     fn lint_case(&self, case: &CaseSpec, raw: &Value, base: &str) -> Vec<LintFinding> {
         lint::lint_case(case, raw, base)
+    }
+
+    fn check_options(
+        &self,
+        options: &crate::protocol::options::ProtocolOptions,
+    ) -> Result<Vec<String>, String> {
+        check_model(options)
+    }
+
+    fn prepare<'a>(
+        &'a self,
+        config: &'a mut RunConfig,
+        client: &'a crate::protocol::ClientMaker,
+    ) -> futures_util::future::BoxFuture<'a, Result<(), String>> {
+        models::prepare(&CHAT, config, client)
     }
 
     fn open(&self, config: &Arc<RunConfig>) -> Result<Box<dyn ProtocolRun>, String> {

@@ -4,6 +4,7 @@
 //! as an unreachable target.
 
 use crate::http::{HttpClient, HttpRequest};
+use crate::protocol::options::Origin;
 use serde_json::Value;
 
 /// Most model ids named in a usage error.
@@ -30,6 +31,30 @@ pub fn listed_ids(body: &[u8]) -> Option<Vec<String>> {
             .map(str::to_string)
             .collect(),
     )
+}
+
+/// Fills the run's model when no option names one: the one model `{base}/models`
+/// lists. `Err` is a usage error (exit 2); no answer leaves it empty for the endpoint
+/// probe to report.
+pub fn prepare<'a>(
+    door: &'static super::wire::Wire,
+    config: &'a mut crate::config::RunConfig,
+    client: &'a crate::protocol::ClientMaker,
+) -> futures_util::future::BoxFuture<'a, Result<(), String>> {
+    Box::pin(async move {
+        let url_target = matches!(config.target, crate::config::Target::Url(_));
+        if super::model(&config.options).is_some() || !url_target {
+            return Ok(());
+        }
+        match choose(&client()?, door).await {
+            ModelChoice::One(id) => {
+                config.options.set(super::MODEL, id, Origin::Target);
+                Ok(())
+            }
+            ModelChoice::NoAnswer(_) => Ok(()),
+            ModelChoice::Ambiguous(message) => Err(message),
+        }
+    })
 }
 
 /// Asks `{base}/models` and decides.

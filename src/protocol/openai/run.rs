@@ -40,7 +40,7 @@ impl OpenaiRun {
     }
 
     fn model(&self) -> Option<&str> {
-        self.config.model.as_deref()
+        super::model(&self.config.options)
     }
 }
 

@@ -45,6 +45,19 @@ pub type RenderPart =
 /// stream was asked for, the body, how reading ended.
 pub type ClassifyBody = fn(u16, Option<String>, bool, &[u8], ReadEnd) -> CompletionEvidence;
 
+pub use crate::protocol::UrlTarget;
+
+/// A door's target: the API base (`http://host:port/v1`), or `OPENAI_BASE_URL` when
+/// `--target` is absent; a target already ending with the door's `path` is refused.
+pub const fn api_base_target(path: &'static str) -> UrlTarget {
+    UrlTarget {
+        env: "OPENAI_BASE_URL",
+        what: Some("the API base, http://host:port/v1"),
+        appended_path: Some(path),
+        as_given: false,
+    }
+}
+
 /// One OpenAI front door.
 pub struct Wire {
     /// The profile name (`profile:`, `--profile`, the reports).

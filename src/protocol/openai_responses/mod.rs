@@ -16,7 +16,7 @@ pub mod part;
 use crate::config::RunConfig;
 use crate::protocol::openai::wire::Wire;
 use crate::protocol::openai::{Declaration, lint, run};
-use crate::protocol::{LintFinding, Protocol, ProtocolRun};
+use crate::protocol::{Description, LintFinding, PlannedOn, Protocol, ProtocolRun, TargetKind};
 use crate::scenario::model::CaseSpec;
 use serde_json::{Value, json};
 use std::sync::Arc;
@@ -43,12 +43,25 @@ pub static RESPONSES: Wire = Wire {
     classify_body: classify::classify_body,
 };
 
-/// The Responses protocol, as registered in [`crate::protocol::PROTOCOLS`].
+/// The Responses protocol, as the registry (`crate::registry`) lists it.
 pub struct OpenaiResponses;
 
+/// What the Responses profile says about itself.
+static DESCRIPTION: Description = Description {
+    name: PROFILE,
+    summary: "The OpenAI Responses API (`POST {base}/responses`) of gateways and model servers",
+    target: TargetKind::Url(crate::protocol::openai::wire::api_base_target(PATH)),
+    token_env: Some(crate::protocol::openai::TOKEN_ENV),
+    offline: false,
+    planned_on: PlannedOn::DeclarationOrTextOnly,
+    media_ref_kinds: &crate::protocol::openai::KINDS,
+    options: &[&crate::protocol::openai::MODEL_OPTION],
+    run_facts: &[],
+};
+
 impl Protocol for OpenaiResponses {
-    fn name(&self) -> &'static str {
-        PROFILE
+    fn description(&self) -> &'static Description {
+        &DESCRIPTION
     }
 
     /// The declaration's facts are `openai.*`, registered by the `openai` profile.
@@ -58,6 +71,21 @@ impl Protocol for OpenaiResponses {
 
     fn lint_case(&self, case: &CaseSpec, raw: &Value, base: &str) -> Vec<LintFinding> {
         lint::lint_door(ENDPOINT, PROFILE, case, raw, base)
+    }
+
+    fn check_options(
+        &self,
+        options: &crate::protocol::options::ProtocolOptions,
+    ) -> Result<Vec<String>, String> {
+        crate::protocol::openai::check_model(options)
+    }
+
+    fn prepare<'a>(
+        &'a self,
+        config: &'a mut RunConfig,
+        client: &'a crate::protocol::ClientMaker,
+    ) -> futures_util::future::BoxFuture<'a, Result<(), String>> {
+        crate::protocol::openai::models::prepare(&RESPONSES, config, client)
     }
 
     fn open(&self, config: &Arc<RunConfig>) -> Result<Box<dyn ProtocolRun>, String> {

@@ -2,6 +2,7 @@
 //! evaluation context (`discovery`, `openwop`, `run`) that plans every other case.
 //! Also the one-off seam probe.
 
+use super::options::OpenwopOptions;
 use super::seam_case::{CaseEnv, judge_response};
 use super::{Seam, facts};
 use crate::canonical::canonical_sha256;
@@ -27,12 +28,17 @@ pub struct DiscoveryResult {
 
 /// The evaluation context cases are planned against: the document (when usable),
 /// the profile's facts and the run's own facts.
-pub fn context(usable: Option<&Value>, major: u8, config: &RunConfig) -> Value {
+pub fn context(
+    usable: Option<&Value>,
+    major: u8,
+    config: &RunConfig,
+    options: &OpenwopOptions,
+) -> Value {
     let mut openwop = facts::derive(usable, major, config.max_probe_bytes);
     if let Value::Object(map) = &mut openwop {
         map.extend(super::self_hosted::facts(
             usable,
-            config.self_hosted_provider.as_ref(),
+            options.self_hosted_provider.as_ref(),
         ));
     }
     json!({
@@ -47,6 +53,7 @@ pub fn context(usable: Option<&Value>, major: u8, config: &RunConfig) -> Value {
 pub async fn fetch(
     client: &HttpClient,
     config: &RunConfig,
+    options: &OpenwopOptions,
     major: u8,
     purpose: &str,
 ) -> DiscoveryResult {
@@ -100,7 +107,7 @@ pub async fn fetch(
     } else {
         None
     };
-    let mut context = context(usable, major, config);
+    let mut context = context(usable, major, config, options);
     // The version the host says answered (versioning.md §1.4), as the run records it.
     let answered = exchange
         .response

@@ -1,8 +1,7 @@
 //! What an openwop run adds to the run's evidence: its options (the part-spelling
 //! dialect and the major version), listed in the JSON report and shown by reporters.
 
-use super::Dialect;
-use crate::config::OpenwopMajor;
+use super::options::{Dialect, OpenwopMajor};
 use crate::outcome::EvidenceView;
 use serde_json::{Map, Value, json};
 

@@ -11,6 +11,7 @@ pub mod facts;
 pub mod lint;
 pub mod major;
 pub mod negotiation;
+pub mod options;
 pub mod part;
 pub mod provider;
 pub mod run;
@@ -20,7 +21,9 @@ pub mod self_hosted_case;
 pub mod v2_errors;
 
 use crate::config::RunConfig;
-use crate::protocol::{LintFinding, Protocol, ProtocolRun};
+use crate::protocol::{
+    Description, LintFinding, PlannedOn, Protocol, ProtocolRun, TargetKind, UrlTarget,
+};
 use crate::scenario::model::CaseSpec;
 use serde_json::Value;
 use std::sync::Arc;
@@ -42,12 +45,35 @@ pub const ENDPOINTS: [&str; 9] = [
 /// The protocol name scenario files use (`profile: openwop`).
 pub const PROFILE: &str = "openwop";
 
-/// The openwop protocol, as registered in [`crate::protocol::PROTOCOLS`].
+/// The openwop protocol, as the registry (`crate::registry`) lists it.
 pub struct Openwop;
 
+/// What the openwop protocol says about itself.
+static DESCRIPTION: Description = Description {
+    name: PROFILE,
+    summary: "openwop hosts: discovery, the callAI and envelope seams",
+    target: TargetKind::Url(UrlTarget {
+        env: "OPENWOP_BASE_URL",
+        what: None,
+        appended_path: Some(DISCOVERY_PATH),
+        as_given: false,
+    }),
+    token_env: Some("OPENWOP_API_KEY"),
+    offline: true,
+    planned_on: PlannedOn::Target,
+    media_ref_kinds: &crate::protocol::MEDIA_MODALITIES,
+    options: &[
+        &options::OPTIONS[0],
+        &options::OPTIONS[1],
+        &options::OPTIONS[2],
+        &options::OPTIONS[3],
+    ],
+    run_facts: &["dialect", "openwopMajor"],
+};
+
 impl Protocol for Openwop {
-    fn name(&self) -> &'static str {
-        PROFILE
+    fn description(&self) -> &'static Description {
+        &DESCRIPTION
     }
 
     fn vocabulary(&self) -> Vec<(String, Option<Vec<String>>)> {
@@ -64,15 +90,29 @@ impl Protocol for Openwop {
         lint::lint_case(case, raw, base)
     }
 
+    /// The self-hosted endpoint (RFC 0108) is a secret: every needle it is looked for
+    /// by is masked in every output.
+    fn check_options(
+        &self,
+        options: &crate::protocol::options::ProtocolOptions,
+    ) -> Result<Vec<String>, String> {
+        let read = options::OpenwopOptions::read(options)?;
+        Ok(read
+            .compat_endpoint
+            .map(|endpoint| self_hosted::secrets(&endpoint))
+            .unwrap_or_default())
+    }
+
     fn open(&self, config: &Arc<RunConfig>) -> Result<Box<dyn ProtocolRun>, String> {
         if !config.claims.is_empty() {
             return Err("--accepts/--claims declare an AG-UI agent: add --profile agui".into());
         }
-        Ok(Box::new(run::OpenwopRun::new(config.clone())))
+        let options = options::OpenwopOptions::read(&config.options)?;
+        Ok(Box::new(run::OpenwopRun::new(config.clone(), options)))
     }
 }
 
-pub use crate::config::Dialect;
+pub use options::{Dialect, NamedProvider, OpenwopMajor};
 
 pub const DISCOVERY_PATH: &str = "/.well-known/openwop";
 

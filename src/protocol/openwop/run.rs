@@ -2,10 +2,11 @@
 //! seam the runnable cases need probed once, then every case sent to its seam.
 
 use super::discovery::{self, DiscoveryResult};
+use super::options::{OpenwopMajor, OpenwopOptions};
 use super::part::PartInputs;
 use super::seam_case::{self, CaseEnv};
 use super::self_hosted_case::SelfHostedEnv;
-use crate::config::{OpenwopMajor, RunConfig};
+use crate::config::RunConfig;
 use crate::http::HttpClient;
 use crate::observation::Observation;
 use crate::outcome::{EvidenceView, Outcome};
@@ -21,6 +22,8 @@ use std::sync::Arc;
 
 pub struct OpenwopRun {
     config: Arc<RunConfig>,
+    /// Its own options, read when the run opened.
+    options: OpenwopOptions,
     /// The discovery answer, judged again by every discovery case (never refetched).
     discovery: Option<DiscoveryResult>,
     /// An auto run's second answer, the v2 root, for the cases of the `v2` variant.
@@ -31,9 +34,10 @@ pub struct OpenwopRun {
 pub const V1_ONLY_NOTE: &str = "the host lists no 2.x version in protocolVersions: it does not speak openwop 2, so only the v1 suite ran (not a failure; --openwop-major 2 asks for v2)";
 
 impl OpenwopRun {
-    pub fn new(config: Arc<RunConfig>) -> OpenwopRun {
+    pub fn new(config: Arc<RunConfig>, options: OpenwopOptions) -> OpenwopRun {
         OpenwopRun {
             config,
+            options,
             discovery: None,
             discovery_v2: None,
         }
@@ -42,7 +46,7 @@ impl OpenwopRun {
     /// The major a case is judged at: its context's (an auto run's `v2` cases are
     /// planned from the v2 root), else the one the run targets.
     fn major_of(&self, context: &Value) -> u8 {
-        super::major::of_context(context).unwrap_or(self.config.openwop_major.first())
+        super::major::of_context(context).unwrap_or(self.options.major.first())
     }
 
     /// The discovery answer a case of `variant` was planned from.
@@ -61,14 +65,14 @@ impl OpenwopRun {
             context: input.context,
             nonce: input.nonce,
             part_inputs: PartInputs {
-                dialect: self.config.dialect,
+                dialect: self.options.dialect,
                 nonce: input.nonce,
                 media_base_url: self.config.media_base_url.as_deref(),
                 media_refs: &self.config.media_refs,
             },
             provider: self.config.model_provider.as_deref(),
             self_hosted: SelfHostedEnv {
-                endpoint: self.config.compat_endpoint.as_deref(),
+                endpoint: self.options.compat_endpoint.as_deref(),
                 discovery: [
                     ("discovery", &self.discovery),
                     ("discovery@v2", &self.discovery_v2),
@@ -90,11 +94,19 @@ fn object(value: Value) -> Map<String, Value> {
 
 impl ProtocolRun for OpenwopRun {
     fn options(&self) -> (Map<String, Value>, EvidenceView) {
-        super::evidence::run_options(self.config.dialect, self.config.openwop_major)
+        super::evidence::run_options(self.options.dialect, self.options.major)
+    }
+
+    /// `run.dialect` and `run.openwopMajor`: the part spelling and the major judged.
+    fn run_facts(&self) -> Map<String, Value> {
+        let mut facts = Map::new();
+        facts.insert("dialect".into(), Value::from(self.options.dialect.as_str()));
+        facts.insert("openwopMajor".into(), self.options.major.as_json());
+        facts
     }
 
     fn arrange(&self, suite: &Suite, variants: &[String]) -> Option<Suite> {
-        let auto = self.config.openwop_major == OpenwopMajor::Auto;
+        let auto = self.options.major == OpenwopMajor::Auto;
         (auto && variants.iter().any(|v| v == super::major::V2))
             .then(|| super::major::arrange(suite))
     }
@@ -102,29 +114,36 @@ impl ProtocolRun for OpenwopRun {
     fn discover<'a>(&'a mut self, client: Option<&'a HttpClient>) -> BoxFuture<'a, Discovered> {
         async move {
             let Some(client) = client else {
-                let major = self.config.openwop_major.first();
+                let major = self.options.major.first();
                 return Discovered {
-                    context: object(discovery::context(None, major, &self.config)),
+                    context: object(discovery::context(None, major, &self.config, &self.options)),
                     snapshot: None,
                     problem: None,
                     variants: Vec::new(),
                 };
             };
-            let major = self.config.openwop_major.first();
-            let fetched = discovery::fetch(client, &self.config, major, "discovery").await;
+            let major = self.options.major.first();
+            let fetched =
+                discovery::fetch(client, &self.config, &self.options, major, "discovery").await;
             let mut found = Discovered {
                 context: object(fetched.context.clone()),
                 snapshot: Some(fetched.snapshot.clone()),
                 problem: fetched.problem.clone(),
                 variants: Vec::new(),
             };
-            let auto = self.config.openwop_major == OpenwopMajor::Auto;
+            let auto = self.options.major == OpenwopMajor::Auto;
             let lists_v2 = fetched.context.pointer("/openwop/listsV2") == Some(&Value::Bool(true));
             if auto && fetched.problem.is_none() {
                 if lists_v2 {
                     let tag = super::major::V2;
-                    let v2 = discovery::fetch(client, &self.config, 2, &format!("discovery@{tag}"))
-                        .await;
+                    let v2 = discovery::fetch(
+                        client,
+                        &self.config,
+                        &self.options,
+                        2,
+                        &format!("discovery@{tag}"),
+                    )
+                    .await;
                     if let Some(snapshot) = &mut found.snapshot {
                         snapshot.variants.insert(tag.into(), v2.snapshot.clone());
                     }
@@ -167,7 +186,7 @@ impl ProtocolRun for OpenwopRun {
                     base != "discovery" && !super::negotiation::is_negotiation(base)
                 })
                 .map(|endpoint| async move {
-                    let major = self.config.openwop_major.first();
+                    let major = self.options.major.first();
                     let blocked = match (problem_of(endpoint), super::seam(endpoint, major)) {
                         (Some(problem), _) => Some(format!("discovery unusable: {problem}")),
                         (None, Some(seam)) => discovery::probe_seam(client, &seam).await,
@@ -195,7 +214,7 @@ impl ProtocolRun for OpenwopRun {
     }
 
     fn excludes(&self, case: &SuiteCase, context: &Value) -> Option<String> {
-        let auto = self.config.openwop_major == OpenwopMajor::Auto;
+        let auto = self.options.major == OpenwopMajor::Auto;
         super::major::excludes(&case.spec, self.major_of(context), auto, context)
     }
 

@@ -7,9 +7,10 @@
 //! (`--self-hosted-provider`). Without it a v2 run reports that gap (OPENWOP-V2 §7,
 //! "self-hosted id at v2"): the cases are blocked, never decided on a guessed id.
 //! The endpoint comes from `OPENWOP_TEST_COMPAT_ENDPOINT`, as the official suite reads
-//! it; it is a secret to every report (the resolver adds it to the redactor).
+//! it; it is a secret to every report (`Protocol::check_options` names it to the
+//! redactor).
 
-use crate::config::NamedProvider;
+use super::options::NamedProvider;
 use serde_json::{Map, Value, json};
 use std::net::IpAddr;
 

@@ -121,9 +121,7 @@ fn leaking_run(extra: &[&str]) -> (common::RunResult, tempfile::TempDir) {
         "--timeout",
         "5",
         "--filter",
-        "acp.initialize",
-        "--filter",
-        "acp.text",
+        "acp.initialize or acp.text",
     ];
     args.extend(outputs.iter().map(String::as_str));
     args.extend_from_slice(extra);

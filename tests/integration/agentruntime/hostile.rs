@@ -21,9 +21,7 @@ fn hostile(script: &str, timeout: &str) -> (common::RunResult, Duration) {
             "--timeout",
             timeout,
             "--filter",
-            "agentruntime.contract",
-            "--filter",
-            "agentruntime.describe",
+            "agentruntime.contract or agentruntime.describe",
         ],
         &[],
         Duration::from_secs(60),
@@ -203,11 +201,7 @@ fn leaking_run(extra: &[&str]) -> (common::RunResult, tempfile::TempDir) {
         "--target-cmd",
         &command,
         "--filter",
-        "agentruntime.contract",
-        "--filter",
-        "agentruntime.describe",
-        "--filter",
-        "agentruntime.capabilities",
+        "agentruntime.contract or agentruntime.describe",
     ];
     args.extend(outputs.iter().map(String::as_str));
     args.extend_from_slice(extra);

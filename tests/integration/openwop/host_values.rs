@@ -130,7 +130,7 @@ fn no_discovery_value_makes_a_case_a_tool_error() {
     let suite = load_suite(&SuiteOptions {
         include_builtin: true,
         paths: Vec::new(),
-        checks: mmconform::protocol::check_options(false),
+        checks: mmconform::registry::check_options(false),
     })
     .unwrap()
     .for_profile("openwop");

@@ -1,7 +1,7 @@
 //! Single-fault variants of the reference ACP agent: each breaks exactly ONE rule of
 //! the acp pack, so calibration proves every case of the pack can fail.
 
-use crate::fault_catalogue::fault_catalogue;
+use crate::fault_catalogue::{HostFault, fault_catalogue};
 
 fault_catalogue! {
     /// One deliberately broken rule. See [`AcpFault::description`] for which.
@@ -32,3 +32,6 @@ fault_catalogue! {
             "session/cancel is ignored: the turn ends with stopReason end_turn.";
     }
 }
+
+/// Its faults are the agent's own: none needs an upstream to show.
+impl HostFault for AcpFault {}

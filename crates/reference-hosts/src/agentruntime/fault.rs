@@ -2,7 +2,7 @@
 //! of the agentruntime pack (bridge protocol v1 and the #385 media contract), so
 //! calibration proves every case of the pack can fail.
 
-use crate::fault_catalogue::fault_catalogue;
+use crate::fault_catalogue::{HostFault, fault_catalogue};
 
 fault_catalogue! {
     /// One deliberately broken rule. See [`RuntimeFault::description`] for which.
@@ -59,3 +59,6 @@ fault_catalogue! {
             "SIGTERM makes the bridge stop answering without exiting.";
     }
 }
+
+/// Its faults are the agent's own: none needs an upstream to show.
+impl HostFault for RuntimeFault {}

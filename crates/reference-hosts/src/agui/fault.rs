@@ -4,7 +4,7 @@
 //! behaviour strict, so calibration can prove that each agui case is able to fail. The
 //! shape follows the openwop host's [`Fault`](crate::Fault) table.
 
-use crate::fault_catalogue::fault_catalogue;
+use crate::fault_catalogue::{HostFault, fault_catalogue};
 
 fault_catalogue! {
     /// One deliberately broken requirement. See [`AguiFault::description`] for which.
@@ -35,6 +35,8 @@ fault_catalogue! {
             "A data source whose value is not base64 is passed on undecoded and the run completes.";
         AcceptsNonHttpUrl => "accepts-non-http-url",
             "A url source of any scheme (file://, ftp://, gopher://) is taken as if it were http(s) and the run completes (never opened).";
+        AcceptsMismatchedMime => "accepts-mismatched-mime",
+            "A data source whose bytes are not its mimeType (a WAV file said to be image/png) is taken as it says.";
         LaxBase64 => "lax-base64",
             "Base64 is decoded as Python's default decoder does: characters outside the alphabet are skipped, so base64 with `*` inserted is taken as the file it encodes.";
         IgnoresMimePrefix => "ignores-mime-prefix",
@@ -65,6 +67,12 @@ fault_catalogue! {
             "The parts of each message reach the upstream model in reverse order.";
         ForwardThenErrors => "forward-then-errors",
             "A run with a part of an undeclared kind is forwarded to the upstream model, that part included, and only then ended with RUN_ERROR.";
+    }
+}
+
+impl HostFault for AguiFault {
+    fn needs_upstream(&self) -> bool {
+        AguiFault::needs_upstream(*self)
     }
 }
 

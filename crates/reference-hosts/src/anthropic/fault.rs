@@ -1,7 +1,7 @@
 //! Single-fault variants of the Anthropic Messages reference server: each breaks
 //! exactly ONE requirement of the `anthropic` pack and leaves the rest strict.
 
-use crate::fault_catalogue::fault_catalogue;
+use crate::fault_catalogue::{HostFault, fault_catalogue};
 
 fault_catalogue! {
     /// One deliberately broken requirement. See [`AnthropicFault::description`].
@@ -46,6 +46,12 @@ fault_catalogue! {
             "With an upstream configured, an accepted request is answered by the server itself without calling the upstream model.";
         ForwardUnvalidated => "forward-unvalidated",
             "A request that deserves a 400 is forwarded to the upstream model as it came, and the upstream's answer relayed.";
+    }
+}
+
+impl HostFault for AnthropicFault {
+    fn needs_upstream(&self) -> bool {
+        AnthropicFault::needs_upstream(*self)
     }
 }
 

@@ -4,7 +4,7 @@
 //! other behaviour strict, so calibration can prove that each case is able to fail.
 //! The shape follows the openwop host's [`Fault`](crate::Fault) table.
 
-use crate::fault_catalogue::fault_catalogue;
+use crate::fault_catalogue::{HostFault, fault_catalogue};
 
 fault_catalogue! {
     /// One deliberately broken requirement. See [`OpenaiFault::description`] for which.
@@ -77,6 +77,20 @@ fault_catalogue! {
             "A streamed Responses answer ends without its `response.completed` event.";
     }
 }
+
+impl HostFault for OpenaiFault {
+    fn needs_upstream(&self) -> bool {
+        OpenaiFault::needs_upstream(*self)
+    }
+
+    /// `responses` is the Responses door; any other name is the Chat door.
+    fn acts_at(&self, door: &str) -> bool {
+        self.seen_at(door == RESPONSES_DOOR)
+    }
+}
+
+/// The name [`HostFault::acts_at`] knows the Responses door by.
+pub const RESPONSES_DOOR: &str = "responses";
 
 impl OpenaiFault {
     /// Faults of the forwarding path (`forward.rs`): they change nothing unless the

@@ -50,7 +50,7 @@ pub use api_error::{
     AUDIO_NOT_SUPPORTED, IMAGE_NOT_SUPPORTED, UNSUPPORTED_BLOCK, UNSUPPORTED_IMAGE_TYPE,
     VIDEO_NOT_SUPPORTED,
 };
-pub use fault::{Doors, OpenaiFault, UnknownOpenaiFault};
+pub use fault::{Doors, OpenaiFault, RESPONSES_DOOR, UnknownOpenaiFault};
 pub use models::{IMAGE_MIMES, MODELS, MULTIMODAL_MODEL, Model, TEXT_MODEL};
 pub use part::{AUDIO_FORMATS, DETAILS, REFERENCE_FILE_ID, REFERENCE_IMAGE_ID};
 pub use routes::router;

@@ -1,8 +1,7 @@
-//! What the reference model servers (`embedded_openai.rs`: Chat and Responses,
-//! `embedded_anthropic.rs`: Messages) share: the model `--model` picks, the claims the
-//! server makes for it, and pointing the run at the started server.
+//! What the reference model servers (`openai.rs`: Chat and Responses, `anthropic.rs`:
+//! Messages) share: the model `--model` picks, the claims the server makes for it, and
+//! pointing the run at the started server.
 
-use super::embedded::point;
 use crate::config::{EmbeddedClaims, RunConfig};
 
 /// The model `--model` names (default `default`), as `served` finds it; a name the
@@ -46,11 +45,15 @@ pub fn claims(
     }
 }
 
+/// The refusal of a user declaration for a server that declares its model itself.
+pub const DECLARES_ITSELF: &str = "the reference server declares what its model takes: pick the model \
+     with --model, not --accepts/--claims";
+
 /// Points `config` at a started server's API `base`, and at the media it serves
 /// unless `--media-base-url` was given.
 pub fn point_at(config: &mut RunConfig, base: &str, media_base_url: String) -> Result<(), String> {
     config.media_base_url.get_or_insert(media_base_url);
-    point(config, base, format!("reference server ({base})"))
+    super::point(config, base, format!("reference server ({base})"))
 }
 
 #[cfg(test)]
