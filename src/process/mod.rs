@@ -17,6 +17,7 @@ pub mod command;
 pub mod environment;
 pub mod group;
 pub mod lines;
+pub mod orphans;
 pub mod peer;
 pub mod run;
 pub mod stderr;

@@ -147,10 +147,12 @@ fn secrets_of_mmconforms_environment_are_masked_in_every_output() {
     assert!(report.contains("inherited absent"), "{report}");
 }
 
-/// An agent that leaves a helper (deaf to SIGTERM) behind, answers `initialize` and
-/// then never answers again.
+/// An agent that leaves helpers behind (one deaf to SIGTERM, one out of its process
+/// group), answers `initialize` and then never answers again.
 const SPAWNING_AGENT: &str = r#"
 (trap '' TERM; exec sleep 1000) </dev/null >/dev/null 2>&1 &
+echo $! >> "$PIDS"
+setsid sleep 1000 </dev/null >/dev/null 2>&1 &
 echo $! >> "$PIDS"
 sleep 1000 &
 echo $! >> "$PIDS"
@@ -185,7 +187,7 @@ fn what_an_agent_starts_does_not_outlive_the_run() {
     // session/new is never answered: nothing to judge the prompt on.
     assert_eq!(r.outcome("acp.text"), "blocked", "{}", r.context());
     let started = hostile_target::pids(&pids);
-    assert_eq!(started.len(), 2, "{started:?}");
+    assert_eq!(started.len(), 3, "{started:?}");
     let left: Vec<i32> = started
         .into_iter()
         .filter(|p| hostile_target::running(*p))

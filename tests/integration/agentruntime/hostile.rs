@@ -240,11 +240,14 @@ fn a_bridge_inherits_only_the_allow_list_unless_asked() {
     assert!(report.contains("inherited [REDACTED]"), "{report}");
 }
 
-/// A bridge that leaves a helper behind on every run (one that ignores SIGTERM), and
-/// on `execute` never exits either: the helpers end with the run, not after it.
+/// A bridge that leaves helpers behind on every run (one that ignores SIGTERM, one that
+/// left the process group with `setsid`), and on `execute` never exits either: the
+/// helpers end with the run, not after it.
 const SPAWNING_BRIDGE: &str = r#"
 read line
 (trap '' TERM; exec sleep 1000) </dev/null >/dev/null 2>&1 &
+echo $! >> "$PIDS"
+setsid sleep 1000 </dev/null >/dev/null 2>&1 &
 echo $! >> "$PIDS"
 case "$line" in
 *describe*) echo '{"mediaCapabilities":{"acceptsInbound":[],"emitsOutbound":false}}'; exit 0;;
@@ -285,7 +288,7 @@ fn what_a_bridge_starts_does_not_outlive_the_run() {
         r.context()
     );
     let started = hostile_target::pids(&pids);
-    assert!(started.len() >= 3, "{started:?}");
+    assert!(started.len() >= 5, "{started:?}");
     let left: Vec<i32> = started
         .into_iter()
         .filter(|p| hostile_target::running(*p))
