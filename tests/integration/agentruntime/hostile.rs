@@ -170,24 +170,30 @@ fn a_secret_a_bridge_prints_is_redacted_in_every_output() {
 }
 
 /// A bridge that prints every secret it can find, on stdout (as event text, as a line
-/// that is no event, inside describe's declaration), on stderr and in its error
-/// event: those of its environment, and those of mmconform's own, read from
-/// `/proc/$PPID/environ` (mmconform is its parent). `${GH_TOKEN:-absent}` says whether
-/// it inherited them.
+/// that is no event, inside describe's declaration, cut in two where a report clips a
+/// line), on stderr (and where stderr is cut) and in its error event: those of its
+/// environment, and those of mmconform's own, read from `/proc/$PPID/environ`
+/// (mmconform is its parent). `${GH_TOKEN:-absent}` says whether it inherited them.
 const LEAKING_BRIDGE: &str = r#"
 read line
 found=$(tr '\0' ' ' < /proc/$PPID/environ)
 mine="$OPENAI_API_KEY $GH_TOKEN $MY_APP_SECRET"
+key=$(tr '\0' '\n' < /proc/$PPID/environ | sed -n 's/^OPENAI_API_KEY=//p')
+# The key placed where a report clips a line (400 characters) and stderr (64 KiB).
+printf '%388s%s\n' '' "$key" | tr ' ' x
+cut_stderr() { head -c 65530 /dev/zero | tr '\0' y >&2; echo "$key" >&2; }
 case "$line" in
 *describe*)
     echo "{\"name\":\"$found\",\"mediaCapabilities\":{\"acceptsInbound\":[\"$GH_TOKEN\",\"x $MY_APP_SECRET\"],\"emitsOutbound\":false}}"
     echo "stderr: $found $mine" >&2
+    cut_stderr
     exit 0;;
 esac
 echo "{\"type\":\"text\",\"text\":\"inherited ${GH_TOKEN:-absent} $mine\"}"
 echo "{\"type\":\"error\",\"message\":\"$found\"}"
 echo "not an event: $mine $found"
 echo "stderr: $found $mine" >&2
+cut_stderr
 echo "{\"type\":\"done\",\"result\":{\"text\":\"$mine\",\"sessionId\":\"$GH_TOKEN\",\"durationMs\":1,\"aborted\":false}}"
 "#;
 
