@@ -67,6 +67,8 @@ pub enum ColorChoice {
 pub struct Output {
     pub junit: Option<PathBuf>,
     pub report: Option<PathBuf>,
+    /// `--html`: the run as one HTML page.
+    pub html: Option<PathBuf>,
     pub color: bool,
     pub progress: bool,
     pub verbose: bool,
@@ -290,6 +292,7 @@ impl RunConfig {
             output: Output {
                 junit: None,
                 report: None,
+                html: None,
                 color: false,
                 progress: false,
                 verbose: false,

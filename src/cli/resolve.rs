@@ -632,6 +632,7 @@ pub fn resolve_run(args: &RunArgs, color: bool, env: Env) -> Result<Resolved, St
     config.output = Output {
         junit: args.junit.clone(),
         report: args.report.clone(),
+        html: args.html.clone(),
         color,
         // The bar draws on stderr and case lines go to stdout: only when both are the
         // terminal can the bar step aside for each line. With stdout piped (`| tee`)

@@ -10,7 +10,8 @@ use crate::event::Event;
 use crate::exit::Ending;
 use crate::report::fanout::FanOut;
 use crate::report::{
-    GithubSummaryReporter, JsonReporter, JunitReporter, Reporter, TerminalOptions, TerminalReporter,
+    GithubSummaryReporter, HtmlReporter, JsonReporter, JunitReporter, Reporter, TerminalOptions,
+    TerminalReporter,
 };
 use crate::runner::{self, session::Session};
 use crate::scenario::suite::load_suite;
@@ -25,6 +26,7 @@ pub fn run(args: &RunArgs, color: bool) -> Result<Ending, CliError> {
     super::destination::check(&[
         ("--junit", &args.junit),
         ("--report", &args.report),
+        ("--html", &args.html),
         ("--export-hurl", &args.export_hurl),
         ("--github-summary", &args.github_summary),
     ])?;
@@ -68,6 +70,9 @@ pub fn run(args: &RunArgs, color: bool) -> Result<Ending, CliError> {
     }
     if let Some(path) = &config.output.report {
         reporters.push(Box::new(JsonReporter::new(path.clone())));
+    }
+    if let Some(path) = &config.output.html {
+        reporters.push(Box::new(HtmlReporter::new(path.clone())));
     }
     if let Some((path, write)) = &config.output.summary {
         reporters.push(Box::new(GithubSummaryReporter::new(path.clone(), *write)));
