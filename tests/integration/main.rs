@@ -36,6 +36,7 @@ mod release;
 mod report_html;
 mod report_paths;
 mod snapshots;
+mod transformed;
 mod verify;
 mod witness;
 mod witness_run;
