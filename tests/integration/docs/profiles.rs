@@ -1,6 +1,7 @@
 //! Every page that lists the profiles lists the ones `--profile` takes (the registry's),
 //! all of them: the project file's example and key table on the CI page, the action's
-//! `profile` input, the scenario format's `profile:` line and the glossary.
+//! `profile` input, the scenario format's `profile:` line and the glossary; and the
+//! witness page names every wire `witness --help` says it serves.
 
 use crate::common::bin;
 
@@ -62,4 +63,29 @@ fn every_list_of_profiles_has_every_profile() {
         .find(|l| l.starts_with("**profile**"))
         .unwrap();
     check("the glossary's profile entry", entry, &profiles);
+}
+
+/// The wires `witness --help` says the witness serves (its first paragraph's
+/// parenthesis: "OpenAI Chat Completions and Responses, Anthropic Messages, ...").
+fn witness_wires() -> Vec<String> {
+    let out = bin().args(["witness", "--help"]).output().unwrap();
+    let help = String::from_utf8_lossy(&out.stdout).replace('\n', " ");
+    let open = help.find('(').unwrap();
+    let close = open + help[open..].find(')').unwrap();
+    help[open + 1..close]
+        .split(", ")
+        .flat_map(|w| w.split(" and "))
+        .map(|w| w.split_whitespace().collect::<Vec<_>>().join(" "))
+        .collect()
+}
+
+#[test]
+fn the_witness_page_names_every_wire_the_witness_serves() {
+    let wires = witness_wires();
+    assert!(wires.len() >= 4, "{wires:?}");
+    let page = super::read(&super::repository().join("docs/guide/witness.md"));
+    let intro = page.split("\n\n").nth(1).unwrap().replace('\n', " ");
+    for wire in wires {
+        assert!(intro.contains(&wire), "witness.md's intro leaves out {wire}: {intro}");
+    }
 }
