@@ -1,7 +1,8 @@
 //! Every page that lists the profiles lists the ones `--profile` takes (the registry's),
 //! all of them: the project file's example and key table on the CI page, the action's
 //! `profile` input, the scenario format's `profile:` line and the glossary; and the
-//! witness page names every wire `witness --help` says it serves.
+//! witness page names every wire `witness --help` says it serves; the project file's error
+//! for an unknown profile lists them all.
 
 use crate::common::bin;
 
@@ -88,4 +89,22 @@ fn the_witness_page_names_every_wire_the_witness_serves() {
     for wire in wires {
         assert!(intro.contains(&wire), "witness.md's intro leaves out {wire}: {intro}");
     }
+}
+
+#[test]
+fn the_project_file_s_profile_error_lists_every_profile() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("mmconform.toml"), "profile = \"nope\"\n").unwrap();
+    let out = bin()
+        .args(["run", "--offline"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    let line = stderr
+        .lines()
+        .find(|l| l.contains("unknown profile `nope`"))
+        .unwrap_or_else(|| panic!("{stderr}"));
+    check("the project file's profile error", line, &profiles());
 }
