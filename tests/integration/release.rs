@@ -408,6 +408,9 @@ fn the_install_step_checks_the_release_and_falls_back_without_one() {
     let sha = "0123456789abcdef0123456789abcdef01234567";
     let (code, _) = install(sha, &format!("{base}/good"), &dir.path().join("sha"));
     assert_eq!(code, 10);
+    // A local `uses: ./` has no ref at all.
+    let (code, _) = install("", &format!("{base}/good"), &dir.path().join("local"));
+    assert_eq!(code, 10);
     assert_eq!(asked.lock().unwrap().len(), before);
 }
 
