@@ -87,7 +87,10 @@ fn the_witness_page_names_every_wire_the_witness_serves() {
     let page = super::read(&super::repository().join("docs/guide/witness.md"));
     let intro = page.split("\n\n").nth(1).unwrap().replace('\n', " ");
     for wire in wires {
-        assert!(intro.contains(&wire), "witness.md's intro leaves out {wire}: {intro}");
+        assert!(
+            intro.contains(&wire),
+            "witness.md's intro leaves out {wire}: {intro}"
+        );
     }
 }
 
