@@ -4,7 +4,9 @@
 //! metadata; the action's install step, against a file server on 127.0.0.1, installs a
 //! release whose checksum matches, refuses a tampered one (fail closed) and falls back
 //! to building when no release matches; its run step passes each line of `args` as one
-//! argument; the workflow and the Dockerfile have the structure they must.
+//! argument; a source build's cache key follows the sources; a release build packs
+//! only the version its tag names; the workflow and the Dockerfile have the structure
+//! they must.
 
 use serde_json::Value;
 use std::collections::{BTreeSet, HashMap};
@@ -677,4 +679,38 @@ fn the_image_is_the_release_binary_alone_run_as_non_root() {
             "{path} is sent to the builder"
         );
     }
+}
+
+#[test]
+fn the_source_build_s_cache_key_follows_the_sources_and_nothing_else() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    for (path, text) in [
+        ("Cargo.toml", "[package]\n"),
+        ("Cargo.lock", ""),
+        ("src/main.rs", "fn main() {}\n"),
+        ("scenarios/a.yaml", "a: 1\n"),
+    ] {
+        std::fs::create_dir_all(root.join(path).parent().unwrap()).unwrap();
+        std::fs::write(root.join(path), text).unwrap();
+    }
+    let key = || {
+        let out = Command::new(script("sources-key.sh"))
+            .arg(root)
+            .output()
+            .unwrap();
+        stdout(&out)
+    };
+    let first = key();
+    assert_eq!(first.len(), 16, "{first}");
+    assert!(first.chars().all(|c| c.is_ascii_hexdigit()), "{first}");
+    assert_eq!(key(), first, "the same sources, the same key");
+    std::fs::create_dir_all(root.join("target")).unwrap();
+    std::fs::write(root.join("target/build.log"), "noise").unwrap();
+    assert_eq!(key(), first, "build output is no source");
+    std::fs::write(root.join("scenarios/a.yaml"), "a: 2\n").unwrap();
+    let changed = key();
+    assert_ne!(changed, first, "a changed scenario is another build");
+    std::fs::rename(root.join("scenarios/a.yaml"), root.join("scenarios/b.yaml")).unwrap();
+    assert_ne!(key(), changed, "a renamed file is another build");
 }
