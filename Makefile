@@ -1,5 +1,5 @@
 # `make test` is the test command CONTRIBUTING.md gives and .ci/run calls.
-.PHONY: test lint fmt build run-reference fuzz hostile-numbers bench cli-reference parity-table
+.PHONY: test lint fmt build calibrate run-reference fuzz hostile-numbers bench cli-reference parity-table
 
 CARGO ?= cargo
 
@@ -17,6 +17,11 @@ lint:
 
 fmt:
 	$(CARGO) fmt --all
+
+# The calibration of the whole built-in suite, the one test `make test` leaves out
+# (minutes long); .ci/run runs it too.
+calibrate:
+	$(CARGO) nextest run --profile calibration --run-ignored only
 
 build:
 	$(CARGO) build --release
