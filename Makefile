@@ -13,6 +13,7 @@ test: lint
 lint:
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
+	python3 scripts/protocol-names.py --quiet
 
 fmt:
 	$(CARGO) fmt --all

@@ -16,19 +16,32 @@ const LIMITS: &str = "Limits";
 const TLS: &str = "TLS";
 const WITNESS: &str = "Witness";
 
-pub(super) const RUN_EXAMPLES: &str = "Examples:
+/// `run --help`'s examples: the run's own, and each profile's that has one
+/// (`Description::example`).
+pub(super) fn run_examples() -> String {
+    let mut examples = String::from(
+        "Examples:
   mmconform run --target reference                     # the embedded reference host (exits 0)
   mmconform run --target http://localhost:8080 --junit junit.xml --report evidence.json
-  mmconform run --profile agui --target http://localhost:8000/agent --accepts image/,application/pdf
-  mmconform run --profile openai --target http://localhost:8000/v1 --model llava --accepts image/
-  mmconform run --target $URL --filter 'openwop.rfc0091.*' --filter level:MUST --strict
+",
+    );
+    for protocol in crate::registry::protocols() {
+        if let Some(example) = protocol.description().example {
+            examples.push_str(&format!("  mmconform run {example}\n"));
+        }
+    }
+    examples.push_str(
+        "  mmconform run --target $URL --filter '*.rfc0091.*' --filter level:MUST --strict
   mmconform run --target $URL --baseline baseline.yaml  # known failures are xfail; drift exits 5
   mmconform run --config ci/mmconform.toml --junit junit.xml  # the file's options; --junit wins
-";
+",
+    );
+    examples
+}
 
 /// `run --help`'s closing text: examples, then the exit codes.
 fn run_after_help() -> String {
-    format!("{RUN_EXAMPLES}\n\n{}", crate::exit::contract_text())
+    format!("{}\n\n{}", run_examples(), crate::exit::contract_text())
 }
 
 #[derive(Debug, Parser)]
@@ -338,7 +351,7 @@ pub struct RunArgs {
     #[arg(long, help_heading = VERDICT)]
     pub strict: bool,
     /// A requirement none of whose cases ran fails (skipped siblings of an exercised one do not).
-    #[arg(long, env = "OPENWOP_REQUIRE_BEHAVIOR", value_parser = clap::builder::FalseyValueParser::new(), help_heading = VERDICT)]
+    #[arg(long, env = super::environment::REQUIRE_ENV, value_parser = clap::builder::FalseyValueParser::new(), help_heading = VERDICT)]
     pub require: bool,
     /// Conformance profile honestly opted out of (repeatable).
     /// [env: OPENWOP_OPTED_OUT_PROFILES, comma-separated, added to these]

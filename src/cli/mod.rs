@@ -9,6 +9,7 @@ mod colour;
 mod connection;
 mod destination;
 mod docs;
+mod environment;
 mod evidence;
 mod export_hurl;
 mod lint;

@@ -42,16 +42,22 @@ struct ProjectFile {
     token_env: Option<Spanned<String>>,
     deadline: Option<Spanned<toml::Value>>,
     witness: Option<Spanned<String>>,
-    agentruntime: Option<AgentruntimeSection>,
 }
 
-/// `[agentruntime]`: the bridge `--target-cmd` and `--target-cwd` name (a relative
-/// `cwd` is relative to the file).
+/// A program's table (`[agentruntime]`, as its protocol names it:
+/// `TargetKind::Command::project_section`): the command `--target-cmd` and the
+/// directory `--target-cwd` name (a relative `cwd` is relative to the file).
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct AgentruntimeSection {
+struct ProgramSection {
     command: Spanned<String>,
     cwd: Option<PathBuf>,
+}
+
+/// A program's table, read alone (its own key, however the protocol names it).
+#[derive(Debug, Deserialize)]
+struct OneProgramSection {
+    section: ProgramSection,
 }
 
 /// A project file read and checked.
@@ -62,6 +68,8 @@ struct Project {
     file: ProjectFile,
     /// The keys the protocols declare for their options (`model`), with their values.
     protocol_keys: Vec<(&'static OptionSpec, String)>,
+    /// A program protocol's table, and its name.
+    program: Option<(&'static str, ProgramSection)>,
 }
 
 impl Project {
@@ -106,6 +114,7 @@ fn load(explicit: Option<&Path>) -> Result<Option<Project>, CliError> {
     let mut table = root.into_inner();
     let protocol_keys = take_protocol_keys(&mut table)
         .map_err(|(at, message)| problem(&name, &text, at, message))?;
+    let program = take_program_section(&mut table).map_err(syntax)?;
     let file = ProjectFile::deserialize(toml::de::Deserializer::from(Spanned::new(span, table)))
         .map_err(syntax)?;
     let dir = match path.parent() {
@@ -121,7 +130,34 @@ fn load(explicit: Option<&Path>) -> Result<Option<Project>, CliError> {
         dir,
         file,
         protocol_keys,
+        program,
     }))
+}
+
+/// Takes the first table a program protocol names (`[agentruntime]`) out of `table`.
+fn take_program_section(
+    table: &mut toml::de::DeTable,
+) -> Result<Option<(&'static str, ProgramSection)>, toml::de::Error> {
+    let names = crate::registry::protocols().filter_map(|p| match p.description().target {
+        crate::protocol::TargetKind::Command {
+            project_section, ..
+        } => project_section,
+        crate::protocol::TargetKind::Url(_) => None,
+    });
+    for name in names {
+        let Some(key) = table.keys().find(|k| k.get_ref().as_ref() == name).cloned() else {
+            continue;
+        };
+        let value = table.remove(&key).expect("found above");
+        let mut alone = toml::de::DeTable::new();
+        let span = key.span();
+        alone.insert(Spanned::new(span.clone(), "section".into()), value);
+        let read = OneProgramSection::deserialize(toml::de::Deserializer::from(Spanned::new(
+            span, alone,
+        )))?;
+        return Ok(Some((name, read.section)));
+    }
+    Ok(None)
 }
 
 fn problem(name: &str, text: &str, at: usize, message: String) -> CliError {
@@ -341,8 +377,8 @@ fn apply_target(
             })?;
         args.profile = known.name().to_string();
     }
-    if let Some(section) = &file.agentruntime {
-        apply_agentruntime(project, section, args, matches)?;
+    if let Some((name, section)) = &project.program {
+        apply_program(project, name, section, args, matches)?;
     }
     if let Some(target) = &file.target
         && !given(matches, "target")
@@ -419,11 +455,12 @@ fn apply_declaration(
     Ok(())
 }
 
-/// `[agentruntime]`: the bridge command, checked to split as a shell would, and its
-/// working directory; the command line's `--target-cmd`/`--target-cwd` win.
-fn apply_agentruntime(
+/// A program's table: the command, checked to split as a shell would, and its working
+/// directory; the command line's `--target-cmd`/`--target-cwd` win.
+fn apply_program(
     project: &Project,
-    section: &AgentruntimeSection,
+    name: &str,
+    section: &ProgramSection,
     args: &mut TargetArgs,
     matches: &ArgMatches,
 ) -> Result<(), CliError> {
@@ -431,9 +468,8 @@ fn apply_agentruntime(
         return Ok(());
     }
     let command = section.command.get_ref();
-    crate::process::Command::parse(command, None).map_err(|e| {
-        project.problem(section.command.span(), format!("agentruntime.command: {e}"))
-    })?;
+    crate::process::Command::parse(command, None)
+        .map_err(|e| project.problem(section.command.span(), format!("{name}.command: {e}")))?;
     args.target_cmd = Some(command.clone());
     if let Some(cwd) = &section.cwd
         && !given(matches, "target_cwd")

@@ -284,11 +284,11 @@ pub(super) fn check_token_env_name(name: &str) -> Result<(), String> {
     if valid {
         Ok(())
     } else {
-        Err(
-            "--token-env takes the NAME of an environment variable (e.g. OPENWOP_API_KEY); \
-             the value given is not a variable name (not shown, in case it is the token)"
-                .into(),
-        )
+        Err(format!(
+            "--token-env takes the NAME of an environment variable (e.g. {}); \
+             the value given is not a variable name (not shown, in case it is the token)",
+            crate::registry::token_env(crate::registry::default_protocol())
+        ))
     }
 }
 
@@ -555,10 +555,10 @@ pub fn resolve_run(args: &RunArgs, color: bool, env: Env) -> Result<Resolved, St
     let config = &mut resolved.config;
     config.concurrency = usize::from(args.concurrency);
     config.strict = args.strict;
-    // OPENWOP_REQUIRE_BEHAVIOR is read by clap (`--require`'s `env`).
+    // REQUIRE_ENV is read by clap (`--require`'s `env`).
     config.require = args.require;
     let mut opted: Vec<String> = args.opt_out.clone();
-    if let Some(list) = env("OPENWOP_OPTED_OUT_PROFILES") {
+    if let Some(list) = env(super::environment::OPT_OUT_ENV) {
         opted.extend(
             list.split([',', ' '])
                 .map(str::trim)

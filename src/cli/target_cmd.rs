@@ -18,7 +18,7 @@ pub const TARGET_CMD_ENV: &str = "MMCONFORM_TARGET_CMD";
 fn programs() -> Vec<(&'static str, &'static str)> {
     crate::registry::protocols()
         .filter_map(|p| match p.description().target {
-            TargetKind::Command { program } => Some((p.name(), program)),
+            TargetKind::Command { program, .. } => Some((p.name(), program)),
             TargetKind::Url(_) => None,
         })
         .collect()
@@ -35,7 +35,7 @@ pub fn resolve(
     offline: bool,
     env: Env,
 ) -> Result<TargetChoice, String> {
-    let TargetKind::Command { program } = protocol.description().target else {
+    let TargetKind::Command { program, .. } = protocol.description().target else {
         let profiles: Vec<String> = programs()
             .iter()
             .map(|(name, program)| format!("--profile {name} ({program})"))

@@ -13,6 +13,7 @@ pub mod case;
 pub mod connection;
 pub mod declaration;
 pub mod evidence;
+pub mod expect;
 pub mod gateway;
 pub mod judge;
 pub mod lint;
@@ -44,13 +45,16 @@ static DESCRIPTION: Description = Description {
     summary: "Agent Client Protocol agents (JSON-RPC on stdio): one agent process per run, `--target-cmd`",
     target: TargetKind::Command {
         program: "an ACP agent",
+        project_section: None,
     },
     token_env: None,
     offline: false,
+    example: None,
     planned_on: PlannedOn::Target,
     media_ref_kinds: &crate::protocol::MEDIA_MODALITIES,
     options: &[&agent::AUTH_OPTION],
     run_facts: &[],
+    expect_keys: &[&expect::ACP],
 };
 
 impl Protocol for Acp {

@@ -116,7 +116,8 @@ fn judged(run: &AgentruntimeRun, input: &CaseInput<'_>, finished: Finished) -> O
             "the run ended before SIGTERM could interrupt it (its first line was its done, or it printed none): abort not tested",
         );
     }
-    let expect = case.spec.expect.run.as_ref();
+    let expect = super::expect::of(&case.spec.expect);
+    let expect = expect.as_ref();
     if let Some(expect) = expect {
         record.assertions = super::judge::judge(expect, &observed, &run.caps);
     }

@@ -3,9 +3,9 @@
 
 use super::classify::Observed;
 use super::declaration::Capabilities;
+use super::expect::RunExpectation;
 use crate::outcome::{AssertionResult, Level};
 use crate::process::EndedBy;
-use crate::scenario::model::RunExpectation;
 use serde_json::Value;
 
 pub fn judge(expect: &RunExpectation, run: &Observed, caps: &Capabilities) -> Vec<AssertionResult> {

@@ -13,6 +13,7 @@ pub mod classify;
 pub mod declaration;
 pub mod describe;
 pub mod evidence;
+pub mod expect;
 pub mod judge;
 pub mod lint;
 pub mod outbound;
@@ -44,13 +45,16 @@ static DESCRIPTION: Description = Description {
     summary: "AgentRuntimes (RemoteClaw #385) through a bridge process: `--target-cmd`",
     target: TargetKind::Command {
         program: "a bridge",
+        project_section: Some("agentruntime"),
     },
     token_env: None,
     offline: false,
+    example: None,
     planned_on: PlannedOn::Target,
     media_ref_kinds: &crate::protocol::MEDIA_MODALITIES,
     options: &[],
     run_facts: &[],
+    expect_keys: &[&expect::RUN],
 };
 
 impl Protocol for Agentruntime {
