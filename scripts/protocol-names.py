@@ -158,8 +158,17 @@ def test_only_files():
             path = os.path.join(dirpath, f)
             here = dirpath if f in ("mod.rs", "lib.rs", "main.rs") else os.path.join(dirpath, f[:-3])
             text = open(path, encoding="utf-8").read()
-            for m in re.finditer(r"#\[cfg\(test\)\]\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+(\w+)\s*;", text):
-                for candidate in (os.path.join(here, m.group(1) + ".rs"), os.path.join(here, m.group(1), "mod.rs")):
+            declared = re.finditer(
+                r"#\[cfg\(test\)\]\s*(?:#\[path\s*=\s*\"([^\"]+)\"\]\s*)?"
+                r"(?:pub(?:\([^)]*\))?\s+)?mod\s+(\w+)\s*;",
+                text,
+            )
+            for m in declared:
+                if m.group(1):
+                    # `#[path]` is relative to the directory of the declaring file.
+                    found.add(os.path.normpath(os.path.join(dirpath, m.group(1))))
+                    continue
+                for candidate in (os.path.join(here, m.group(2) + ".rs"), os.path.join(here, m.group(2), "mod.rs")):
                     found.add(os.path.normpath(candidate))
     return found
 

@@ -167,6 +167,9 @@ pub enum Command {
     Baseline(BaselineArgs),
     /// Re-check a JSON report against its schema and hashes (exit 1 when tampered with).
     Verify(VerifyArgs),
+    /// Print the request(s) one case of a saved JSON report sent, as curl commands to
+    /// send again (secrets as shell variables), saying when a body is not whole there.
+    Replay(ReplayArgs),
     /// Prove every case can fail: run the suite against the faithful reference host and
     /// each single-fault variant, and report vacuous cases and blind spots.
     Calibrate(CalibrateArgs),
@@ -263,8 +266,12 @@ pub struct TargetArgs {
     /// per part kind: enables the mediaRef / file-source positives (repeatable).
     #[arg(long = "media-ref", value_name = "MODALITY=REF", help_heading = TARGET)]
     pub media_refs: Vec<String>,
-    /// Case selection: id glob or substring, `level:MUST`, `source:"RFC 0091 §A"` (repeatable, OR).
-    #[arg(long = "filter", value_name = "PATTERN", help_heading = SELECTION)]
+    /// Case selection, an expression: `id(GLOB)`, `id(=ID)`, `level(MUST)`,
+    /// `source(RFC 0091 §A)`, `profile(..)`, `outcome(fail)` (with --from-report), `and`,
+    /// `or`, `not`, parentheses; a bare word is an id (exact when it names one, else a
+    /// glob or substring), and `level:MUST`, `source:"..."` still work. Repeated: a case
+    /// must match every one (AND).
+    #[arg(long = "filter", value_name = "EXPR", help_heading = SELECTION)]
     pub filters: Vec<String>,
     /// Extra scenario files or directories (repeatable); a case id equal to a built-in one replaces it.
     #[arg(long = "scenarios", value_name = "DIR|FILE", help_heading = SELECTION)]
@@ -344,6 +351,13 @@ pub struct RunArgs {
     /// Run only the offline cases (schema checks); no target needed.
     #[arg(long, conflicts_with = "target", help_heading = TARGET)]
     pub offline: bool,
+    /// Rerun exactly the cases a saved JSON report (`--report`) has failed, errored or
+    /// blocked (and any --filter too).
+    #[arg(long, value_name = "REPORT", help_heading = SELECTION)]
+    pub rerun_failed: Option<PathBuf>,
+    /// A saved JSON report whose outcomes `outcome(..)` in --filter is judged on.
+    #[arg(long, value_name = "REPORT", conflicts_with = "rerun_failed", help_heading = SELECTION)]
+    pub from_report: Option<PathBuf>,
     /// Cases run at once.
     #[arg(short = 'j', long, value_name = "N", default_value_t = 8, value_parser = clap::value_parser!(u16).range(1..=256), help_heading = LIMITS)]
     pub concurrency: u16,
@@ -367,6 +381,10 @@ pub struct RunArgs {
     /// Write the JSON evidence report here.
     #[arg(long, value_name = "PATH", help_heading = REPORTS)]
     pub report: Option<PathBuf>,
+    /// Write the run as one self-contained HTML page here: the verdict, the counts, and
+    /// each failed, warned and blocked case with its checks and what reached the model.
+    #[arg(long, value_name = "FILE", help_heading = REPORTS)]
+    pub html: Option<PathBuf>,
     /// Write every request the run sent as a hurl file, to send them again with hurl
     /// (`hurl --test --variable token=... FILE`); bodies over 64 KiB go beside it.
     #[arg(long, value_name = "FILE", help_heading = REPORTS)]
@@ -544,6 +562,16 @@ pub struct ServeArgs {
     /// host running a model would (discovery stays immediate). For benchmarks.
     #[arg(long, value_name = "MS", default_value_t = 0)]
     pub delay_ms: u64,
+}
+
+#[derive(Debug, Args)]
+pub struct ReplayArgs {
+    /// The JSON evidence report (`run --report`).
+    #[arg(value_name = "REPORT")]
+    pub report: PathBuf,
+    /// The case id, as the report and the terminal name it (`case[image]`).
+    #[arg(value_name = "CASE")]
+    pub case: String,
 }
 
 // The steward's and the client author's commands (evidence, witness, media) have their

@@ -58,7 +58,39 @@ pub async fn record(
     };
     // Any drop in the run may have been this case's call: the log keeps the oldest.
     let full = w.witness.dropped() > 0;
-    judge(w, expect, answered, &calls, full, observed)
+    let finding = judge(w, expect, answered, &calls, full, observed);
+    if matches!(finding, WitnessFinding::Judged(_)) {
+        let notes = metadata_notes(w, expect, &calls, record);
+        record.notes.extend(notes);
+    }
+    finding
+}
+
+/// What the host invented or could not carry of the parts' metadata
+/// (`judge::witness_metadata`), said beside the judgement; the case's own requests
+/// are where a filename is looked for.
+fn metadata_notes(
+    w: &Witnessed<'_>,
+    expect: WitnessExpectation,
+    calls: &[ModelCall],
+    record: &CaseResult,
+) -> Vec<String> {
+    let Some(Ok(sent)) = w
+        .spec
+        .request
+        .as_ref()
+        .and_then(|r| r.body.as_ref())
+        .map(|body| sent_parts(body, w.resolve, w.nonce))
+    else {
+        return Vec::new();
+    };
+    let requests: Vec<&str> = record
+        .exchanges
+        .iter()
+        .filter(|e| !e.cached)
+        .filter_map(|e| e.request.body.as_deref())
+        .collect();
+    crate::judge::witness_metadata::notes(expect, &sent, calls, w.nonce, &requests)
 }
 
 /// The note a case with `expect.witness` carries in a run without `--witness`.

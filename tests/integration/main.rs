@@ -32,6 +32,7 @@ mod openai;
 #[path = "openai-responses/mod.rs"]
 mod openai_responses;
 mod openwop;
+mod report_html;
 mod report_paths;
 mod snapshots;
 mod verify;
