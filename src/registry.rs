@@ -182,3 +182,7 @@ mod tests {
         );
     }
 }
+
+#[cfg(test)]
+#[path = "registry_docs_tests.rs"]
+mod docs_tests;
