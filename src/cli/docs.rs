@@ -54,7 +54,7 @@ pub fn man(args: &ManArgs) -> Result<Ending, CliError> {
 /// clap_mangen's sections, then the exit status and environment.
 fn render(page: clap::Command) -> std::io::Result<String> {
     let has_subcommands = page.get_subcommands().next().is_some();
-    let examples = (page.get_name() == "mmconform-run").then(super::args::run_examples);
+    let examples = (page.get_name() == "mmconform-run").then(super::help_text::run_examples);
     let man = clap_mangen::Man::new(page);
     let mut out = Vec::new();
     man.render_title(&mut out)?;
