@@ -138,6 +138,33 @@ fn parse_header(raw: &str) -> Result<(String, String), String> {
     Ok((name.to_string(), value.trim().to_string()))
 }
 
+/// `--accepts` and `--claims` where the profile takes them; elsewhere a usage error naming
+/// the profiles that do and where this one reads its target's own declaration.
+fn check_user_declaration(args: &TargetArgs, protocol: &dyn Protocol) -> Result<(), String> {
+    use crate::protocol::UserDeclaration;
+    let (accepts, claims) = (!args.accepts.is_empty(), args.claims.is_some());
+    let own = match protocol.description().declaration {
+        UserDeclaration::AcceptsOrClaims => return Ok(()),
+        UserDeclaration::AcceptsOnly { .. } if !claims => return Ok(()),
+        UserDeclaration::None { .. } if !accepts && !claims => return Ok(()),
+        UserDeclaration::AcceptsOnly { own } | UserDeclaration::None { own } => own,
+    };
+    let takers: Vec<&str> = crate::registry::protocols()
+        .filter(|p| p.description().declaration == UserDeclaration::AcceptsOrClaims)
+        .map(|p| p.name())
+        .collect();
+    let given = match (accepts, claims) {
+        (true, true) => "--accepts/--claims declare",
+        (true, false) => "--accepts declares",
+        _ => "--claims declares",
+    };
+    Err(format!(
+        "{given} what a target without discovery accepts (--profile {}); --profile {} reads {own}",
+        takers.join(", "),
+        protocol.name()
+    ))
+}
+
 /// What the target is declared to accept: the embedded host's own declaration, or the
 /// user's (`--accepts` or `--claims`); the protocol reads it when the run opens (a
 /// protocol with discovery refuses one).
@@ -232,6 +259,7 @@ pub fn resolve_common_with(
     if let Some(base) = &args.media_base_url {
         url::Url::parse(base).map_err(|e| format!("--media-base-url `{base}`: {e}"))?;
     }
+    check_user_declaration(args, protocol)?;
     let claims = resolve_claims(args, &target);
     let (mut config, embedded) = match target {
         TargetChoice::Given(target) => (RunConfig::new(target), None),

@@ -21,6 +21,8 @@ pub struct Description {
     pub offline: bool,
     /// What a listing without a target can plan on.
     pub planned_on: PlannedOn,
+    /// What `--accepts` and `--claims` may say for it.
+    pub declaration: UserDeclaration,
     /// A `run` example for `run --help` (the arguments after `mmconform run`), when its
     /// profile needs more than a target to show.
     pub example: Option<&'static str>,
@@ -89,6 +91,18 @@ pub struct UrlTarget {
     /// The URL is the endpoint itself, sent as given (so it may carry a query); else it
     /// is a base paths are appended to.
     pub as_given: bool,
+}
+
+/// What the user may declare of a target (`--accepts`, `--claims`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UserDeclaration {
+    /// Either: the target has no discovery, the declaration plans the run.
+    AcceptsOrClaims,
+    /// `--accepts` overrides what the target declares of itself, which `own` says
+    /// where it reads (`the runtime's describe`); no claim file.
+    AcceptsOnly { own: &'static str },
+    /// Neither: the target declares itself, where `own` says.
+    None { own: &'static str },
 }
 
 /// What a run plans on, for `list` without a target.

@@ -38,7 +38,7 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 pub use crate::protocol_options as options;
-pub use description::{Description, ExpectKey, PlannedOn, TargetKind, UrlTarget};
+pub use description::{Description, ExpectKey, PlannedOn, TargetKind, UrlTarget, UserDeclaration};
 
 /// The modalities a media reference (`--media-ref MODALITY=REF`) names, where a
 /// protocol's parts are named by modality.

@@ -50,6 +50,9 @@ static DESCRIPTION: Description = Description {
     token_env: None,
     offline: false,
     example: None,
+    declaration: crate::protocol::UserDeclaration::None {
+        own: "the agent's initialize (promptCapabilities)",
+    },
     planned_on: PlannedOn::Target,
     media_ref_kinds: &crate::protocol::MEDIA_MODALITIES,
     options: &[&agent::AUTH_OPTION],
@@ -84,9 +87,6 @@ impl Protocol for Acp {
                 );
             }
         };
-        if config.claims.file.is_some() || !config.claims.accepts.is_empty() {
-            return Err("an ACP agent declares itself in initialize (promptCapabilities): --claims and --accepts do not apply".into());
-        }
         let agent = agent::Agent {
             command,
             witness_url: config.witness_url.clone(),

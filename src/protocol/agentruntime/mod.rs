@@ -50,6 +50,9 @@ static DESCRIPTION: Description = Description {
     token_env: None,
     offline: false,
     example: None,
+    declaration: crate::protocol::UserDeclaration::AcceptsOnly {
+        own: "the runtime's describe (--accepts overrides it)",
+    },
     planned_on: PlannedOn::Target,
     media_ref_kinds: &crate::protocol::MEDIA_MODALITIES,
     options: &[],
@@ -89,9 +92,6 @@ impl Protocol for Agentruntime {
                 );
             }
         };
-        if config.claims.file.is_some() {
-            return Err("an agentruntime runtime declares itself through describe: use --accepts to override it, not --claims".into());
-        }
         let bridge = bridge::Bridge {
             command,
             witness_url: config.witness_url.clone(),

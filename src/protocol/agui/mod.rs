@@ -54,6 +54,7 @@ static DESCRIPTION: Description = Description {
     example: Some(
         "--profile agui --target http://localhost:8000/agent --accepts image/,application/pdf",
     ),
+    declaration: crate::protocol::UserDeclaration::AcceptsOrClaims,
     planned_on: PlannedOn::Declaration,
     media_ref_kinds: &PART_KINDS,
     options: &[],

@@ -77,6 +77,7 @@ static DESCRIPTION: Description = Description {
     token_env: Some("ANTHROPIC_API_KEY"),
     offline: false,
     example: None,
+    declaration: crate::protocol::UserDeclaration::AcceptsOrClaims,
     planned_on: PlannedOn::DeclarationOrTextOnly,
     media_ref_kinds: &KINDS,
     options: &[&MODEL_OPTION],

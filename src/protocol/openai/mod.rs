@@ -59,6 +59,7 @@ static DESCRIPTION: Description = Description {
     example: Some(
         "--profile openai --target http://localhost:8000/v1 --model llava --accepts image/",
     ),
+    declaration: crate::protocol::UserDeclaration::AcceptsOrClaims,
     planned_on: PlannedOn::DeclarationOrTextOnly,
     media_ref_kinds: &KINDS,
     options: &[&MODEL_OPTION],

@@ -55,6 +55,7 @@ static DESCRIPTION: Description = Description {
     token_env: Some(crate::protocol::door::wire::API_KEY_ENV),
     offline: false,
     example: None,
+    declaration: crate::protocol::UserDeclaration::AcceptsOrClaims,
     planned_on: PlannedOn::DeclarationOrTextOnly,
     media_ref_kinds: &crate::protocol::door::KINDS,
     options: &[&MODEL_OPTION],

@@ -63,6 +63,9 @@ static DESCRIPTION: Description = Description {
     token_env: Some("OPENWOP_API_KEY"),
     offline: true,
     example: None,
+    declaration: crate::protocol::UserDeclaration::None {
+        own: "the host's discovery document",
+    },
     planned_on: PlannedOn::Target,
     media_ref_kinds: &crate::protocol::MEDIA_MODALITIES,
     options: &[
@@ -112,9 +115,6 @@ impl Protocol for Openwop {
     }
 
     fn open(&self, config: &Arc<RunConfig>) -> Result<Box<dyn ProtocolRun>, String> {
-        if !config.claims.is_empty() {
-            return Err("--accepts/--claims declare what a target without discovery accepts; an openwop host says it in its discovery document".into());
-        }
         let options = options::OpenwopOptions::read(&config.options)?;
         Ok(Box::new(run::OpenwopRun::new(config.clone(), options)))
     }
