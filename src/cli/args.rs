@@ -109,13 +109,24 @@ pub struct TargetArgs {
     /// agentruntime: the bridge's working directory (default: a fresh temporary one per run).
     #[arg(long, value_name = "DIR", requires = "target_cmd", help_heading = TARGET)]
     pub target_cwd: Option<PathBuf>,
-    /// agentruntime, acp: a variable for the started program (repeatable); its value is
-    /// redacted in every output.
-    #[arg(long = "target-env", value_name = "NAME=VALUE", help_heading = TARGET)]
+    /// agentruntime, acp: a variable for the started program (repeatable): NAME=VALUE sets
+    /// it (the value is redacted in every output), NAME passes this environment's value
+    /// on. The program otherwise gets only an allow-list of this environment (PATH, HOME,
+    /// locale, XDG_*, Node's, the agent CLIs' settings folders; see the guide's security page).
+    #[arg(long = "target-env", value_name = "NAME[=VALUE]", help_heading = TARGET)]
     pub target_env: Vec<String>,
     /// agentruntime, acp: a variable removed from the started program's environment (repeatable).
     #[arg(long = "target-unset", value_name = "NAME", help_heading = TARGET)]
     pub target_unset: Vec<String>,
+    /// agentruntime, acp: the started program inherits all of this environment, not the
+    /// allow-list (secret-looking values are still masked in every output).
+    #[arg(long, help_heading = TARGET)]
+    pub target_inherit_env: bool,
+    /// Mask this environment variable's value in every output, as the ones whose names
+    /// contain KEY, TOKEN, SECRET, PASSWORD, PASSWD, CREDENTIAL, AUTH or PRIVATE are
+    /// (repeatable; values under 6 characters are not masked).
+    #[arg(long = "mask-env", value_name = "NAME", help_heading = TARGET)]
+    pub mask_env: Vec<String>,
     /// Wire protocol to test; a run plans only the scenario cases of this profile.
     #[arg(
         long,

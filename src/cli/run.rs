@@ -80,7 +80,10 @@ pub fn run(args: &RunArgs, color: bool) -> Result<Ending, CliError> {
     let mut fanout = FanOut::new(config.redactor(), reporters);
     let mut export = args.export_hurl.clone().map(HurlExport::new);
 
-    runtime()?.block_on(async move {
+    // What a started program leaves outside its process group (setsid, a double fork)
+    // becomes this process's child, and is ended once the run is over, abandoned or not.
+    crate::process::orphans::adopt();
+    let ending = runtime()?.block_on(async move {
         // The deadline bounds the whole run, starting the embedded host included.
         let deadline = resolved.config.deadline;
         let stop = Stop::watch(deadline.map(|d| tokio::time::Instant::now() + d));
@@ -129,5 +132,8 @@ pub fn run(args: &RunArgs, color: bool) -> Result<Ending, CliError> {
         } else {
             Ending::ReportsUnwritten(failures)
         })
-    })
+    });
+    // The runtime is gone, and every program with it: what is left is an orphan.
+    crate::process::orphans::end_adopted();
+    ending
 }

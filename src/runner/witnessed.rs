@@ -160,7 +160,8 @@ fn judge(
         },
         None => Vec::<SentPart>::new(),
     };
-    let assertions = witness_judge::judge(expect, &sent, calls, w.nonce, answered);
+    let want = w.spec.expect.delivery.unwrap_or_default();
+    let assertions = witness_judge::judge(expect, want, &sent, calls, w.nonce, answered);
     if log_was_full && may_rest_on_a_dropped_call(expect, &assertions) {
         return WitnessFinding::Blocked(format!(
             "{what} cannot be judged: the witness's call log was full and dropped {} call(s), which may include this case's",

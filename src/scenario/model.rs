@@ -290,6 +290,10 @@ pub struct Expectations {
     /// `run --witness`: whether what was sent must reach the model or never reach it.
     #[serde(default)]
     pub witness: Option<WitnessExpectation>,
+    /// `run --witness`, with `witness: reached` or `delivered`: which forms of a part's
+    /// arrival count as delivered (default: intact or transformed).
+    #[serde(default)]
+    pub delivery: Option<DeliveryExpectation>,
     /// The keys one protocol owns (each protocol's `Description::expect_keys`: the
     /// bridge's `run`, an ACP agent's answers, a door's `usage`, a self-hosted
     /// provider), as written: the protocol of the file reads its own
@@ -340,6 +344,34 @@ pub enum WitnessExpectation {
     /// The prompt reaches the model; media arriving too is noted, not required
     /// (agentruntime: media of an undeclared type).
     Prompt,
+}
+
+/// `expect.delivery`: how an inline part sent may arrive and still count as
+/// delivered (`judge::delivery`). A placeholder, a file name or a description is never
+/// a delivery, whatever this says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DeliveryExpectation {
+    /// The same bytes (length and SHA-256): for a protocol that promises to forward
+    /// bytes unchanged.
+    Intact,
+    /// The same bytes, or the same picture or sound re-encoded, scaled or resampled
+    /// (recognised by its content stamp); a document reduced to its text is a SHOULD
+    /// failure, a picture or sound reduced to text a MUST one.
+    #[default]
+    Transformed,
+    /// As `transformed`, and a document reduced to its text counts as delivered too.
+    Text,
+}
+
+impl DeliveryExpectation {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DeliveryExpectation::Intact => "intact",
+            DeliveryExpectation::Transformed => "transformed",
+            DeliveryExpectation::Text => "text",
+        }
+    }
 }
 
 impl WitnessExpectation {

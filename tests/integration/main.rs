@@ -34,6 +34,7 @@ mod openwop;
 mod report_html;
 mod report_paths;
 mod snapshots;
+mod transformed;
 mod verify;
 mod witness;
 mod witness_run;

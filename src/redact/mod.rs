@@ -4,10 +4,16 @@
 //! pass their final text through the same redactor as a second line of defence.
 //!
 //! Three things are masked: the configured secret values (token, secret header values,
-//! passwords in URLs) wherever they appear; the value of every sensitive header
+//! passwords in URLs, the values of secret-looking environment variables a started
+//! program could have learnt, see [`environment`]) wherever they appear, in any ASCII
+//! case and in their JSON-escaped spelling; the value of every sensitive header
 //! (`Authorization`, `Cookie`, `Set-Cookie`, `Proxy-Authorization` and each
 //! `--secret-header`) whatever it holds; and the userinfo of any URL in any text
 //! (`http://user:pass@host` becomes `http://[REDACTED]@host`).
+
+pub mod environment;
+
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 
 /// Header names whose values are always replaced, whatever their content.
 pub const SENSITIVE_HEADERS: [&str; 4] = [
@@ -21,10 +27,23 @@ pub const MASK: &str = "[REDACTED]";
 
 #[derive(Debug, Clone, Default)]
 pub struct Redactor {
+    /// Finds the secrets and [`MASK`] itself, leftmost-longest, in any ASCII case (a
+    /// host name, an RFC 0108 endpoint, may come back in another case, and masking a
+    /// token that differs from the real one only in case costs nothing); `None` when
+    /// there are no secrets.
+    matcher: Option<AhoCorasick>,
+    /// The secrets (and their JSON-escaped spellings), to find their beginnings where a
+    /// text was cut.
     secrets: Vec<String>,
     /// Lower-case names of headers masked on top of [`SENSITIVE_HEADERS`].
     secret_headers: Vec<String>,
 }
+
+/// The mark every clip of a long text ends with. A secret a clip cut in two leaves its
+/// beginning right before it, which no whole-secret match finds: that beginning is
+/// masked too, from [`MIN_CUT_PREFIX`] characters on.
+pub const CUT: char = '…';
+const MIN_CUT_PREFIX: usize = 3;
 
 impl Redactor {
     /// Secrets shorter than 4 characters are still masked; empty ones are ignored.
@@ -33,16 +52,34 @@ impl Redactor {
         I: IntoIterator<Item = S>,
         S: Into<String>,
     {
-        let mut secrets: Vec<String> = secrets
-            .into_iter()
-            .map(Into::into)
-            .filter(|s| !s.is_empty())
-            .collect();
-        // Longest first, so a secret that contains another is masked whole.
-        secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
-        secrets.dedup();
+        let mut patterns = vec![MASK.to_string()];
+        for secret in secrets.into_iter().map(Into::into) {
+            if secret.is_empty() {
+                continue;
+            }
+            // A secret inside a JSON string a target printed (a JSON-RPC frame, an
+            // event line) is spelled escaped: `a"b` as `a\"b`.
+            let escaped = serde_json::to_string(&secret)
+                .map(|quoted| quoted[1..quoted.len() - 1].to_string())
+                .unwrap_or_default();
+            if !escaped.is_empty() && escaped != secret {
+                patterns.push(escaped);
+            }
+            patterns.push(secret);
+        }
+        patterns.sort();
+        patterns.dedup();
+        let matcher = (patterns.len() > 1).then(|| {
+            AhoCorasickBuilder::new()
+                .match_kind(MatchKind::LeftmostLongest)
+                .ascii_case_insensitive(true)
+                .build(&patterns)
+                .expect("literal patterns always build")
+        });
+        patterns.retain(|p| p != MASK);
         Redactor {
-            secrets,
+            matcher,
+            secrets: patterns,
             secret_headers: Vec::new(),
         }
     }
@@ -68,29 +105,47 @@ impl Redactor {
     /// a mask already present is copied as is, so redacting twice changes nothing (reporters
     /// redact text the runner already redacted).
     pub fn redact(&self, text: &str) -> String {
-        mask_userinfo(&self.mask_secrets(text))
+        mask_userinfo(&self.mask_cut_secrets(&self.mask_secrets(text)))
     }
 
-    fn mask_secrets(&self, text: &str) -> String {
-        if self.secrets.is_empty() {
+    /// Masks the beginning of a secret that ends right before a [`CUT`] mark.
+    fn mask_cut_secrets(&self, text: &str) -> String {
+        if self.secrets.is_empty() || !text.contains(CUT) {
             return text.to_string();
         }
         let mut out = String::with_capacity(text.len());
         let mut rest = text;
-        while let Some(c) = rest.chars().next() {
-            if rest.starts_with(MASK) {
+        while let Some(at) = rest.find(CUT) {
+            let head = &rest[..at];
+            let cut = self
+                .secrets
+                .iter()
+                .filter_map(|secret| cut_beginning(head, secret))
+                .max()
+                .unwrap_or(0);
+            out.push_str(&head[..head.len() - cut]);
+            if cut > 0 {
                 out.push_str(MASK);
-                rest = &rest[MASK.len()..];
-            } else if let Some(secret) = self.secrets.iter().find(|s| starts_with_any_case(rest, s))
-            {
-                out.push_str(MASK);
-                rest = &rest[secret.len()..];
-            } else {
-                out.push(c);
-                rest = &rest[c.len_utf8()..];
+            }
+            out.push(CUT);
+            rest = &rest[at + CUT.len_utf8()..];
+        }
+        out.push_str(rest);
+        out
+    }
+
+    fn mask_secrets(&self, text: &str) -> String {
+        match &self.matcher {
+            None => text.to_string(),
+            Some(matcher) => {
+                let mut out = String::with_capacity(text.len());
+                matcher.replace_all_with(text, &mut out, |_, _, out| {
+                    out.push_str(MASK);
+                    true
+                });
+                out
             }
         }
-        out
     }
 
     /// The value to show for a header: masked entirely for sensitive names, else redacted.
@@ -101,6 +156,21 @@ impl Redactor {
             self.redact(value)
         }
     }
+}
+
+/// How many bytes at the end of `head` are the beginning of `secret` (at least
+/// [`MIN_CUT_PREFIX`] characters, less than all of it), in any ASCII case.
+fn cut_beginning(head: &str, secret: &str) -> Option<usize> {
+    let shortest = secret
+        .char_indices()
+        .nth(MIN_CUT_PREFIX)
+        .map_or(secret.len(), |(i, _)| i);
+    (shortest..secret.len()).rev().find(|&k| {
+        secret.is_char_boundary(k)
+            && head.len() >= k
+            && head.is_char_boundary(head.len() - k)
+            && head[head.len() - k..].eq_ignore_ascii_case(&secret[..k])
+    })
 }
 
 /// Masks the userinfo of every `scheme://userinfo@host` in `text`. The authority ends
@@ -134,14 +204,6 @@ fn mask_userinfo(text: &str) -> String {
     out
 }
 
-/// Secrets are matched without regard to ASCII case: a host name (an RFC 0108 endpoint)
-/// may come back in another case, and masking a token that differs from the real one
-/// only in case costs nothing.
-fn starts_with_any_case(text: &str, secret: &str) -> bool {
-    text.get(..secret.len())
-        .is_some_and(|head| head.eq_ignore_ascii_case(secret))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -158,6 +220,35 @@ mod tests {
         assert_eq!(r.redact("at COMPAT.Internal:8089/v1"), "at [REDACTED]/v1");
         // Never cut a character in two when a secret's length ends inside one.
         assert_eq!(Redactor::new(["ab"]).redact("aé"), "aé");
+    }
+
+    #[test]
+    fn a_secret_is_masked_in_its_json_escaped_spelling_too() {
+        let r = Redactor::new([r#"pa"ss\word"#]);
+        let frame = serde_json::json!({"echo": r#"pa"ss\word"#}).to_string();
+        assert_eq!(frame, r#"{"echo":"pa\"ss\\word"}"#);
+        assert_eq!(r.redact(&frame), r#"{"echo":"[REDACTED]"}"#);
+        assert_eq!(r.redact(r#"raw pa"ss\word"#), "raw [REDACTED]");
+    }
+
+    #[test]
+    fn the_beginning_of_a_secret_a_clip_cut_is_masked_too() {
+        let r = Redactor::new(["sk-canary-openai-8Jd2w"]);
+        assert_eq!(r.redact("key: sk-canary-op…"), "key: [REDACTED]…");
+        assert_eq!(
+            r.redact("key SK-CAN…, then sk…"),
+            "key [REDACTED]…, then sk…"
+        );
+        assert_eq!(
+            r.redact("the whole sk-canary-openai-8Jd2w…"),
+            "the whole [REDACTED]…"
+        );
+        let once = r.redact("x sk-canary…");
+        assert_eq!(r.redact(&once), once);
+        assert_eq!(
+            r.redact("nothing cut here: sk-canary"),
+            "nothing cut here: sk-canary"
+        );
     }
 
     #[test]
