@@ -14,6 +14,7 @@ lint:
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	python3 scripts/module-cycles.py
+	python3 scripts/protocol-names.py --quiet
 
 fmt:
 	$(CARGO) fmt --all
