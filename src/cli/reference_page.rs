@@ -40,11 +40,11 @@ fn markdown() -> String {
     }
     page.push_str("\n## Exit codes\n\n| code | meaning |\n|---|---|\n");
     for (code, meaning) in CONTRACT {
-        page.push_str(&format!("| {code} | {} |\n", cell(&meaning)));
+        page.push_str(&format!("| {code} | {} |\n", cell(meaning)));
     }
     page.push_str(&format!("\n{OTHER_COMMANDS}\n"));
     page.push_str("\n## Environment\n\n| variable | read by |\n|---|---|\n");
-    for (name, meaning) in super::docs::environment() {
+    for (name, meaning) in super::environment::variables() {
         page.push_str(&format!("| `{name}` | {} |\n", cell(&meaning)));
     }
     page

@@ -2,8 +2,8 @@
 //! README, CONTRIBUTING.md and `docs/` resolves (`links`), every code block marked
 //! runnable is run with the built binary and must end as it says (`runnable`), and the
 //! composite GitHub Action is well formed and passes only flags `run` has (`action`),
-//! no page pins a release tag that does not exist (`tags`), every list of the
-//! profiles has them all (`profiles`), and "excluded" is defined as runs use it
+//! no page pins a release tag that does not exist (`tags`), the project file's profile
+//! error lists every profile (`profiles`), and "excluded" is defined as runs use it
 //! (`excluded`).
 
 mod action;

@@ -1,8 +1,6 @@
-//! Every page that lists the profiles lists the ones `--profile` takes (the registry's),
-//! all of them: the project file's example and key table on the CI page, the action's
-//! `profile` input, the scenario format's `profile:` line and the glossary; and the
-//! witness page names every wire `witness --help` says it serves; the project file's error
-//! for an unknown profile lists them all.
+//! The project file's error for an unknown profile lists every profile `--profile`
+//! takes (the registry's). The pages' lists are held to the registry by
+//! `src/registry_docs_tests.rs`.
 
 use crate::common::bin;
 
@@ -35,61 +33,6 @@ fn check(place: &str, text: &str, profiles: &[String]) {
         assert!(
             words.contains(profile),
             "{place} leaves out {profile}: {text}"
-        );
-    }
-}
-
-#[test]
-fn every_list_of_profiles_has_every_profile() {
-    let profiles = profiles();
-    assert!(profiles.len() >= 7, "{profiles:?}");
-    let read = |path: &str| super::read(&super::repository().join(path));
-    let ci = read("docs/guide/ci.md");
-    let comment = ci.lines().find(|l| l.starts_with("profile = ")).unwrap();
-    check("ci.md's project file", comment, &profiles);
-    let row = ci.lines().find(|l| l.starts_with("| `profile` |")).unwrap();
-    check("ci.md's key table", row, &profiles);
-    let action: serde_json::Value = serde_saphyr::from_str(&read("action.yml")).unwrap();
-    let input = action["inputs"]["profile"]["description"].as_str().unwrap();
-    check("action.yml's profile input", input, &profiles);
-    let scenarios = read("docs/guide/scenarios.md");
-    let line = scenarios
-        .lines()
-        .find(|l| l.starts_with("profile: "))
-        .unwrap();
-    check("scenarios.md's profile line", line, &profiles);
-    let glossary = read("docs/guide/glossary.md");
-    let entry = glossary
-        .lines()
-        .find(|l| l.starts_with("**profile**"))
-        .unwrap();
-    check("the glossary's profile entry", entry, &profiles);
-}
-
-/// The wires `witness --help` says the witness serves (its first paragraph's
-/// parenthesis: "OpenAI Chat Completions and Responses, Anthropic Messages, ...").
-fn witness_wires() -> Vec<String> {
-    let out = bin().args(["witness", "--help"]).output().unwrap();
-    let help = String::from_utf8_lossy(&out.stdout).replace('\n', " ");
-    let open = help.find('(').unwrap();
-    let close = open + help[open..].find(')').unwrap();
-    help[open + 1..close]
-        .split(", ")
-        .flat_map(|w| w.split(" and "))
-        .map(|w| w.split_whitespace().collect::<Vec<_>>().join(" "))
-        .collect()
-}
-
-#[test]
-fn the_witness_page_names_every_wire_the_witness_serves() {
-    let wires = witness_wires();
-    assert!(wires.len() >= 4, "{wires:?}");
-    let page = super::read(&super::repository().join("docs/guide/witness.md"));
-    let intro = page.split("\n\n").nth(1).unwrap().replace('\n', " ");
-    for wire in wires {
-        assert!(
-            intro.contains(&wire),
-            "witness.md's intro leaves out {wire}: {intro}"
         );
     }
 }
