@@ -103,6 +103,23 @@ pub fn respond(call: &ModelCall, reply: Reply) -> Response {
         return error(call.wire, status, why);
     }
     let model = call.model.as_deref().unwrap_or(default_model);
+    if let Some(tool) = &call.tool_call {
+        // Only the wires that read a tool turn (`super::tools`) decide on a call.
+        match (call.wire, call.stream) {
+            (Wire::OpenaiChat, false) => {
+                return json_response(chat_answer::tool_call(call.seq, model, tool));
+            }
+            (Wire::OpenaiChat, true) => {
+                return sse(chat_answer::tool_call_chunks(
+                    call.seq,
+                    model,
+                    tool,
+                    stream_usage,
+                ));
+            }
+            _ => {}
+        }
+    }
     let text = saw(call);
     match (call.wire, call.stream) {
         (Wire::AnthropicMessages, false) => {
