@@ -14,6 +14,7 @@
 //! medium): the prompt carries the case's nonce, the medium [`medium_nonce`], the
 //! tool's own text [`label_nonce`].
 
+pub mod judge;
 pub mod log;
 pub mod medium;
 pub mod setup;
