@@ -292,6 +292,11 @@ pub struct Expectations {
     /// arrival count as delivered (default: intact or transformed).
     #[serde(default)]
     pub delivery: Option<DeliveryExpectation>,
+    /// `run --witness`, agent profiles that hand an agent an MCP server: the agent is
+    /// given mmconform's MCP server, whose tool returns this medium, and what became of
+    /// it on its way to the model is judged (`crate::tool_media::judge`).
+    #[serde(default)]
+    pub tool_media: Option<crate::tool_media::Medium>,
     /// agentruntime: what the bridge's run must show.
     #[serde(default)]
     pub run: Option<RunExpectation>,

@@ -69,7 +69,7 @@ fn the_same_image_is_intact_and_a_resized_one_transformed() {
     );
     assert_eq!(o, ToolOutcome::Transformed, "{}", a.actual);
     assert!(
-        a.passed && a.actual.contains("2080x2080 -> 1040x1040"),
+        a.passed && a.actual.contains("2080x520 -> 1040x260"),
         "{}",
         a.actual
     );

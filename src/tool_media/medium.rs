@@ -8,11 +8,15 @@ use mmconform_media as media;
 use serde_json::{Value, json};
 
 /// Pixels on the long edge of the large image: over 2000, where hosts and model APIs
-/// start resizing.
+/// start resizing (20 times the generated picture's side).
 pub const LARGE_EDGE: u32 = 2080;
+/// Its short edge (5 times the generated side): a quarter of a square's pixels, so
+/// making and decoding it stays cheap.
+pub const LARGE_SHORT_EDGE: u32 = 520;
 
-/// One medium a tool can return.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// One medium a tool can return (`expect.tool_media` names it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum Medium {
     /// An `image` block, PNG.
     Png,
@@ -125,7 +129,7 @@ impl Medium {
         match self {
             Medium::Png => "an image block (image/png)",
             Medium::Jpeg => "an image block (image/jpeg)",
-            Medium::LargePng => "an image block (image/png, 2080x2080)",
+            Medium::LargePng => "an image block (image/png, 2080x520)",
             Medium::Wav => "an audio block (audio/wav)",
             Medium::PdfBlob => "an embedded resource blob (application/pdf)",
             Medium::TextResource => "an embedded text resource (text/plain)",
@@ -240,12 +244,12 @@ impl Medium {
     }
 }
 
-/// The generated picture scaled up to [`LARGE_EDGE`] pixels a side: its content stamp
-/// (the grid of cells) survives; its metadata stamp does not (see `transform`).
+/// The generated picture stretched to [`LARGE_EDGE`] x [`LARGE_SHORT_EDGE`]: its
+/// content stamp (the grid of cells) survives; its metadata stamp does not (see
+/// `transform`).
 fn large_png(nonce: &str) -> Vec<u8> {
     let small = media::generate("image/png", nonce);
-    let percent = LARGE_EDGE * 100 / media::content::pixels::SIDE;
-    media::transform::scale_image(&small, percent).unwrap_or(small)
+    media::transform::stretch_image(&small, LARGE_EDGE, LARGE_SHORT_EDGE).unwrap_or(small)
 }
 
 #[cfg(test)]
@@ -290,7 +294,7 @@ mod tests {
     }
 
     #[test]
-    fn the_large_image_is_over_2000_pixels_and_keeps_its_content_stamp() {
+    fn the_large_image_is_over_2000_pixels_long_and_keeps_its_content_stamp() {
         let sent = Medium::LargePng.sent("0123456789abcdef-c3");
         let bytes = sent.bytes.unwrap();
         match media::content::read(&bytes, &Default::default()).unwrap() {
@@ -299,7 +303,7 @@ mod tests {
                 height,
                 nonce,
             } => {
-                assert_eq!((width, height), (LARGE_EDGE, LARGE_EDGE));
+                assert_eq!((width, height), (LARGE_EDGE, LARGE_SHORT_EDGE));
                 assert_eq!(nonce.as_deref(), Some("0123456789abcdef-p3"));
             }
             other => panic!("{other:?}"),

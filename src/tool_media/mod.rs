@@ -26,6 +26,31 @@ pub use medium::{Block, Medium, Produced};
 /// bare name in a namespace): letters and underscores only, which every host keeps.
 pub const TOOL_NAME: &str = "mmconform_tool_media";
 
+/// Where a case's evidence keeps the MCP server's request log (the judge reads it
+/// back with [`from_evidence`]).
+pub const EVIDENCE_KEY: &str = "mcp_server";
+
+/// The server's log as a case's evidence: its summary and its entries.
+pub fn evidence(log: &log::ServerLog) -> serde_json::Value {
+    serde_json::json!({"summary": log.summary(), "entries": log.entries, "unread": log.unread})
+}
+
+/// The server's log from a case's evidence (what [`evidence`] wrote); an empty log
+/// when there is none.
+pub fn from_evidence(record: &serde_json::Value) -> log::ServerLog {
+    let Some(kept) = record.get(EVIDENCE_KEY) else {
+        return log::ServerLog {
+            missing: Some("no MCP server was given to the agent".into()),
+            ..log::ServerLog::default()
+        };
+    };
+    log::ServerLog {
+        entries: serde_json::from_value(kept["entries"].clone()).unwrap_or_default(),
+        unread: kept["unread"].as_u64().unwrap_or(0) as usize,
+        missing: None,
+    }
+}
+
 /// The server's name in the agent's configuration (`mcpServers`).
 pub const SERVER_NAME: &str = "mmconform";
 
@@ -56,6 +81,15 @@ pub fn label_nonce(case: &str) -> String {
 /// so its arrival says the result was handed over, never that the medium was.
 pub fn label(case: &str) -> String {
     format!("mmconform tool result {}", label_nonce(case))
+}
+
+/// The text a tool-media case adds to its prompt: what a person reading the agent's
+/// transcript understands, and the directive the witness acts on.
+pub fn prompt(case: &str, medium: Medium) -> String {
+    format!(
+        "Call the tool {TOOL_NAME} with the case and medium below, then say what it returned. {}",
+        Directive::text(case, medium.name())
+    )
 }
 
 /// What a tool-media prompt asks the model (the witness) to do: call the tool for this
