@@ -192,7 +192,7 @@ fn follow(
     match (found, as_text) {
         (Some(part), _) | (None, Some(part)) => (
             ToolOutcome::Intact,
-            format!("its text reached the model at {}", part.at),
+            format!("intact: its text reached the model at {}", part.at),
             None,
         ),
         (None, None) => {
