@@ -85,11 +85,11 @@ fn tool_media(
     }
     let kept = record.stream.as_ref().map(|s| &s.record);
     let log = crate::tool_media::from_evidence(kept.unwrap_or(&Value::Null));
-    match crate::tool_media::judge::judge(medium, nonce, calls, &log) {
-        crate::tool_media::judge::Judged::Assertion(_, assertion) => {
+    match crate::judge::tool_media::judge(medium, nonce, calls, &log) {
+        crate::judge::tool_media::Judged::Assertion(_, assertion) => {
             WitnessFinding::Judged(vec![assertion])
         }
-        crate::tool_media::judge::Judged::Blocked(why) => WitnessFinding::Blocked(why),
+        crate::judge::tool_media::Judged::Blocked(why) => WitnessFinding::Blocked(why),
     }
 }
 

@@ -8,13 +8,13 @@
 //! [`Directive`], and records where the medium landed in the call that carries the
 //! tool's result. Nothing here speaks MCP or a model wire: this module names the tool,
 //! the directive, the media ([`medium`]), the server's request log ([`log`]) and how a
-//! run hands an agent the server ([`setup`]).
+//! run hands an agent the server ([`setup`]). What became of a medium is judged in
+//! `crate::judge::tool_media`.
 //!
 //! Three nonces keep the parts apart (a label or the prompt is never taken for the
 //! medium): the prompt carries the case's nonce, the medium [`medium_nonce`], the
 //! tool's own text [`label_nonce`].
 
-pub mod judge;
 pub mod log;
 pub mod medium;
 pub mod setup;

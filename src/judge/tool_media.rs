@@ -18,12 +18,12 @@
 //!
 //! Bytes are compared exactly as a prompt's media are (`crate::judge::delivery`).
 
-use super::log::ServerLog;
-use super::medium::Medium;
-use super::{label_nonce, medium_nonce};
-use crate::judge::delivery;
+use super::delivery;
 use crate::outcome::{AssertionResult, Delivery, DeliveryOutcome, Level};
 use crate::request::sent::{Kept, SentMedia, SentSource};
+use crate::tool_media::log::ServerLog;
+use crate::tool_media::medium::Medium;
+use crate::tool_media::{label_nonce, medium_nonce};
 use crate::witness::{ModelCall, Part, PartKind};
 use mmconform_media as media;
 
@@ -100,7 +100,7 @@ pub fn judge(medium: Medium, case: &str, calls: &[ModelCall], log: &ServerLog) -
             "the model was never offered the tool: none of the {} model call(s) declared a \
              tool whose name carries `{}` (was the agent given the MCP server?; server log: {})",
             ours.len(),
-            super::TOOL_NAME,
+            crate::tool_media::TOOL_NAME,
             log.summary()
         ));
     };
@@ -264,5 +264,5 @@ fn cut(text: &str, max: usize) -> String {
 }
 
 #[cfg(test)]
-#[path = "judge_tests.rs"]
+#[path = "tool_media_tests.rs"]
 mod tests;
