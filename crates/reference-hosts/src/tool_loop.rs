@@ -54,15 +54,21 @@ pub struct Tools {
 }
 
 impl Tools {
-    /// Starts the stdio servers in `specs` (ACP's and AgentRuntime's `mcpServers`:
-    /// `[{name, command, args, env}]`); others are noted in `failures`.
+    /// Whether `specs` names any server.
+    pub fn given(specs: &Value) -> bool {
+        !listed(specs).is_empty()
+    }
+
+    /// Starts the stdio servers in `specs`: a list `[{name, command, args, env: [{name,
+    /// value}]}]` (ACP's `mcpServers`) or a map `{name: {command, args, env: {k: v}}}`
+    /// (the agent CLIs' `mcpServers`); others are noted in `failures`.
     pub async fn start(specs: &Value) -> Tools {
         let mut tools = Tools {
             servers: Vec::new(),
             failures: Vec::new(),
         };
-        for spec in specs.as_array().into_iter().flatten().take(MAX_SERVERS) {
-            match start_one(spec).await {
+        for spec in listed(specs).into_iter().take(MAX_SERVERS) {
+            match start_one(&spec).await {
                 Ok(server) => tools.servers.push(server),
                 Err(why) => tools.failures.push(why),
             }
@@ -119,6 +125,32 @@ impl Tools {
         for server in self.servers {
             let _ = server.client.cancel().await;
         }
+    }
+}
+
+/// The servers of either spelling, as list entries (a map's `env` object becomes
+/// `[{name, value}]`).
+fn listed(specs: &Value) -> Vec<Value> {
+    match specs {
+        Value::Array(list) => list.clone(),
+        Value::Object(map) => map
+            .iter()
+            .map(|(name, server)| {
+                let mut entry = server.clone();
+                if let Some(obj) = entry.as_object_mut() {
+                    obj.insert("name".into(), json!(name));
+                    if let Some(Value::Object(env)) = obj.get("env").cloned() {
+                        let pairs: Vec<Value> = env
+                            .iter()
+                            .map(|(k, v)| json!({"name": k, "value": v}))
+                            .collect();
+                        obj.insert("env".into(), Value::Array(pairs));
+                    }
+                }
+                entry
+            })
+            .collect(),
+        _ => Vec::new(),
     }
 }
 
@@ -326,6 +358,16 @@ mod tests {
         );
         let kinds: Vec<&str> = media.iter().map(|m| m["type"].as_str().unwrap()).collect();
         assert_eq!(kinds, ["image_url", "input_audio", "file"]);
+    }
+
+    #[test]
+    fn servers_are_read_from_a_list_or_a_map() {
+        let map = json!({"m": {"command": "/bin/x", "args": ["a"], "env": {"K": "v"}}});
+        let listed = listed(&map);
+        assert_eq!(listed[0]["name"], "m");
+        assert_eq!(listed[0]["env"], json!([{"name": "K", "value": "v"}]));
+        assert!(Tools::given(&json!([{"name": "a", "command": "b"}])));
+        assert!(!Tools::given(&json!([])) && !Tools::given(&Value::Null));
     }
 
     #[test]

@@ -224,7 +224,7 @@ impl Turn {
                     .to_string();
             };
             let upstream = Upstream::new(model);
-            if self.servers.as_array().is_some_and(|s| !s.is_empty()) {
+            if crate::tool_loop::Tools::given(&self.servers) {
                 return self.with_tools(&upstream, parts).await;
             }
             match upstream.complete(&prompt::turn(parts), None).await {
