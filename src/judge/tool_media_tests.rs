@@ -142,3 +142,40 @@ fn what_was_not_observed_is_blocked() {
     };
     assert!(why.contains(TOOL_NAME), "{why}");
 }
+
+#[test]
+fn an_image_inside_an_anthropic_tool_result_is_found() {
+    let bytes = medium_bytes(Medium::Png);
+    let body = |result: bool| {
+        let prompt = format!("Use the tool. {}", Directive::text(CASE, "png"));
+        let mut messages =
+            vec![json!({"role": "user", "content": [{"type": "text", "text": prompt}]})];
+        if result {
+            messages.push(json!({"role": "assistant", "content": [
+                {"type": "tool_use", "id": "t1", "name": NAME, "input": {}}]}));
+            messages.push(
+                json!({"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1",
+                "content": [{"type": "text", "text": label(CASE)},
+                    {"type": "image", "source": {"type": "base64", "media_type": "image/png",
+                        "data": STANDARD.encode(&bytes)}}]}]}),
+            );
+        }
+        json!({"model": "claude", "max_tokens": 10, "messages": messages,
+            "tools": [{"name": NAME, "input_schema": {"type": "object"}}]})
+    };
+    let decode = |seq, result| {
+        decode_call(
+            Wire::AnthropicMessages,
+            "/v1/messages",
+            body(result).to_string().as_bytes(),
+            &Limits::default(),
+            seq,
+        )
+    };
+    let calls = [decode(1, false), decode(2, true)];
+    assert!(calls[0].tool_call.is_some() && calls[1].tool_call.is_none());
+    match judge(Medium::Png, CASE, &calls, &called()) {
+        Judged::Assertion(ToolOutcome::Intact, a) => assert!(a.passed),
+        other => panic!("{other:?}"),
+    }
+}

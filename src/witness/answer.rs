@@ -117,6 +117,12 @@ pub fn respond(call: &ModelCall, reply: Reply) -> Response {
                     stream_usage,
                 ));
             }
+            (Wire::AnthropicMessages, false) => {
+                return json_response(anthropic_answer::tool_call(call.seq, model, tool));
+            }
+            (Wire::AnthropicMessages, true) => {
+                return sse(anthropic_answer::tool_call_events(call.seq, model, tool));
+            }
             _ => {}
         }
     }

@@ -185,9 +185,11 @@ pub fn decode(wire: Wire, body: &[u8], limits: &Limits) -> Decoded {
         return Decoded::refused(400, ProblemCode::BadShape, why);
     }
     let mut out = collector.out;
-    if wire == Wire::OpenaiChat {
-        out.tools = chat::tools::read(object);
-    }
+    out.tools = match wire {
+        Wire::OpenaiChat => chat::tools::read(object),
+        Wire::AnthropicMessages => anthropic::tools::read(object),
+        _ => Default::default(),
+    };
     read_options(object, &mut out);
     out
 }
