@@ -179,3 +179,36 @@ fn an_image_inside_an_anthropic_tool_result_is_found() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn an_image_in_a_responses_function_call_output_is_found() {
+    let bytes = medium_bytes(Medium::Png);
+    let body = |result: bool| {
+        let prompt = format!("Use the tool. {}", Directive::text(CASE, "png"));
+        let mut input = vec![json!({"type": "message", "role": "user", "content": [
+            {"type": "input_text", "text": prompt}]})];
+        if result {
+            input.push(json!({"type": "function_call", "call_id": "c1", "name": "mmconform_tool_media", "arguments": "{}"}));
+            input.push(json!({"type": "function_call_output", "call_id": "c1", "output": [
+                {"type": "input_text", "text": label(CASE)},
+                {"type": "input_image", "image_url": format!("data:image/png;base64,{}", STANDARD.encode(&bytes))}]}));
+        }
+        json!({"model": "gpt", "input": input, "tools": [{"type": "namespace", "name": "mcp__mmconform",
+            "tools": [{"type": "function", "name": "mmconform_tool_media"}]}]})
+    };
+    let decode = |seq, result| {
+        decode_call(
+            Wire::OpenaiResponses,
+            "/v1/responses",
+            body(result).to_string().as_bytes(),
+            &Limits::default(),
+            seq,
+        )
+    };
+    let calls = [decode(1, false), decode(2, true)];
+    assert!(calls[0].tool_call.is_some() && calls[1].tool_call.is_none());
+    match judge(Medium::Png, CASE, &calls, &called()) {
+        Judged::Assertion(ToolOutcome::Intact, a) => assert!(a.passed),
+        other => panic!("{other:?}"),
+    }
+}

@@ -123,6 +123,14 @@ pub fn respond(call: &ModelCall, reply: Reply) -> Response {
             (Wire::AnthropicMessages, true) => {
                 return sse(anthropic_answer::tool_call_events(call.seq, model, tool));
             }
+            (Wire::OpenaiResponses, false) => {
+                return json_response(responses_answer::answer::tool_call(call.seq, model, tool));
+            }
+            (Wire::OpenaiResponses, true) => {
+                return sse(named_events(responses_answer::answer::tool_call_events(
+                    call.seq, model, tool,
+                )));
+            }
             _ => {}
         }
     }
