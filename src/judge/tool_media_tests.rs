@@ -212,3 +212,37 @@ fn an_image_in_a_responses_function_call_output_is_found() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn an_image_beside_a_gemini_function_response_is_found() {
+    let bytes = medium_bytes(Medium::Png);
+    let name = "mcp_mmconform_mmconform_tool_media";
+    let body = |result: bool| {
+        let prompt = format!("Use the tool. {}", Directive::text(CASE, "png"));
+        let mut contents = vec![json!({"role": "user", "parts": [{"text": prompt}]})];
+        if result {
+            contents.push(
+                json!({"role": "model", "parts": [{"functionCall": {"name": name, "args": {}}}]}),
+            );
+            contents.push(json!({"role": "user", "parts": [
+                {"functionResponse": {"name": name, "response": {"content": label(CASE)}}},
+                {"inlineData": {"mimeType": "image/png", "data": STANDARD.encode(&bytes)}}]}));
+        }
+        json!({"contents": contents, "tools": [{"functionDeclarations": [{"name": name}]}]})
+    };
+    let decode = |seq, result| {
+        decode_call(
+            Wire::Gemini,
+            "/v1beta/models/m:generateContent",
+            body(result).to_string().as_bytes(),
+            &Limits::default(),
+            seq,
+        )
+    };
+    let calls = [decode(1, false), decode(2, true)];
+    assert!(calls[0].tool_call.is_some() && calls[1].tool_call.is_none());
+    match judge(Medium::Png, CASE, &calls, &called()) {
+        Judged::Assertion(ToolOutcome::Intact, a) => assert!(a.passed),
+        other => panic!("{other:?}"),
+    }
+}

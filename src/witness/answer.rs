@@ -131,6 +131,14 @@ pub fn respond(call: &ModelCall, reply: Reply) -> Response {
                     call.seq, model, tool,
                 )));
             }
+            (Wire::Gemini, false) => {
+                return json_response(gemini_answer::answer::tool_call(call.seq, model, tool));
+            }
+            (Wire::Gemini, true) => {
+                let response = gemini_answer::answer::tool_call(call.seq, model, tool);
+                let (kind, body) = gemini_answer::answer::stream_body(&response, alt_sse);
+                return ([(header::CONTENT_TYPE, kind)], body).into_response();
+            }
             _ => {}
         }
     }

@@ -189,6 +189,7 @@ pub fn decode(wire: Wire, body: &[u8], limits: &Limits) -> Decoded {
         Wire::OpenaiChat => chat::tools::read(object),
         Wire::AnthropicMessages => anthropic::tools::read(object),
         Wire::OpenaiResponses => responses::tools::read(object),
+        Wire::Gemini => gemini::tools::read(object),
         _ => Default::default(),
     };
     read_options(object, &mut out);
