@@ -69,6 +69,8 @@ pub struct Output {
     pub report: Option<PathBuf>,
     /// `--html`: the run as one HTML page.
     pub html: Option<PathBuf>,
+    /// `--annotations github`: a workflow command per failed and warned case.
+    pub annotations: bool,
     pub color: bool,
     pub progress: bool,
     pub verbose: bool,
@@ -293,6 +295,7 @@ impl RunConfig {
                 junit: None,
                 report: None,
                 html: None,
+                annotations: false,
                 color: false,
                 progress: false,
                 verbose: false,

@@ -37,6 +37,15 @@ pub enum ColorArg {
     Never,
 }
 
+/// `--annotations`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum AnnotationsArg {
+    /// GitHub workflow commands: `::error` per failed case, `::warning` per warned one.
+    Github,
+    /// None.
+    None,
+}
+
 #[derive(Debug, Clone, Copy, ValueEnum)]
 pub enum FormatArg {
     Human,
@@ -213,9 +222,14 @@ pub struct TargetArgs {
     pub reference: ReferenceArgs,
     /// Project file with the options a CI job repeats (target, profile, filters, baseline,
     /// junit, report, strict, require, timeout, concurrency); the command line wins.
-    /// Default: ./mmconform.toml when it exists.
-    #[arg(long, value_name = "FILE")]
+    /// Default: $MMCONFORM_CONFIG, else the first mmconform.toml in the current directory
+    /// or its parents up to the repository root (the directory holding `.git`).
+    #[arg(long, value_name = "FILE", help_heading = "Project file")]
     pub config: Option<PathBuf>,
+    /// Where the project file was looked for when none was found, for the message of a
+    /// run that has no target (set by `cli::project`, never by clap).
+    #[arg(skip)]
+    pub looked_for: Option<String>,
 }
 
 /// Shape of the embedded host used by `--target reference`.
@@ -310,6 +324,11 @@ pub struct RunArgs {
     /// Print only the cases that failed, errored or were blocked, and the summary.
     #[arg(short, long, help_heading = REPORTS)]
     pub quiet: bool,
+    /// Annotate the CI run: `github` writes an `::error` per failed case and a
+    /// `::warning` per warned one (at most 10 of each; the rest counted). Default:
+    /// `github` when GITHUB_ACTIONS=true, else `none`.
+    #[arg(long, value_enum, value_name = "github|none", help_heading = REPORTS)]
+    pub annotations: Option<AnnotationsArg>,
     /// Write the run's verdict as Markdown here (a CI job summary). Under GitHub Actions
     /// it is also appended to $GITHUB_STEP_SUMMARY when this is absent.
     #[arg(long, value_name = "FILE", help_heading = REPORTS)]

@@ -12,6 +12,9 @@ pub const REQUIRE_ENV: &str = "OPENWOP_REQUIRE_BEHAVIOR";
 /// Comma-separated profiles added to `--opt-out`.
 pub const OPT_OUT_ENV: &str = "OPENWOP_OPTED_OUT_PROFILES";
 
+/// `true` under GitHub Actions: `--annotations github` by default.
+pub const GITHUB_ACTIONS_ENV: &str = "GITHUB_ACTIONS";
+
 /// Adds `name` to the profiles a variable serves, or the variable with its first one.
 fn serve(
     list: &mut Vec<(&'static str, Vec<&'static str>)>,
@@ -93,8 +96,54 @@ pub fn variables() -> Vec<(String, String)> {
             "GITHUB_STEP_SUMMARY",
             "run: the run's Markdown verdict is appended to this file (GitHub Actions sets it)",
         ),
+        (
+            GITHUB_ACTIONS_ENV,
+            "run: true turns on --annotations github (GitHub Actions sets it)",
+        ),
+        (
+            super::project_find::ENV,
+            "run, list: the project file when --config is absent (else the nearest mmconform.toml up to the repository root)",
+        ),
+        (
+            "HTTP_PROXY",
+            "run, list: a proxy requests to a target outside this process may go through (also https_proxy, ALL_PROXY; named in every report)",
+        ),
+        (
+            "NO_PROXY",
+            "run, list: hosts reached without the proxy (a loopback target usually belongs here)",
+        ),
+        (
+            "MMCONFORM_WITNESS_URL",
+            "set by mmconform for a --target-cmd program run with --witness: the witness's base URL",
+        ),
+        (
+            "MMCONFORM_CASE",
+            "set by mmconform for a --target-cmd program: the id of the case it runs for",
+        ),
     ] {
         out.push((name.into(), meaning.into()));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn every_profile_s_target_and_token_variables_are_listed_once() {
+        let listed: Vec<String> = super::variables().into_iter().map(|(v, _)| v).collect();
+        for protocol in crate::registry::protocols() {
+            let token = crate::registry::token_env(protocol);
+            assert!(listed.iter().any(|v| v == token), "{token}");
+            if let Some(target) = protocol.description().target_env() {
+                assert!(listed.iter().any(|v| v == target), "{target}");
+            }
+        }
+        for variable in ["MMCONFORM_CONFIG", "GITHUB_ACTIONS", "ANTHROPIC_API_KEY"] {
+            assert!(listed.iter().any(|v| v == variable), "{variable}");
+        }
+        let mut unique = listed.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), listed.len(), "{listed:?}");
+    }
 }

@@ -20,6 +20,7 @@ mod media;
 mod model;
 mod project;
 mod project_declared;
+mod project_find;
 mod protocol_flags;
 // Generates docs/guide/cli-reference.md from within its own test (`make cli-reference`).
 #[cfg(test)]

@@ -20,9 +20,6 @@ use serde::Deserialize;
 use std::path::{Path, PathBuf};
 use toml::Spanned;
 
-/// The file `run` and `list` read when `--config` is not given.
-pub const DEFAULT_FILE: &str = "mmconform.toml";
-
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ProjectFile {
@@ -80,21 +77,32 @@ impl Project {
     }
 }
 
-/// Reads `--config FILE`, or `mmconform.toml` when it exists. `None` when there is none.
-fn load(explicit: Option<&Path>) -> Result<Option<Project>, CliError> {
-    let path = match explicit {
-        Some(path) => path.to_path_buf(),
-        None if Path::new(DEFAULT_FILE).is_file() => PathBuf::from(DEFAULT_FILE),
-        None => return Ok(None),
+/// Reads the project file `project_find` chooses. `Err(where)`: there is none, and
+/// where it was looked for.
+fn load(explicit: Option<&Path>) -> Result<Result<Project, String>, CliError> {
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    let chosen = match super::project_find::find(
+        explicit,
+        std::env::var(super::project_find::ENV).ok(),
+        &cwd,
+    ) {
+        Ok(chosen) => chosen,
+        Err(searched) => return Ok(Err(searched)),
     };
+    let (path, how) = (chosen.path, chosen.how);
     let name = path.display().to_string();
     let text = std::fs::read_to_string(&path)
-        .map_err(|e| CliError::Usage(format!("--config {name}: {e}")))?;
+        .map_err(|e| CliError::Usage(format!("{how} {name}: {e}")))?;
     let syntax = |e: toml::de::Error| {
         let position = e
             .span()
             .map_or(Position::START, |span| position_at(&text, span.start));
-        CliError::Scenarios(vec![Diagnostic::new(&name, &text, position, e.message())])
+        CliError::Scenarios(vec![Diagnostic::new(
+            &name,
+            &text,
+            position,
+            unknown_key(e.message()),
+        )])
     };
     let root = toml::de::DeTable::parse(&text).map_err(syntax)?;
     let span = root.span();
@@ -109,9 +117,9 @@ fn load(explicit: Option<&Path>) -> Result<Option<Project>, CliError> {
         _ => PathBuf::from("."),
     };
     super::out::error_line(format_args!(
-        "note: options from {name} (the command line wins)"
+        "note: options from {name} ({how}; the command line wins)"
     ));
-    Ok(Some(Project {
+    Ok(Ok(Project {
         name,
         text,
         dir,
@@ -119,6 +127,29 @@ fn load(explicit: Option<&Path>) -> Result<Option<Project>, CliError> {
         protocol_keys,
         program,
     }))
+}
+
+/// serde's "unknown field `x`, expected one of ..." as the user's words: the key, the
+/// closest known one, and every key the file takes (the protocols' own among them).
+fn unknown_key(message: &str) -> String {
+    let Some(rest) = message.strip_prefix("unknown field `") else {
+        return message.to_string();
+    };
+    let Some((key, expected)) = rest.split_once('`') else {
+        return message.to_string();
+    };
+    let mut known: Vec<&str> = expected.split('`').skip(1).step_by(2).collect();
+    // The file's top level also takes the keys the protocols declare (a section does not).
+    if known.contains(&"target") {
+        let specs = super::protocol_flags::option_specs();
+        known.extend(specs.iter().filter_map(|s| s.project_key));
+    }
+    known.dedup();
+    format!(
+        "unknown key `{key}`{} (the file takes: {})",
+        crate::suggest::hint(key, known.iter().copied()),
+        known.join(", ")
+    )
 }
 
 fn problem(name: &str, text: &str, at: usize, message: String) -> CliError {
@@ -143,8 +174,12 @@ fn given(matches: &ArgMatches, id: &str) -> bool {
 
 /// `run`: the file's values for every option the command line left out.
 pub fn apply_run(args: &mut RunArgs, matches: &ArgMatches) -> Result<(), CliError> {
-    let Some(project) = load(args.target.config.as_deref())? else {
-        return Ok(());
+    let project = match load(args.target.config.as_deref())? {
+        Ok(project) => project,
+        Err(searched) => {
+            args.target.looked_for = Some(searched);
+            return Ok(());
+        }
     };
     apply_target(&project, &mut args.target, matches)?;
     let file = &project.file;
@@ -251,8 +286,12 @@ fn described(value: &toml::Value) -> String {
 
 /// `list`: target, profile, filters and timeout (the rest is checked, not used).
 pub fn apply_list(args: &mut ListArgs, matches: &ArgMatches) -> Result<(), CliError> {
-    let Some(project) = load(args.target.config.as_deref())? else {
-        return Ok(());
+    let project = match load(args.target.config.as_deref())? {
+        Ok(project) => project,
+        Err(searched) => {
+            args.target.looked_for = Some(searched);
+            return Ok(());
+        }
     };
     concurrency(&project)?;
     seconds(&project, &project.file.deadline, 86_400.0)?;

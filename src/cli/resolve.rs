@@ -452,6 +452,10 @@ pub fn resolve_run(args: &RunArgs, color: bool, env: Env) -> Result<Resolved, St
         junit: args.junit.clone(),
         report: args.report.clone(),
         html: args.html.clone(),
+        annotations: match args.annotations {
+            Some(choice) => choice == super::args::AnnotationsArg::Github,
+            None => env(super::environment::GITHUB_ACTIONS_ENV).is_some_and(|v| v.trim() == "true"),
+        },
         color,
         // The bar draws on stderr and case lines go to stdout: only when both are the
         // terminal can the bar step aside for each line. With stdout piped (`| tee`)

@@ -10,8 +10,8 @@ use crate::event::Event;
 use crate::exit::Ending;
 use crate::report::fanout::FanOut;
 use crate::report::{
-    GithubSummaryReporter, HtmlReporter, JsonReporter, JunitReporter, Reporter, TerminalOptions,
-    TerminalReporter,
+    AnnotationsReporter, GithubSummaryReporter, HtmlReporter, JsonReporter, JunitReporter,
+    Reporter, TerminalOptions, TerminalReporter,
 };
 use crate::runner::{self, session::Session};
 use crate::scenario::suite::load_suite;
@@ -70,6 +70,11 @@ pub fn run(args: &RunArgs, color: bool) -> Result<Ending, CliError> {
     }
     if let Some(path) = &config.output.report {
         reporters.push(Box::new(JsonReporter::new(path.clone())));
+    }
+    if config.output.annotations {
+        reporters.push(Box::new(AnnotationsReporter::new(Box::new(
+            std::io::stdout(),
+        ))));
     }
     if let Some(path) = &config.output.html {
         reporters.push(Box::new(HtmlReporter::new(path.clone())));

@@ -49,7 +49,7 @@ pub fn resolve_target(args: &TargetArgs, offline: bool, env: Env) -> Result<Targ
     let raw = match (&args.target, env(variable)) {
         (Some(t), _) => t.clone(),
         (None, Some(t)) if !t.trim().is_empty() => t,
-        _ => return Err(no_target(description.offline, url_target)),
+        _ => return Err(no_target(description.offline, url_target) + &looked_for(args)),
     };
     // A word like `reference`, misspelled, is neither the embedded host nor a host
     // name: `http://refrence` would be the wrong fix.
@@ -102,6 +102,15 @@ pub fn resolve_target(args: &TargetArgs, offline: bool, env: Env) -> Result<Targ
         ));
     }
     Ok(TargetChoice::Given(Target::Url(url)))
+}
+
+/// Where the project file was looked for, when none was found (`; no mmconform.toml
+/// in ...`), for the message of a run with no target.
+pub(super) fn looked_for(args: &TargetArgs) -> String {
+    args.looked_for
+        .as_deref()
+        .map(|searched| format!("; no project file either: {searched}"))
+        .unwrap_or_default()
 }
 
 /// No target given: what to pass instead.

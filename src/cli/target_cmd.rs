@@ -83,7 +83,8 @@ pub fn resolve(
         (None, None, None) => {
             return Err(format!(
                 "no target: pass --target-cmd 'CMD ARGS' ({program}) or \
-                 `--target reference`, or set {TARGET_CMD_ENV}"
+                 `--target reference`, or set {TARGET_CMD_ENV}{}",
+                super::target::looked_for(args)
             ));
         }
     };

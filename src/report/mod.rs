@@ -5,6 +5,7 @@
 //! - [`json`]: the JSON evidence file, described by `schemas/report.schema.json`.
 //! - [`github_summary`]: the verdict as Markdown for a CI job's summary page.
 //! - [`html`]: one run as a self-contained HTML page (`--html`).
+//! - [`annotations`]: GitHub workflow commands, one per failed or warned case.
 //!
 //! Events reach the reporters through one [`fanout::FanOut`], which redacts each event
 //! once ([`scrub`]); the two file reporters write atomically ([`atomic`]) on
@@ -13,6 +14,7 @@
 use crate::event::Event;
 use std::path::PathBuf;
 
+pub mod annotations;
 pub mod atomic;
 pub mod causes;
 pub mod evidence;
@@ -32,6 +34,7 @@ pub mod verify;
 #[cfg(test)]
 mod no_secret_leaks;
 
+pub use annotations::AnnotationsReporter;
 pub use atomic::{check_writable, write_atomically};
 pub use github_summary::{GithubSummaryReporter, SummaryWrite};
 pub use html::HtmlReporter;

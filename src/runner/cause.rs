@@ -1,7 +1,8 @@
 //! The systematic cause of a decided case, when its outcome is not its own but the
 //! run's: the same probe failure or unusable description (a blocked case's reason is
 //! then the same text for all of them), an authentication answer, a program that dies
-//! before its first line, or the same error status from the same endpoint. The ledger
+//! before its first line, the same error status from the same endpoint, or a web page
+//! (HTML) where the API should answer. The ledger
 //! sets it on every case it records (`CaseResult::cause`); the terminal, the step
 //! summary and the HTML report say each cause once with its fix, and list its cases
 //! compactly, where they would otherwise repeat it on every line.
@@ -60,19 +61,42 @@ fn blocked(result: &CaseResult, auth: &AuthFix) -> Option<Cause> {
 /// from the same endpoint is one cause, whatever each case expected.
 fn status_from_endpoint(result: &CaseResult) -> Option<Cause> {
     let exchange = result.exchanges.iter().rev().find(|e| !e.cached)?;
-    let status = exchange.response.as_ref()?.status;
+    let response = exchange.response.as_ref()?;
+    let status = response.status;
+    let url = exchange.request.url.split('?').next().unwrap_or_default();
+    let method = &exchange.request.method;
+    if (200..300).contains(&status) && is_web_page(response) {
+        return Some(Cause {
+            what: format!("{method} {url} answered {status} with a web page (text/html), not the API"),
+            fix: Some(
+                "check --target: it names a web page (a UI, a login or proxy page), not the host's API"
+                    .to_string(),
+            ),
+        });
+    }
     if !(status >= 500 || status == 404 || status == 405) {
         return None;
     }
-    let url = exchange.request.url.split('?').next().unwrap_or_default();
     let fix = match status {
         404 | 405 => Some("check --target: the endpoint is not there".to_string()),
         _ => None,
     };
     Some(Cause {
-        what: format!("{} {url} answered {status}", exchange.request.method),
+        what: format!("{method} {url} answered {status}"),
         fix,
     })
+}
+
+/// A 2xx answer that is an HTML page: no profile's API answers with one (they speak JSON
+/// or an event stream), so every case sent there fails for the one reason that the
+/// target is something else.
+fn is_web_page(response: &crate::outcome::RecordedResponse) -> bool {
+    (response.headers.iter())
+        .filter(|(name, _)| name.eq_ignore_ascii_case("content-type"))
+        .any(|(_, value)| {
+            let value = value.trim_start().to_ascii_lowercase();
+            value.starts_with("text/html") || value.starts_with("application/xhtml+xml")
+        })
 }
 
 #[cfg(test)]
@@ -146,6 +170,25 @@ mod tests {
                 );
             }
         }
+        let mut page = case(Outcome::Fail, Some("broken: the 2xx body is not JSON"));
+        let mut exchange = fixtures::exchange("image", Some(200), "<html></html>");
+        let response = exchange.response.as_mut().unwrap();
+        response.headers = vec![("Content-Type".into(), "text/html; charset=utf-8".into())];
+        page.exchanges = vec![exchange];
+        let cause = systematic(&page, &AUTH).unwrap();
+        assert!(
+            cause.what.contains("answered 200 with a web page"),
+            "{cause:?}"
+        );
+        assert!(cause.fix.unwrap().starts_with("check --target"));
+        let response = page.exchanges[0].response.as_mut().unwrap();
+        response.headers = vec![("content-type".into(), "application/json".into())];
+        assert_eq!(
+            systematic(&page, &AUTH),
+            None,
+            "a JSON 2xx is the case's own"
+        );
+
         let mut unanswered = case(Outcome::Fail, None);
         unanswered.exchanges = vec![fixtures::exchange("image", None, "")];
         assert_eq!(systematic(&unanswered, &AUTH), None);

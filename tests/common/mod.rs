@@ -96,6 +96,8 @@ pub fn bin() -> Command {
         .env_remove("OPENWOP_OPTED_OUT_PROFILES")
         .env_remove("OPENWOP_TEST_COMPAT_ENDPOINT")
         .env_remove("GITHUB_STEP_SUMMARY")
+        .env_remove("GITHUB_ACTIONS")
+        .env_remove("MMCONFORM_CONFIG")
         .env("NO_COLOR", "1");
     // A proxy in the developer's environment would sit between the tests and their
     // loopback hosts; tests that want one set it themselves.

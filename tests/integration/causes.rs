@@ -1,7 +1,7 @@
 //! One line per systematic cause: a setup mistake that blocks every case (a target
 //! without `/v1` or with it twice, a missing token, a bridge that dies before its first
-//! line) is said once with its fix, under `--quiet` too, and its cases are listed
-//! compactly; each case keeps its detail in the JSON report.
+//! line, a target that is a web page) is said once with its fix, under `--quiet` too,
+//! and its cases are listed compactly; each case keeps its detail in the JSON report.
 
 use crate::common::served::{serve, serve_with_env};
 use crate::common::{RunResult, run, run_with_env};
@@ -118,4 +118,83 @@ fn a_missing_token_is_one_line_with_its_fix_even_under_quiet() {
         .unwrap_or_else(|| panic!("{}", verbose.context()));
     assert!(!ids.contains("more"), "{ids}");
     assert!(ids.split_whitespace().count() > 100, "{ids}");
+}
+
+/// A server on 127.0.0.1 that answers every request with 200 and an HTML page (a web
+/// UI where the API was meant): its base URL.
+fn web_page_server() -> String {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            std::thread::spawn(move || {
+                let mut reader = BufReader::new(&stream);
+                let mut length = 0usize;
+                let mut line = String::new();
+                while reader.read_line(&mut line).is_ok_and(|n| n > 2) {
+                    if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                        length = v.trim().parse().unwrap_or(0);
+                    }
+                    line.clear();
+                }
+                let mut body = vec![0; length];
+                let _ = reader.read_exact(&mut body);
+                let page = "<!doctype html><html><body>Sign in</body></html>";
+                let _ = (&stream).write_all(
+                    format!(
+                        "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{page}",
+                        page.len()
+                    )
+                    .as_bytes(),
+                );
+            });
+        }
+    });
+    base
+}
+
+#[test]
+fn a_target_that_is_a_web_page_is_one_line_even_under_quiet() {
+    let base = format!("{}/v1", web_page_server());
+    let r = run(&[
+        "--profile",
+        "openai",
+        "--target",
+        &base,
+        "--model",
+        "m",
+        "--accepts",
+        "image/,audio/,application/pdf",
+        "--quiet",
+    ]);
+    assert_eq!(r.code, 1, "{}", r.context());
+    let failed: Vec<_> = (r.cases().into_iter())
+        .filter(|c| c["outcome"] == "fail")
+        .collect();
+    assert!(failed.len() >= 10, "{}", r.context());
+    for case in &failed {
+        let what = case["cause"]["what"].as_str().unwrap_or_default();
+        assert!(what.contains("with a web page (text/html)"), "{case}");
+    }
+    assert_eq!(
+        lines_with(&r.stdout, "with a web page"),
+        1,
+        "{}",
+        r.context()
+    );
+    assert_eq!(
+        lines_with(&r.stdout, "check --target: it names a web page"),
+        1
+    );
+    assert!(!r.stdout.contains("\nFAIL    openai."), "{}", r.context());
+    assert!(
+        r.stdout.contains(&format!(
+            "failed ({}): {} by the cause above",
+            failed.len(),
+            failed.len()
+        )),
+        "{}",
+        r.context()
+    );
 }

@@ -31,6 +31,7 @@ mod openai;
 #[path = "openai-responses/mod.rs"]
 mod openai_responses;
 mod openwop;
+mod release;
 mod report_html;
 mod report_paths;
 mod snapshots;

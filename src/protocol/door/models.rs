@@ -87,6 +87,15 @@ pub async fn choose(client: &HttpClient, door: &super::wire::Wire, token_env: &s
             response.status
         ));
     }
+    if matches!(response.status, 404 | 405) {
+        // No list at {base}/models: the base is more likely wrong than the model missing.
+        if let Some(hint) = super::probe_hint::for_wrong_base(door, client).await {
+            return ModelChoice::Ambiguous(format!(
+                "no --model given and GET {url} answered {}: {hint}",
+                response.status
+            ));
+        }
+    }
     if !(200..300).contains(&response.status) {
         return ModelChoice::Ambiguous(format!(
             "no --model given and GET {url} answered {}: {pass}",

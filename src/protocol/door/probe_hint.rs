@@ -2,7 +2,8 @@
 //! is right only when it is not: a server that does not know the model says so in its
 //! body; one that answers `GET {base}/models` has the right base and lacks this door
 //! (a Chat-only server asked for `/responses`); a base with `/v1` twice, or without
-//! the `/v1` its server answers under, gets the URL to pass instead. The look-ups are
+//! the `/v1` its server answers under, gets the URL to pass instead (also when the
+//! model list, asked for because `--model` is absent, answered 404). The look-ups are
 //! GETs the run's request list records.
 
 use super::wire::Wire;
@@ -21,8 +22,8 @@ pub async fn for_missing_door(wire: &Wire, client: &HttpClient, model: &str, bod
     }
     let base = client.url("");
     let base = base.trim_end_matches('/');
-    if let Some(once) = base.strip_suffix("/v1/v1") {
-        return format!("--target names /v1 twice: pass --target {once}/v1");
+    if let Some(hint) = doubled_v1(base) {
+        return hint;
     }
     if answers(wire, client, "/models").await {
         return format!(
@@ -30,22 +31,40 @@ pub async fn for_missing_door(wire: &Wire, client: &HttpClient, model: &str, bod
             wire.path, wire.profile
         );
     }
-    if !base.ends_with("/v1") && answers(wire, client, "/v1/models").await {
-        return format!(
-            "the API base is {base}/v1 (GET {base}/v1/models answers): pass --target {base}/v1"
-        );
+    if let Some(hint) = missing_v1(wire, client, base).await {
+        return hint;
     }
     "is --target the API base (http://host:port/v1)?".into()
+}
+
+/// The URL to pass when `--target` is not the API base and that can be told: `/v1`
+/// twice, or no `/v1` where the server answers `GET {base}/v1/models` (for a
+/// `GET {base}/models` that answered 404 while choosing the model).
+pub async fn for_wrong_base(wire: &Wire, client: &HttpClient) -> Option<String> {
+    let base = client.url("");
+    let base = base.trim_end_matches('/');
+    match doubled_v1(base) {
+        Some(hint) => Some(hint),
+        None => missing_v1(wire, client, base).await,
+    }
+}
+
+fn doubled_v1(base: &str) -> Option<String> {
+    let once = base.strip_suffix("/v1/v1")?;
+    Some(format!("--target names /v1 twice: pass --target {once}/v1"))
+}
+
+async fn missing_v1(wire: &Wire, client: &HttpClient, base: &str) -> Option<String> {
+    (!base.ends_with("/v1") && answers(wire, client, "/v1/models").await).then(|| {
+        format!("the API base is {base}/v1 (GET {base}/v1/models answers): pass --target {base}/v1")
+    })
 }
 
 /// Whether `GET {base}{path}` is there: any answer but 404 and 405 (a 401 is a list
 /// behind a token, still a list).
 async fn answers(wire: &Wire, client: &HttpClient, path: &str) -> bool {
     let request = HttpRequest {
-        purpose: format!(
-            "probe: is {path} there (the {} door answered 404)",
-            wire.endpoint
-        ),
+        purpose: format!("probe: is {path} there (the {} door, a 404)", wire.endpoint),
         method: reqwest::Method::GET,
         path: path.into(),
         headers: std::iter::once(("Accept", "application/json"))

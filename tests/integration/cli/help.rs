@@ -3,13 +3,14 @@
 
 use crate::common::{bin, run_with_env};
 
-const COMMANDS: [&str; 10] = [
+const COMMANDS: [&str; 11] = [
     "run",
     "list",
     "lint",
     "serve-reference",
     "baseline",
     "verify",
+    "replay",
     "calibrate",
     "evidence",
     "completions",
@@ -57,6 +58,14 @@ fn the_man_page_has_the_exit_codes_and_the_environment() {
     }
     assert!(page.contains("AGUI_TARGET_URL") && page.contains("OPENWOP_BASE_URL"));
     assert!(page.contains("OPENAI_BASE_URL") && page.contains("OPENAI_API_KEY"));
+    for variable in [
+        "ANTHROPIC_API_KEY",
+        "ANTHROPIC_BASE_URL",
+        "MMCONFORM_CONFIG",
+        "GITHUB_ACTIONS",
+    ] {
+        assert!(page.contains(variable), "{variable} missing");
+    }
     let run = stdout_of(&["man", "run"]);
     assert!(run.contains(".TH mmconform-run 1"), "{run}");
     for section in [
@@ -135,4 +144,26 @@ fn each_profile_reads_its_own_target_variable() {
     );
     assert_eq!(r.code, 2, "{}", r.context());
     assert!(r.stderr.contains("OPENAI_BASE_URL"), "{}", r.stderr);
+}
+
+#[test]
+fn config_has_its_own_heading_in_run_help() {
+    let help = stdout_of(&["run", "--help"]);
+    let heading = help
+        .find("\nProject file:\n")
+        .unwrap_or_else(|| panic!("{help}"));
+    let after = &help[heading..];
+    assert!(
+        after
+            .lines()
+            .nth(2)
+            .unwrap()
+            .trim_start()
+            .starts_with("--config <FILE>"),
+        "{after}"
+    );
+    assert!(after.contains("$MMCONFORM_CONFIG"), "{after}");
+    // Not under the embedded host's heading, where it used to sit.
+    let embedded = help.find("Embedded host (--target reference):").unwrap();
+    assert!(!help[embedded..heading].contains("--config"), "{help}");
 }

@@ -54,6 +54,11 @@ fn the_door_the_server_lacks_is_named_and_a_wrong_base_gets_the_url_to_pass() {
             "-q",
         ]);
         assert!(cause_line(&r.stdout).contains(&says), "{}", r.context());
+        // Without --model, the model list at the wrong base answers 404: the same URL
+        // to pass, not "pass --model".
+        let r = run(&["--profile", "openai", "--target", &target, "-q"]);
+        assert_eq!(r.code, 2, "{}", r.context());
+        assert!(r.stderr.contains(&says), "{}", r.context());
     }
     let r = run(&[
         "--profile",

@@ -1,6 +1,7 @@
 //! The command line contract: exit codes, diagnostics, reports, and the broken-scenario
 //! corpus.
 
+mod annotations;
 mod broken_scenarios;
 mod contract;
 mod export_hurl;

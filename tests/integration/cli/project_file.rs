@@ -87,7 +87,7 @@ fn an_unknown_key_or_a_bad_value_is_exit_2_at_its_position() {
         (
             "target = \"reference\"\nprofil = \"agui\"\n",
             "mmconform.toml:2:1",
-            "unknown field `profil`",
+            "unknown key `profil`; did you mean `profile`?",
         ),
         (
             "profile = \"agi\"\n",
@@ -395,4 +395,77 @@ fn self_hosted_provider_names_the_rfc0108_id_as_the_flag_does() {
         notes.contains("`from-file`, named by --self-hosted-provider"),
         "{notes}"
     );
+}
+
+#[test]
+fn the_file_is_found_in_a_parent_up_to_the_repository_root_or_named_by_the_environment() {
+    let root = tempfile::tempdir().unwrap();
+    let repo = root.path().join("repo");
+    let deep = repo.join("hosts").join("mine");
+    std::fs::create_dir_all(&deep).unwrap();
+    std::fs::create_dir(repo.join(".git")).unwrap();
+    // From a subdirectory with no file anywhere: the no-target error says where it looked.
+    let (code, stderr) = run_in(&deep, &["run"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "no mmconform.toml in {} or its parents up to the repository root {}",
+            deep.display(),
+            repo.display()
+        )),
+        "{stderr}"
+    );
+    // In the repository root: found from the subdirectory, its paths relative to it.
+    std::fs::write(repo.join("mmconform.toml"), PROJECT).unwrap();
+    let (code, stderr) = run_in(&deep, &["run", "-q"]);
+    assert_eq!(code, 0, "{stderr}");
+    let named = format!(
+        "options from {} (a parent of the current directory;",
+        repo.join("mmconform.toml").display()
+    );
+    assert!(stderr.contains(&named), "{stderr}");
+    assert!(repo.join("out/report.json").is_file());
+    // $MMCONFORM_CONFIG names another file; --config wins over it.
+    let other = root.path().join("other.toml");
+    std::fs::write(
+        &other,
+        "target = \"reference\"\nfilters = [\"openwop.rfc0091.text-part-accepted\"]\n",
+    )
+    .unwrap();
+    let out = bin()
+        .current_dir(&deep)
+        .env("MMCONFORM_CONFIG", &other)
+        .args(["run", "-q", "--report", "env.json"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("($MMCONFORM_CONFIG;"), "{stderr}");
+    let report = read_json(&deep.join("env.json")).unwrap();
+    assert_eq!(ids(&report, ""), ["openwop.rfc0091.text-part-accepted"]);
+    let out = bin()
+        .current_dir(&deep)
+        .env("MMCONFORM_CONFIG", root.path().join("missing.toml"))
+        .args(["run"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("$MMCONFORM_CONFIG"));
+}
+
+#[test]
+fn an_unknown_key_gets_the_closest_and_every_key_the_file_takes() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("mmconform.toml"), "targt = \"reference\"\n").unwrap();
+    let (code, stderr) = run_in(dir.path(), &["run"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("unknown key `targt`; did you mean `target`?"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("mmconform.toml:1:1"), "{stderr}");
+    // The protocols' own keys are keys too.
+    std::fs::write(dir.path().join("mmconform.toml"), "modle = \"m\"\n").unwrap();
+    let (_, stderr) = run_in(dir.path(), &["run"]);
+    assert!(stderr.contains("did you mean `model`?"), "{stderr}");
 }

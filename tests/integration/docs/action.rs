@@ -109,6 +109,12 @@ fn the_action_is_a_well_formed_composite_action() {
                     step["shell"], "bash",
                     "{name}: a composite run step needs a shell"
                 );
+                // A step that runs one of the action's scripts reads that script's variables.
+                let script = match called_script(script) {
+                    Some(called) => format!("{script}\n{called}"),
+                    None => script.to_string(),
+                };
+                let script = script.as_str();
                 let env: BTreeSet<String> = step["env"]
                     .as_object()
                     .map(|m| m.keys().cloned().collect())
@@ -154,6 +160,7 @@ fn every_option_the_action_passes_is_one_run_has() {
         let Some(script) = step["run"].as_str() else {
             continue;
         };
+        let script = called_script(script).unwrap_or_else(|| script.to_string());
         for line in script.lines().filter(|l| l.contains("args")) {
             passed.extend(
                 line.split(|c: char| c.is_whitespace() || c == '(' || c == ')')
@@ -169,6 +176,17 @@ fn every_option_the_action_passes_is_one_run_has() {
             "`mmconform run` has no {option}"
         );
     }
+}
+
+/// The text of the `scripts/release/*.sh` a step's script runs as a whole (its
+/// variables are the step's to set), when it runs one that way.
+fn called_script(script: &str) -> Option<String> {
+    let trimmed = script.trim().trim_matches(['\'', '"']);
+    let path = trimmed.strip_prefix("$GITHUB_ACTION_PATH/")?;
+    if path.contains(char::is_whitespace) {
+        return None;
+    }
+    Some(super::read(&super::repository().join(path)))
 }
 
 #[test]

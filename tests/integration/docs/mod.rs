@@ -1,11 +1,17 @@
 //! The documentation is checked like code: every relative link and `#anchor` in the
 //! README, CONTRIBUTING.md and `docs/` resolves (`links`), every code block marked
 //! runnable is run with the built binary and must end as it says (`runnable`), and the
-//! composite GitHub Action is well formed and passes only flags `run` has (`action`).
+//! composite GitHub Action is well formed and passes only flags `run` has (`action`),
+//! no page pins a release tag that does not exist (`tags`), the project file's profile
+//! error lists every profile (`profiles`), and "excluded" is defined as runs use it
+//! (`excluded`).
 
 mod action;
+mod excluded;
 mod links;
+mod profiles;
 mod runnable;
+mod tags;
 
 use std::path::{Path, PathBuf};
 
