@@ -85,6 +85,9 @@ pub enum Command {
     Witness(WitnessArgs),
     /// Stamped media files for checking a client by hand with `mmconform witness`.
     Media(MediaArgs),
+    /// The MCP server a tool-media case hands an agent (stdio, or streamable HTTP on
+    /// loopback): one tool returning a stamped image, sound, document, link or text.
+    McpServer(McpServerArgs),
     /// Print a shell completion script: `mmconform completions bash > ~/.local/share/bash-completion/completions/mmconform`.
     Completions(CompletionsArgs),
     /// Print the manual page (roff): `mmconform man | man -l -`, `mmconform man run`.
@@ -501,6 +504,6 @@ pub struct ReplayArgs {
 // The steward's and the client author's commands (evidence, witness, media) have their
 // arguments in their own file.
 pub use super::args_tools::{
-    CriteriaArgs, EvidenceArgs, EvidenceCommand, EvidenceFormat, MediaArgs, MediaCommand,
-    MediaExportArgs, MediaKindArg, MergeArgs, WitnessArgs,
+    CriteriaArgs, EvidenceArgs, EvidenceCommand, EvidenceFormat, McpServerArgs, MediaArgs,
+    MediaCommand, MediaExportArgs, MediaKindArg, MergeArgs, WitnessArgs,
 };

@@ -128,3 +128,19 @@ pub struct MediaExportArgs {
     #[arg(long, value_name = "NONCE")]
     pub nonce: Option<String>,
 }
+
+#[derive(Debug, Args)]
+pub struct McpServerArgs {
+    /// Append every message received and sent to this file, one JSON line each (how a
+    /// run tells "the tool was never called" from "the medium was lost").
+    #[arg(long, value_name = "FILE")]
+    pub log: Option<PathBuf>,
+    /// Where files named by `resource_link` results are written (default: a fresh
+    /// temporary folder, removed when the server ends).
+    #[arg(long, value_name = "DIR")]
+    pub files: Option<PathBuf>,
+    /// Serve streamable HTTP at ADDR (`127.0.0.1:0` picks a port) instead of stdio; the
+    /// URL is printed on stdout.
+    #[arg(long, value_name = "ADDR")]
+    pub http: Option<std::net::SocketAddr>,
+}

@@ -15,6 +15,7 @@ mod export_hurl;
 mod help_text;
 mod lint;
 mod list;
+mod mcp_server;
 mod media;
 mod model;
 mod project;
@@ -129,6 +130,7 @@ pub fn main() -> i32 {
         Command::Evidence(args) => evidence::evidence(&args),
         Command::Witness(args) => witness::witness(&args, color),
         Command::Media(args) => media::media(&args),
+        Command::McpServer(args) => mcp_server::mcp_server(&args),
         Command::Completions(args) => docs::completions(&args),
         Command::Man(args) => docs::man(&args),
     };

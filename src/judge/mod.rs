@@ -16,6 +16,7 @@ pub mod refusal;
 pub mod repair;
 pub mod schema;
 pub mod status;
+pub mod tool_media;
 pub mod validity;
 pub mod witness;
 pub mod witness_form;

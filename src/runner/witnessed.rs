@@ -53,6 +53,9 @@ pub async fn record(
     // Judged: the log no longer needs them (and has room for the next case's).
     w.witness.forget_carrying(w.nonce);
     record.model_calls = Some(calls.iter().map(evidence).collect());
+    if let Some(medium) = w.spec.expect.tool_media {
+        return tool_media(w.nonce, medium, record, &calls, observed);
+    }
     let Some(expect) = expect else {
         return WitnessFinding::Nothing;
     };
@@ -64,6 +67,30 @@ pub async fn record(
         record.notes.extend(notes);
     }
     finding
+}
+
+/// `expect.tool_media`: what became of the tool's medium, judged on the case's calls
+/// and the MCP server's log its evidence kept (`crate::tool_media::judge`).
+fn tool_media(
+    nonce: &str,
+    medium: crate::tool_media::Medium,
+    record: &CaseResult,
+    calls: &[ModelCall],
+    observed: Outcome,
+) -> WitnessFinding {
+    if !judged_on_its_answer(observed) {
+        return WitnessFinding::NotJudged(
+            "expect.tool_media not judged: the case got no answer to judge".into(),
+        );
+    }
+    let kept = record.stream.as_ref().map(|s| &s.record);
+    let log = crate::tool_media::from_evidence(kept.unwrap_or(&Value::Null));
+    match crate::judge::tool_media::judge(medium, nonce, calls, &log) {
+        crate::judge::tool_media::Judged::Assertion(_, assertion) => {
+            WitnessFinding::Judged(vec![assertion])
+        }
+        crate::judge::tool_media::Judged::Blocked(why) => WitnessFinding::Blocked(why),
+    }
 }
 
 /// What the host invented or could not carry of the parts' metadata

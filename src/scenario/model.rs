@@ -294,6 +294,11 @@ pub struct Expectations {
     /// arrival count as delivered (default: intact or transformed).
     #[serde(default)]
     pub delivery: Option<DeliveryExpectation>,
+    /// `run --witness`, agent profiles that hand an agent an MCP server: the agent is
+    /// given mmconform's MCP server, whose tool returns this medium, and what became of
+    /// it on its way to the model is judged (`crate::judge::tool_media`).
+    #[serde(default)]
+    pub tool_media: Option<crate::tool_media::Medium>,
     /// The keys one protocol owns (each protocol's `Description::expect_keys`: the
     /// bridge's `run`, an ACP agent's answers, a door's `usage`, a self-hosted
     /// provider), as written: the protocol of the file reads its own

@@ -103,6 +103,45 @@ pub fn respond(call: &ModelCall, reply: Reply) -> Response {
         return error(call.wire, status, why);
     }
     let model = call.model.as_deref().unwrap_or(default_model);
+    if let Some(tool) = &call.tool_call {
+        // Only the wires that read a tool turn (`super::tools`) decide on a call.
+        match (call.wire, call.stream) {
+            (Wire::OpenaiChat, false) => {
+                return json_response(chat_answer::tool_call(call.seq, model, tool));
+            }
+            (Wire::OpenaiChat, true) => {
+                return sse(chat_answer::tool_call_chunks(
+                    call.seq,
+                    model,
+                    tool,
+                    stream_usage,
+                ));
+            }
+            (Wire::AnthropicMessages, false) => {
+                return json_response(anthropic_answer::tool_call(call.seq, model, tool));
+            }
+            (Wire::AnthropicMessages, true) => {
+                return sse(anthropic_answer::tool_call_events(call.seq, model, tool));
+            }
+            (Wire::OpenaiResponses, false) => {
+                return json_response(responses_answer::answer::tool_call(call.seq, model, tool));
+            }
+            (Wire::OpenaiResponses, true) => {
+                return sse(named_events(responses_answer::answer::tool_call_events(
+                    call.seq, model, tool,
+                )));
+            }
+            (Wire::Gemini, false) => {
+                return json_response(gemini_answer::answer::tool_call(call.seq, model, tool));
+            }
+            (Wire::Gemini, true) => {
+                let response = gemini_answer::answer::tool_call(call.seq, model, tool);
+                let (kind, body) = gemini_answer::answer::stream_body(&response, alt_sse);
+                return ([(header::CONTENT_TYPE, kind)], body).into_response();
+            }
+            _ => {}
+        }
+    }
     let text = saw(call);
     match (call.wire, call.stream) {
         (Wire::AnthropicMessages, false) => {

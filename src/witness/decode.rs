@@ -5,6 +5,7 @@
 use super::config::Limits;
 use super::part::{MAX_NAME, TextBudget, cut};
 use super::record::{ModelCall, Part, Problem, ProblemCode, Wire};
+use super::tools::ToolTurn;
 use super::wire::{anthropic, chat, gemini, responses};
 use serde_json::{Map, Value};
 
@@ -29,6 +30,8 @@ pub struct Decoded {
     pub more_stamps: Vec<String>,
     pub problems: Vec<Problem>,
     pub problems_dropped: usize,
+    /// What the request says about the tool-media tool (`super::tools`).
+    pub tools: ToolTurn,
 }
 
 impl Decoded {
@@ -47,6 +50,7 @@ impl Decoded {
             more_stamps: Vec::new(),
             problems: Vec::new(),
             problems_dropped: 0,
+            tools: ToolTurn::default(),
         }
     }
 
@@ -70,6 +74,7 @@ impl Decoded {
         received_at: String,
         body_bytes: u64,
     ) -> ModelCall {
+        let tool_call = super::tools::decide(&self.tools, seq);
         ModelCall {
             seq,
             wire,
@@ -86,6 +91,7 @@ impl Decoded {
             more_stamps: self.more_stamps,
             problems: self.problems,
             problems_dropped: self.problems_dropped,
+            tool_call,
         }
     }
 }
@@ -179,6 +185,13 @@ pub fn decode(wire: Wire, body: &[u8], limits: &Limits) -> Decoded {
         return Decoded::refused(400, ProblemCode::BadShape, why);
     }
     let mut out = collector.out;
+    out.tools = match wire {
+        Wire::OpenaiChat => chat::tools::read(object),
+        Wire::AnthropicMessages => anthropic::tools::read(object),
+        Wire::OpenaiResponses => responses::tools::read(object),
+        Wire::Gemini => gemini::tools::read(object),
+        _ => Default::default(),
+    };
     read_options(object, &mut out);
     out
 }

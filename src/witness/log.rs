@@ -161,6 +161,7 @@ pub(crate) mod tests {
             more_stamps: Vec::new(),
             problems: Vec::new(),
             problems_dropped: 0,
+            tool_call: None,
         }
     }
 

@@ -36,6 +36,7 @@ mod part;
 pub mod record;
 mod routes;
 pub mod rules;
+pub mod tools;
 pub mod wire;
 
 pub use config::{Limits, MODEL_ID, WitnessConfig};

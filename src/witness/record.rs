@@ -447,6 +447,9 @@ pub struct ModelCall {
     pub problems: Vec<Problem>,
     /// Problems not kept once `problems` was full.
     pub problems_dropped: usize,
+    /// The tool call the witness answered with instead of text (tool-media cases).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool_call: Option<super::tools::ToolCallMade>,
 }
 
 impl ModelCall {

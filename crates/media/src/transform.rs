@@ -44,6 +44,18 @@ pub fn reencode_image(bytes: &[u8], to: &str) -> Result<Vec<u8>, String> {
     encode(&decode(bytes)?, to)
 }
 
+/// The picture stretched to exactly `width` x `height` by repeating pixels (nearest
+/// neighbour: cheap, and exact for whole multiples), in the format it came in,
+/// without its metadata: a large picture that is still the same stamp.
+pub fn stretch_image(bytes: &[u8], width: u32, height: u32) -> Result<Vec<u8>, String> {
+    let mime = crate::sniff_mime(bytes).ok_or("not a picture")?;
+    let picture = decode(bytes)?;
+    encode(
+        &picture.resize_exact(width, height, FilterType::Nearest),
+        mime,
+    )
+}
+
 /// The picture scaled to `percent` of its size (at least 1 pixel a side), in the
 /// format it came in, without its metadata.
 pub fn scale_image(bytes: &[u8], percent: u32) -> Result<Vec<u8>, String> {

@@ -28,7 +28,8 @@
 //! `self_hosted.rs` is RFC 0108's self-hosted provider `compat` (advertised when an
 //! endpoint is configured, never printed but by a fault).
 //! Shared by the hosts: `media_files.rs` (the files served for url parts),
-//! `body_limit.rs`, the bearer reading in `auth.rs`, `upstream.rs`.
+//! `body_limit.rs`, the bearer reading in `auth.rs`, `upstream.rs`, and the agents'
+//! MCP tool loop `tool_loop.rs`.
 
 pub mod acp;
 pub mod agentruntime;
@@ -59,6 +60,7 @@ mod self_hosted;
 pub mod service_time;
 mod source;
 mod ssrf;
+pub mod tool_loop;
 mod upstream;
 mod v2_errors;
 

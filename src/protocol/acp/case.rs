@@ -1,5 +1,6 @@
-//! One prompt case on the run's agent: a fresh `session/new` (a new temporary `cwd`, no
-//! MCP servers), the case's blocks rendered into `session/prompt`, read until its
+//! One prompt case on the run's agent: a fresh `session/new` (a new temporary `cwd`; no
+//! MCP servers, but mmconform's own for a tool-media case, `expect.tool_media`, whose
+//! request log the evidence keeps), the case's blocks rendered into `session/prompt`, read until its
 //! `stopReason` (with `session/cancel` sent once the turn is under way when the case
 //! tests cancellation), and `expect.acp` judged. A case that tests a refusal then asks
 //! for one more session, to see the agent survived it. `expect.witness` is judged by
@@ -13,6 +14,7 @@ use crate::plan::result::{blocked_unsent, error_unsent, record_of};
 use crate::protocol::CaseInput;
 use crate::request::body::render_body;
 use crate::scenario::model::WitnessExpectation;
+use crate::tool_media;
 use serde_json::{Value, json};
 use std::cell::Cell;
 use std::time::Duration;
@@ -35,10 +37,11 @@ pub async fn run_case(run: &AcpRun, input: CaseInput<'_>) -> Observation {
     };
     // A case that needs a model call to pass cannot be judged without the witness; one
     // that expects none (`withheld`) is judged on the agent's answer alone, and noted.
-    if spec
+    if (spec
         .expect
         .witness
         .is_some_and(WitnessExpectation::expects_a_call)
+        || spec.expect.tool_media.is_some())
         && run.agent.witness_url.is_none()
     {
         return blocked(NEEDS_WITNESS.into());
@@ -50,10 +53,30 @@ pub async fn run_case(run: &AcpRun, input: CaseInput<'_>) -> Observation {
         index.set(index.get() + 1);
         super::part::render(m, &resolve, input.nonce, index.get())
     });
-    let prompt = match rendered {
+    let mut prompt = match rendered {
         Ok(Value::Object(mut body)) => body.remove("prompt").unwrap_or(json!([])),
         Ok(_) => return error("the body must be an object with `prompt`".into()),
         Err(e) => return error(format!("the prompt could not be built: {e}")),
+    };
+    let tools = match spec.expect.tool_media {
+        None => None,
+        Some(medium) => match tool_media::setup::Setup::new() {
+            Ok(setup) => {
+                if let Some(blocks) = prompt.as_array_mut() {
+                    let text = tool_media::prompt(input.nonce, medium);
+                    blocks.push(json!({"type": "text", "text": text}));
+                }
+                Some(setup)
+            }
+            Err(why) => return error(why),
+        },
+    };
+    let servers = match &tools {
+        Some(setup) => {
+            let spec = setup.stdio();
+            json!([{"name": spec.name, "command": spec.command, "args": spec.args, "env": []}])
+        }
+        None => json!([]),
     };
     let stop = input.client.stop().clone();
     let mut guard = run.live.lock().await;
@@ -78,7 +101,7 @@ pub async fn run_case(run: &AcpRun, input: CaseInput<'_>) -> Observation {
     let Ok(cwd) = tempfile::tempdir() else {
         return error("cannot make a working directory".into());
     };
-    let session = new_session(run, live, cwd.path(), &stop).await;
+    let session = new_session(run, live, cwd.path(), &servers, &stop).await;
     let Some(session_id) = session_id(&session) else {
         let why = super::judge::answered(&session);
         let stderr = live.connection.peer.stderr().shown();
@@ -110,6 +133,9 @@ pub async fn run_case(run: &AcpRun, input: CaseInput<'_>) -> Observation {
     record.duration_ms = (session.elapsed + prompted.elapsed).as_millis() as u64;
     let mut evidence = super::evidence::of_exchange(&run.shown(), &[&session, &prompted], &stderr);
     evidence.record["unadvertised"] = json!(run.declared.unadvertised_in(&prompt));
+    if let Some(setup) = &tools {
+        evidence.record[tool_media::EVIDENCE_KEY] = tool_media::evidence(&setup.log());
+    }
     record.stream = Some(evidence);
     retire_if_broken(run, &mut guard, &prompted).await;
     match &prompted.unanswered {
@@ -132,9 +158,10 @@ async fn new_session(
     run: &AcpRun,
     live: &mut Live,
     cwd: &std::path::Path,
+    servers: &Value,
     stop: &crate::stop::Stop,
 ) -> Exchange {
-    let params = json!({"cwd": cwd.to_string_lossy(), "mcpServers": []});
+    let params = json!({"cwd": cwd.to_string_lossy(), "mcpServers": servers});
     live.connection
         .request("session/new", params, run.agent.timeout, stop, None)
         .await
@@ -154,7 +181,7 @@ async fn session_id_of_next(
     cwd: &std::path::Path,
     stop: &crate::stop::Stop,
 ) -> bool {
-    session_id(&new_session(run, live, cwd, stop).await).is_some()
+    session_id(&new_session(run, live, cwd, &json!([]), stop).await).is_some()
 }
 
 /// An agent whose turn never ended (it exited, hung, or flooded its output) is ended

@@ -1,7 +1,9 @@
 //! One `execute` case: its params rendered (attachments written to a fresh media
 //! directory), a first text-only run when it resumes a session, the bridge run (with
 //! SIGTERM once under way when it tests abort), and `expect.run` judged on what the
-//! bridge printed. `expect.witness` is judged afterwards by the executor, on the model
+//! bridge printed. A tool-media case (`expect.tool_media`) gives the run mmconform's
+//! MCP server in `params.mcpServers` and keeps the server's log in its evidence.
+//! `expect.witness` is judged afterwards by the executor, on the model
 //! calls the witness recorded; without `--witness` such a case is blocked here, never
 //! passed: a runtime's model is the only place delivery can be seen.
 
@@ -15,6 +17,7 @@ use crate::plan::result::{blocked_unsent, error_unsent, record_of};
 use crate::protocol::CaseInput;
 use crate::request::body::render_body;
 use crate::stop::Stop;
+use crate::tool_media;
 use serde_json::{Value, json};
 use std::cell::Cell;
 
@@ -30,7 +33,9 @@ pub async fn run_case(run: &AgentruntimeRun, input: CaseInput<'_>) -> Observatio
     let Some(request) = &spec.request else {
         return error("not a request case".into());
     };
-    if spec.expect.witness.is_some() && run.bridge.witness_url.is_none() {
+    if (spec.expect.witness.is_some() || spec.expect.tool_media.is_some())
+        && run.bridge.witness_url.is_none()
+    {
         return blocked(NEEDS_WITNESS.into());
     }
     let media_dir = match tempfile::tempdir() {
@@ -48,6 +53,16 @@ pub async fn run_case(run: &AgentruntimeRun, input: CaseInput<'_>) -> Observatio
         Ok(Value::Object(params)) => params,
         Ok(_) => return error("execute params must be an object".into()),
         Err(e) => return error(format!("params could not be built: {e}")),
+    };
+    let tools = match spec.expect.tool_media {
+        None => None,
+        Some(medium) => match tool_media::setup::Setup::new() {
+            Ok(setup) => {
+                give_server(&mut params, &setup, input.nonce, medium);
+                Some(setup)
+            }
+            Err(why) => return error(why),
+        },
     };
     let stop = input.client.stop().clone();
     if request.resume {
@@ -81,7 +96,32 @@ pub async fn run_case(run: &AgentruntimeRun, input: CaseInput<'_>) -> Observatio
         Ok(finished) => finished,
         Err(e) => return blocked(format!("the bridge cannot be started: {e}")),
     };
-    judged(run, &input, finished, &stop).await
+    let mut observation = judged(run, &input, finished, &stop).await;
+    if let (Some(setup), Some(stream)) = (&tools, observation.record.stream.as_mut()) {
+        stream.record[tool_media::EVIDENCE_KEY] = tool_media::evidence(&setup.log());
+    }
+    observation
+}
+
+/// A tool-media case's params: the directive after the prompt, and mmconform's MCP
+/// server in `mcpServers`, spelled as the agent CLIs' configuration spells it (`{name:
+/// {type: stdio, command, args}}`).
+fn give_server(
+    params: &mut serde_json::Map<String, Value>,
+    setup: &tool_media::setup::Setup,
+    nonce: &str,
+    medium: tool_media::Medium,
+) {
+    let prompt = params.get("prompt").and_then(Value::as_str).unwrap_or("");
+    let prompt = format!("{prompt} {}", tool_media::prompt(nonce, medium));
+    params.insert("prompt".into(), json!(prompt.trim_start()));
+    let server = setup.stdio();
+    let mut servers = serde_json::Map::new();
+    servers.insert(
+        server.name,
+        json!({"type": "stdio", "command": server.command, "args": server.args}),
+    );
+    params.insert("mcpServers".into(), Value::Object(servers));
 }
 
 /// The `sessionId` of a first run's `done`.

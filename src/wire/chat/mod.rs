@@ -38,6 +38,10 @@ pub const DONE: &str = "[DONE]";
 /// The `object` of a completion and of a stream chunk.
 pub const COMPLETION_OBJECT: &str = "chat.completion";
 pub const CHUNK_OBJECT: &str = "chat.completion.chunk";
+/// A tool's `type`, and a call's.
+pub const FUNCTION: &str = "function";
+/// The `finish_reason` of a message that calls tools.
+pub const FINISH_TOOL_CALLS: &str = "tool_calls";
 
 /// `{type: text, text}`.
 pub fn text(text: &str) -> Value {

@@ -219,3 +219,54 @@ async fn the_gemini_model_list_and_errors_are_in_googles_shape() {
     assert!(calls[1].has_problem(ProblemCode::BadShape));
     assert_eq!(calls[2].wire, Wire::Unknown);
 }
+
+/// A Chat request of a tool-media case: the tool declared, the directive in the
+/// prompt, and, once `result` is given, the witness's call and the tool's result.
+fn tool_media_body(stream: bool, result: Option<Value>) -> String {
+    let directive = crate::tool_media::Directive::text("0123456789abcdef-c4", "png");
+    let name = "mcp__mmconform__mmconform_tool_media";
+    let mut messages =
+        vec![json!({"role": "user", "content": format!("Run the tool. {directive}")})];
+    if let Some(result) = result {
+        messages.push(json!({"role": "assistant", "content": null, "tool_calls": [
+            {"id": "call_mmconform_1", "type": "function", "function": {"name": name, "arguments": "{}"}}]}));
+        messages
+            .push(json!({"role": "tool", "tool_call_id": "call_mmconform_1", "content": result}));
+    }
+    json!({"model": "gpt-test", "stream": stream, "messages": messages,
+        "tools": [{"type": "function", "function": {"name": name, "parameters": {"type": "object"}}}]})
+    .to_string()
+}
+
+#[tokio::test]
+async fn a_tool_media_case_gets_one_tool_call_then_text_and_the_result_is_recorded() {
+    let w = start().await;
+    let url = format!("{}/chat/completions", w.base_url());
+    let (status, _, body) = post(&url, tool_media_body(false, None)).await;
+    assert_eq!(status, 200, "{body}");
+    let answer: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(answer["choices"][0]["finish_reason"], "tool_calls");
+    let call = &answer["choices"][0]["message"]["tool_calls"][0];
+    assert_eq!(
+        call["function"]["name"],
+        "mcp__mmconform__mmconform_tool_media"
+    );
+    let (_, kind, streamed) = post(&url, tool_media_body(true, None)).await;
+    assert!(kind.starts_with("text/event-stream"));
+    assert!(
+        streamed.contains("\"finish_reason\":\"tool_calls\""),
+        "{streamed}"
+    );
+    let medium = "0123456789abcdef-p4";
+    let result = json!([{"type": "text", "text": "mmconform tool result"},
+        {"type": "image_url", "image_url": {"url": format!("data:image/png;base64,{}", png(medium))}}]);
+    let (_, _, body) = post(&url, tool_media_body(false, Some(result))).await;
+    let answer: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(answer["choices"][0]["finish_reason"], "stop", "{body}");
+    let calls = w.calls_since(0);
+    assert_eq!(calls.len(), 3);
+    assert!(calls[0].tool_call.is_some() && calls[1].tool_call.is_some());
+    assert!(calls[2].tool_call.is_none());
+    assert!(calls[2].carries(medium));
+    assert!(!calls[0].carries(medium));
+}

@@ -32,6 +32,16 @@ const TEXT_ONLY: &[&str] = &[
     "none",
 ];
 
+/// The tool-media faults show on the tool-media cases alone.
+const TOOLS: &[&str] = &[
+    "--witness",
+    "127.0.0.1:0",
+    "--witness-wait",
+    "2",
+    "--filter",
+    "acp.tool-media*",
+];
+
 #[rustfmt::skip]
 const ROWS: &[Row] = &[
     ("malformed-initialize", W, "acp.initialize", MUST),
@@ -46,6 +56,12 @@ const ROWS: &[Row] = &[
     ("never-answers-prompt", TEXT, "acp.text", MUST),
     ("malformed-frame", TEXT, "acp.text", MUST),
     ("ignores-cancel", W, "acp.cancel", MUST),
+    ("drops-tool-images", TOOLS, "acp.tool-media.png", MUST),
+    ("drops-tool-images-with-structured", TOOLS, "acp.tool-media.image-structured", MUST),
+    ("claims-tool-image", TOOLS, "acp.tool-media.jpeg", MUST),
+    ("tool-audio-as-note", TOOLS, "acp.tool-media.wav", MUST),
+    ("drops-tool-blobs", TOOLS, "acp.tool-media.pdf-blob", MUST),
+    ("drops-tool-results", TOOLS, "acp.tool-media.text-only", MUST),
 ];
 
 #[test]

@@ -27,6 +27,37 @@ fn with_a_witness_the_reference_agent_passes_every_case_that_applies() {
             .is_some_and(|c| !c.is_empty()),
         "{case}"
     );
+    // Tool media: the agent was given the MCP server, its model called the tool, and
+    // the medium reached the model (judged, not merely a turn that ended).
+    let tool_cases: Vec<_> = r
+        .cases()
+        .into_iter()
+        .filter(|c| {
+            c["id"]
+                .as_str()
+                .is_some_and(|id| id.starts_with("acp.tool-media."))
+        })
+        .collect();
+    assert_eq!(tool_cases.len(), 9, "{}", r.context());
+    for case in tool_cases {
+        assert_eq!(case["outcome"], "pass", "{case}");
+        let judged = case["assertions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|a| a["check"] == "tool.delivery")
+            .unwrap_or_else(|| panic!("no tool.delivery: {case}"));
+        assert!(
+            judged["actual"].as_str().unwrap().starts_with("intact"),
+            "{case}"
+        );
+        let calls = case["model_calls"].as_array().unwrap();
+        assert!(
+            calls.len() >= 2,
+            "the tool call and the call after it: {case}"
+        );
+        assert!(calls.iter().all(|c| c["model"].is_string()), "{case}");
+    }
 }
 
 #[test]

@@ -32,6 +32,16 @@ const OUT: &[&str] = &[
     "--reference-emits-outbound",
 ];
 
+/// The tool-media faults show on the tool-media cases alone.
+const TOOLS: &[&str] = &[
+    "--witness",
+    "127.0.0.1:0",
+    "--witness-wait",
+    "2",
+    "--filter",
+    "agentruntime.tool-media*",
+];
+
 #[rustfmt::skip]
 const ROWS: &[Row] = &[
     ("drops-base64-only", W, "agentruntime.delivery[image/png,base64]", MUST),
@@ -65,6 +75,8 @@ const ROWS: &[Row] = &[
     ("malformed-capabilities", W, "agentruntime.describe", MUST),
     ("ignores-abort", W, "agentruntime.abort", SHOULD),
     ("hangs-on-abort", W, "agentruntime.abort", MUST),
+    ("drops-tool-images", TOOLS, "agentruntime.tool-media.png", MUST),
+    ("drops-tool-results", TOOLS, "agentruntime.tool-media.text-only", MUST),
 ];
 
 #[test]

@@ -30,8 +30,36 @@ fault_catalogue! {
             "session/prompt is answered with a line that is not JSON.";
         IgnoresCancel => "ignores-cancel",
             "session/cancel is ignored: the turn ends with stopReason end_turn.";
+        DropsToolImages => "drops-tool-images",
+            "Images an MCP tool returns are left out of what the model gets.";
+        DropsToolImagesWithStructured => "drops-tool-images-with-structured",
+            "Images an MCP tool returns are left out when the result also has structuredContent.";
+        ClaimsToolImage => "claims-tool-image",
+            "An image an MCP tool returns is replaced by a note claiming it was provided.";
+        ToolAudioAsNote => "tool-audio-as-note",
+            "Audio an MCP tool returns is replaced by a short note naming its type.";
+        DropsToolBlobs => "drops-tool-blobs",
+            "Embedded resource blobs (a PDF) an MCP tool returns are left out.";
+        DropsToolResults => "drops-tool-results",
+            "An MCP tool's result reaches the model as an empty tool message.";
     }
 }
 
 /// Its faults are the agent's own: none needs an upstream to show.
 impl HostFault for AcpFault {}
+
+impl AcpFault {
+    /// The tool loop's fault this is, if any.
+    pub fn tool_fault(self) -> Option<crate::tool_loop::ToolFault> {
+        use crate::tool_loop::ToolFault as T;
+        Some(match self {
+            AcpFault::DropsToolImages => T::DropsImages,
+            AcpFault::DropsToolImagesWithStructured => T::DropsImagesWithStructured,
+            AcpFault::ClaimsToolImage => T::ClaimsImage,
+            AcpFault::ToolAudioAsNote => T::AudioAsNote,
+            AcpFault::DropsToolBlobs => T::DropsBlobs,
+            AcpFault::DropsToolResults => T::DropsResults,
+            _ => return None,
+        })
+    }
+}

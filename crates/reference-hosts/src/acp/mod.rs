@@ -4,7 +4,9 @@
 //! default, fewer with `--accepts`), opens sessions, and turns each `session/prompt`
 //! into one model call to an OpenAI-compatible upstream (the witness, from
 //! `MMCONFORM_WITNESS_URL`, or the base URL its "gateway" authentication method was
-//! given) with the text and the media in one user turn. It reads the
+//! given) with the text and the media in one user turn. A session opened with
+//! `mcpServers` runs its turns through the tool loop (`crate::tool_loop`): the servers
+//! started, their tools declared to the model and called while it asks. It reads the
 //! blocks with the protocol's own types; each [`AcpFault`] breaks one rule. The process
 //! side (stdin lines in, stdout lines out, exit) is the caller's.
 
@@ -105,6 +107,8 @@ pub async fn serve(mut config: AcpConfig, mut lines: mpsc::Receiver<String>, pri
     let cancels: Arc<Mutex<HashMap<String, Arc<Notify>>>> = Arc::default();
     let (crash_tx, mut crash_rx) = mpsc::channel::<String>(1);
     let mut sessions = 0u64;
+    // Each session's `mcpServers`, started afresh for each of its turns.
+    let mut servers: HashMap<String, Value> = HashMap::new();
     loop {
         let line = tokio::select! {
             line = lines.recv() => match line { Some(line) => line, None => return 0 },
@@ -135,7 +139,10 @@ pub async fn serve(mut config: AcpConfig, mut lines: mpsc::Receiver<String>, pri
             "authenticate" => reply(config.authenticate(&params)),
             "session/new" => {
                 sessions += 1;
-                reply(Ok(json!({"sessionId": format!("ref-{sessions}")})));
+                let id = format!("ref-{sessions}");
+                let given = params.get("mcpServers").cloned().unwrap_or(Value::Null);
+                servers.insert(id.clone(), given);
+                reply(Ok(json!({"sessionId": id})));
             }
             "session/cancel" => {
                 let session = params
@@ -163,6 +170,7 @@ pub async fn serve(mut config: AcpConfig, mut lines: mpsc::Receiver<String>, pri
                     .unwrap_or_else(|e| e.into_inner())
                     .insert(session.clone(), cancel.clone());
                 let turn = Turn {
+                    servers: servers.get(&session).cloned().unwrap_or(Value::Null),
                     config: config.clone(),
                     print: print.clone(),
                     crash: crash_tx.clone(),
@@ -181,6 +189,8 @@ pub async fn serve(mut config: AcpConfig, mut lines: mpsc::Receiver<String>, pri
 /// One prompt turn, run beside the reading loop so `session/cancel` reaches it.
 struct Turn {
     config: AcpConfig,
+    /// The session's `mcpServers`.
+    servers: Value,
     print: Print,
     crash: mpsc::Sender<String>,
     id: Value,
@@ -213,10 +223,11 @@ impl Turn {
                 return "reference ACP agent: no model configured (MMCONFORM_WITNESS_URL is unset)"
                     .to_string();
             };
-            match Upstream::new(model)
-                .complete(&prompt::turn(parts), None)
-                .await
-            {
+            let upstream = Upstream::new(model);
+            if crate::tool_loop::Tools::given(&self.servers) {
+                return self.with_tools(&upstream, parts).await;
+            }
+            match upstream.complete(&prompt::turn(parts), None).await {
                 Ok(reply) => reply.text,
                 Err(e) => format!("the model failed: {}", e.0),
             }
@@ -235,6 +246,27 @@ impl Turn {
             _ = cancelled => "cancelled",
         };
         self.answer(Ok(json!({"stopReason": stop})));
+    }
+
+    /// The turn through the tool loop, with the session's MCP servers.
+    async fn with_tools(&self, upstream: &Upstream, parts: Vec<prompt::WirePart>) -> String {
+        let tools = crate::tool_loop::Tools::start(&self.servers).await;
+        let messages = match crate::openai_wire::messages(&prompt::turn(parts), None) {
+            Value::Array(messages) => messages,
+            _ => Vec::new(),
+        };
+        let fault = self.config.fault.and_then(AcpFault::tool_fault);
+        let text = match crate::tool_loop::converse(upstream, messages, &tools, fault).await {
+            Ok(text) => text,
+            Err(why) => format!("the model failed: {why}"),
+        };
+        let failures = tools.failures.join("; ");
+        tools.close().await;
+        if failures.is_empty() {
+            text
+        } else {
+            format!("{text} (MCP servers not started: {failures})")
+        }
     }
 
     fn update(&self, text: &str) {

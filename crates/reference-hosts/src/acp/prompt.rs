@@ -5,7 +5,8 @@
 //! text and the media in one user turn. Faults act here.
 
 use super::{AcpConfig, AcpFault};
-use crate::openai_wire::{Body, Media, WireContent, WireMessage, WirePart};
+pub use crate::openai_wire::WirePart;
+use crate::openai_wire::{Body, Media, WireContent, WireMessage};
 use agent_client_protocol_schema::v1::{ContentBlock, EmbeddedResourceResource};
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;

@@ -165,10 +165,37 @@ async fn work(config: &RuntimeConfig, params: &Value) -> Worked {
         );
     };
     let (messages, distortion) = user_turn(config, prompt, attached);
+    let servers = params.get("mcpServers").unwrap_or(&Value::Null);
+    if crate::tool_loop::Tools::given(servers) {
+        return with_tools(config, model, &messages, distortion, servers).await;
+    }
     match Upstream::new(model).complete(&messages, distortion).await {
         Ok(reply) => Worked::Replied(reply.text),
         Err(e) => Worked::Failed(e.0, "MODEL_ERROR"),
     }
+}
+
+/// The run through the tool loop, with the MCP servers `params.mcpServers` names.
+async fn with_tools(
+    config: &RuntimeConfig,
+    model: &url::Url,
+    messages: &[WireMessage],
+    distortion: Option<Distortion>,
+    servers: &Value,
+) -> Worked {
+    let tools = crate::tool_loop::Tools::start(servers).await;
+    let first = match crate::openai_wire::messages(messages, distortion) {
+        Value::Array(messages) => messages,
+        _ => Vec::new(),
+    };
+    let fault = config.fault.and_then(RuntimeFault::tool_fault);
+    let upstream = Upstream::new(model);
+    let worked = match crate::tool_loop::converse(&upstream, first, &tools, fault).await {
+        Ok(text) => Worked::Replied(text),
+        Err(why) => Worked::Failed(why, "MODEL_ERROR"),
+    };
+    tools.close().await;
+    worked
 }
 
 /// The one user turn: the prompt, then every attachment, and how a fault distorts it.

@@ -61,6 +61,21 @@ fault_catalogue! {
             "SIGTERM is ignored: the run finishes as if nothing happened (done with aborted: false).";
         HangsOnAbort => "hangs-on-abort",
             "SIGTERM makes the bridge stop answering without exiting.";
+        DropsToolImages => "drops-tool-images",
+            "Images an MCP tool (params.mcpServers) returns are left out of what the model gets.";
+        DropsToolResults => "drops-tool-results",
+            "An MCP tool's result reaches the model as an empty tool message.";
+    }
+}
+
+impl RuntimeFault {
+    /// The tool loop's fault this is, if any.
+    pub fn tool_fault(self) -> Option<crate::tool_loop::ToolFault> {
+        match self {
+            RuntimeFault::DropsToolImages => Some(crate::tool_loop::ToolFault::DropsImages),
+            RuntimeFault::DropsToolResults => Some(crate::tool_loop::ToolFault::DropsResults),
+            _ => None,
+        }
     }
 }
 

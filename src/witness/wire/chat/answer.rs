@@ -1,10 +1,76 @@
 //! What the witness answers on the Chat Completions wire: a `chat.completion` whose
 //! one message says what was seen, or that text streamed as chunks ending `data:
-//! [DONE]`. Errors use the OpenAI envelope (`crate::wire::chat::error`).
+//! [DONE]`; or, in a tool-media case, one call to the tool (`finish_reason:
+//! tool_calls`, streamed as indexed `tool_calls` deltas). Errors use the OpenAI
+//! envelope (`crate::wire::chat::error`).
 
 use crate::wire::chat;
 use crate::witness::answer::{unix_now, words};
+use crate::witness::tools::ToolCallMade;
 use serde_json::{Value, json};
+
+/// A completion whose message calls the tool.
+pub fn tool_call(seq: u64, model: &str, call: &ToolCallMade) -> Value {
+    json!({
+        "id": format!("chatcmpl-mmconform-{seq}"),
+        "object": chat::COMPLETION_OBJECT,
+        "created": unix_now(),
+        "model": model,
+        "choices": [{
+            "index": 0,
+            "message": {"role": "assistant", "content": null, "refusal": null,
+                "tool_calls": [function_call(call, &call.arguments().to_string())]},
+            "logprobs": null,
+            "finish_reason": chat::FINISH_TOOL_CALLS,
+        }],
+        "usage": {"prompt_tokens": 0, "completion_tokens": 1, "total_tokens": 1},
+    })
+}
+
+/// The same call streamed: its id and name with empty arguments, the arguments in
+/// one delta, the finish, usage when asked, `[DONE]`.
+pub fn tool_call_chunks(seq: u64, model: &str, call: &ToolCallMade, usage: bool) -> String {
+    let created = unix_now();
+    let chunk = |delta: Value, finish: Value| {
+        json!({
+            "id": format!("chatcmpl-mmconform-{seq}"),
+            "object": chat::CHUNK_OBJECT,
+            "created": created,
+            "model": model,
+            "choices": [{"index": 0, "delta": delta, "logprobs": null, "finish_reason": finish}],
+        })
+    };
+    let mut first = function_call(call, "");
+    first["index"] = json!(0);
+    let arguments = json!({"index": 0, "function": {"arguments": call.arguments().to_string()}});
+    let mut chunks = vec![
+        chunk(
+            json!({"role": "assistant", "content": null, "tool_calls": [first]}),
+            Value::Null,
+        ),
+        chunk(json!({"tool_calls": [arguments]}), Value::Null),
+        chunk(json!({}), json!(chat::FINISH_TOOL_CALLS)),
+    ];
+    if usage {
+        chunks.push(json!({
+            "id": format!("chatcmpl-mmconform-{seq}"),
+            "object": chat::CHUNK_OBJECT,
+            "created": created,
+            "model": model,
+            "choices": [],
+            "usage": {"prompt_tokens": 0, "completion_tokens": 1, "total_tokens": 1},
+        }));
+    }
+    let mut out: String = chunks.iter().map(|c| format!("data: {c}\n\n")).collect();
+    out.push_str(&format!("data: {}\n\n", chat::DONE));
+    out
+}
+
+/// `{id, type: function, function: {name, arguments}}`.
+fn function_call(call: &ToolCallMade, arguments: &str) -> Value {
+    json!({"id": call.id, "type": chat::FUNCTION,
+        "function": {"name": call.name, "arguments": arguments}})
+}
 
 pub fn completion(seq: u64, model: &str, text: &str) -> Value {
     json!({
@@ -58,6 +124,52 @@ pub fn chunks(seq: u64, model: &str, text: &str, usage: bool) -> String {
 mod tests {
     use super::*;
     use crate::witness::wire::data_lines;
+
+    #[test]
+    fn a_tool_call_is_one_call_with_its_arguments_json_or_streamed() {
+        let call = ToolCallMade {
+            id: "call_mmconform_2".into(),
+            name: "mcp__mmconform__mmconform_tool_media".into(),
+            case: "c".into(),
+            medium: "png".into(),
+        };
+        let whole = tool_call(2, "m", &call);
+        let choice = &whole["choices"][0];
+        assert_eq!(choice["finish_reason"], "tool_calls");
+        let made = &choice["message"]["tool_calls"][0];
+        assert_eq!(made["id"], "call_mmconform_2");
+        assert_eq!(made["function"]["name"], call.name);
+        let args: Value =
+            serde_json::from_str(made["function"]["arguments"].as_str().unwrap()).unwrap();
+        assert_eq!(args, json!({"case": "c", "medium": "png"}));
+        let body = tool_call_chunks(2, "m", &call, false);
+        let data = data_lines(&body);
+        assert_eq!(data.last(), Some(&chat::DONE));
+        let parsed: Vec<Value> = data[..data.len() - 1]
+            .iter()
+            .map(|d| serde_json::from_str(d).unwrap())
+            .collect();
+        let deltas: Vec<&Value> = parsed
+            .iter()
+            .flat_map(|c| {
+                c["choices"][0]["delta"]["tool_calls"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+            })
+            .collect();
+        assert_eq!(deltas[0]["id"], "call_mmconform_2");
+        assert_eq!(deltas[0]["index"], 0);
+        let streamed: String = deltas
+            .iter()
+            .filter_map(|d| d["function"]["arguments"].as_str())
+            .collect();
+        assert_eq!(serde_json::from_str::<Value>(&streamed).unwrap(), args);
+        assert_eq!(
+            parsed.last().unwrap()["choices"][0]["finish_reason"],
+            "tool_calls"
+        );
+    }
 
     #[test]
     fn the_openai_stream_is_chunks_then_done() {

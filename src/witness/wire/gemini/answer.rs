@@ -28,6 +28,15 @@ pub fn response(seq: u64, model: &str, text: &str) -> Value {
     })
 }
 
+/// A response whose one part calls the tool (`functionCall {name, args, id}`); a
+/// stream is this response as its one chunk.
+pub fn tool_call(seq: u64, model: &str, call: &crate::witness::tools::ToolCallMade) -> Value {
+    let mut out = response(seq, model, "");
+    out["candidates"][0]["content"]["parts"] =
+        json!([{"functionCall": {"name": call.name, "args": call.arguments(), "id": call.id}}]);
+    out
+}
+
 /// `:countTokens`: a word count of the call's text stands in for tokens.
 pub fn count_tokens(words: usize) -> Value {
     json!({"totalTokens": words})

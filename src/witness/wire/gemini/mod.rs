@@ -3,3 +3,4 @@
 
 pub mod answer;
 pub mod decode;
+pub mod tools;

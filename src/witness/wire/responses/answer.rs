@@ -4,7 +4,72 @@
 //! waiting for it does not hang). Errors use the OpenAI envelope (`answer::error`).
 
 use crate::wire::responses::{EVENTS, part};
+use crate::witness::tools::ToolCallMade;
 use serde_json::{Value, json};
+
+/// A completed `response` whose one output item calls the tool.
+pub fn tool_call(seq: u64, model: &str, call: &ToolCallMade) -> Value {
+    let mut out = response(seq, model, "", true);
+    out["output"] = json!([function_call(
+        seq,
+        call,
+        &call.arguments().to_string(),
+        true
+    )]);
+    out
+}
+
+/// The `function_call` item; in progress with empty arguments, or done.
+fn function_call(seq: u64, call: &ToolCallMade, arguments: &str, done: bool) -> Value {
+    json!({"type": "function_call", "id": format!("fc_mmconform_{seq}"), "call_id": call.id,
+        "name": call.name, "arguments": arguments,
+        "status": if done { "completed" } else { "in_progress" }})
+}
+
+/// The same call streamed: the item added with empty arguments, the arguments in one
+/// delta and their done, the item done, and `response.completed` repeating it.
+pub fn tool_call_events(seq: u64, model: &str, call: &ToolCallMade) -> Vec<(&'static str, Value)> {
+    let arguments = call.arguments().to_string();
+    let item_id = format!("fc_mmconform_{seq}");
+    let mut pending = response(seq, model, "", false);
+    pending["output"] = json!([]);
+    let data = [
+        ("response.created", json!({"response": pending.clone()})),
+        ("response.in_progress", json!({"response": pending})),
+        (
+            "response.output_item.added",
+            json!({"output_index": 0,
+            "item": function_call(seq, call, "", false)}),
+        ),
+        (
+            "response.function_call_arguments.delta",
+            json!({"item_id": item_id,
+            "output_index": 0, "delta": arguments}),
+        ),
+        (
+            "response.function_call_arguments.done",
+            json!({"item_id": item_id,
+            "output_index": 0, "arguments": arguments}),
+        ),
+        (
+            "response.output_item.done",
+            json!({"output_index": 0,
+            "item": function_call(seq, call, &arguments, true)}),
+        ),
+        (
+            crate::wire::responses::COMPLETED,
+            json!({"response": tool_call(seq, model, call)}),
+        ),
+    ];
+    data.into_iter()
+        .enumerate()
+        .map(|(n, (name, mut data))| {
+            data["type"] = json!(name);
+            data["sequence_number"] = json!(n);
+            (name, data)
+        })
+        .collect()
+}
 
 /// The `response` object, `completed` with `text` as its one output message, or
 /// `in_progress` with no output yet (the first stream events carry that).
@@ -109,6 +174,31 @@ pub fn events(seq: u64, model: &str, text: &str) -> Vec<(&'static str, Value)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_tool_call_is_one_function_call_item_json_or_streamed() {
+        let call = ToolCallMade {
+            id: "call_mmconform_5".into(),
+            name: "mmconform_tool_media".into(),
+            case: "c".into(),
+            medium: "png".into(),
+        };
+        let whole = tool_call(5, "gpt", &call);
+        assert_eq!(whole["status"], "completed");
+        assert_eq!(whole["output"][0]["type"], "function_call");
+        assert_eq!(whole["output"][0]["call_id"], "call_mmconform_5");
+        let events = tool_call_events(5, "gpt", &call);
+        let names: Vec<&str> = events.iter().map(|(n, _)| *n).collect();
+        assert_eq!(names.first(), Some(&"response.created"));
+        assert_eq!(names.last(), Some(&"response.completed"));
+        assert_eq!(events[2].1["item"]["arguments"], "");
+        let args: Value = serde_json::from_str(events[3].1["delta"].as_str().unwrap()).unwrap();
+        assert_eq!(args, json!({"case": "c", "medium": "png"}));
+        assert_eq!(
+            events[6].1["response"]["output"][0]["name"],
+            "mmconform_tool_media"
+        );
+    }
 
     #[test]
     fn the_stream_runs_from_created_to_completed_with_the_text_once() {

@@ -1,0 +1,248 @@
+use super::*;
+use crate::tool_media::{Directive, TOOL_NAME, label};
+use crate::witness::{Limits, Wire, decode_call};
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD;
+use serde_json::{Value, json};
+
+const CASE: &str = "0123456789abcdef-c4";
+const NAME: &str = "mcp__mmconform__mmconform_tool_media";
+
+/// A Chat request of the case; with `result`, the tool call and its result follow.
+fn call(seq: u64, result: Option<Value>) -> ModelCall {
+    let prompt = format!("Use the tool. {}", Directive::text(CASE, "png"));
+    let mut messages = vec![json!({"role": "user", "content": prompt})];
+    if let Some(result) = result {
+        messages.push(json!({"role": "assistant", "content": null, "tool_calls": [
+            {"id": "call_mmconform_1", "type": "function", "function": {"name": NAME, "arguments": "{}"}}]}));
+        messages
+            .push(json!({"role": "tool", "tool_call_id": "call_mmconform_1", "content": result}));
+    }
+    let body = json!({"model": "m", "messages": messages,
+        "tools": [{"type": "function", "function": {"name": NAME}}]});
+    decode_call(
+        Wire::OpenaiChat,
+        "/v1/chat/completions",
+        body.to_string().as_bytes(),
+        &Limits::default(),
+        seq,
+    )
+}
+
+fn called() -> ServerLog {
+    ServerLog::parse(&format!(
+        r#"{{"at":0,"pid":1,"dir":"in","method":"tools/call","case":"{CASE}","medium":"png"}}"#
+    ))
+}
+
+fn image(bytes: &[u8]) -> Value {
+    json!({"type": "image_url", "image_url": {"url": format!("data:image/png;base64,{}", STANDARD.encode(bytes))}})
+}
+
+fn text(t: &str) -> Value {
+    json!({"type": "text", "text": t})
+}
+
+fn outcome(medium: Medium, result: Value) -> (ToolOutcome, AssertionResult) {
+    let calls = [call(1, None), call(2, Some(result))];
+    match judge(medium, CASE, &calls, &called()) {
+        Judged::Assertion(outcome, assertion) => (outcome, assertion),
+        Judged::Blocked(why) => panic!("blocked: {why}"),
+    }
+}
+
+fn medium_bytes(medium: Medium) -> Vec<u8> {
+    medium.sent(CASE).bytes.unwrap()
+}
+
+#[test]
+fn the_same_image_is_intact_and_a_resized_one_transformed() {
+    let bytes = medium_bytes(Medium::Png);
+    let (o, a) = outcome(Medium::Png, json!([text(&label(CASE)), image(&bytes)]));
+    assert_eq!(o, ToolOutcome::Intact, "{}", a.actual);
+    assert!(a.passed);
+    let large = medium_bytes(Medium::LargePng);
+    let resized = media::transform::scale_image(&large, 50).unwrap();
+    let (o, a) = outcome(
+        Medium::LargePng,
+        json!([text(&label(CASE)), image(&resized)]),
+    );
+    assert_eq!(o, ToolOutcome::Transformed, "{}", a.actual);
+    assert!(
+        a.passed && a.actual.contains("2080x520 -> 1040x260"),
+        "{}",
+        a.actual
+    );
+}
+
+#[test]
+fn a_missing_image_is_a_silent_drop_unless_the_host_says_so() {
+    let (o, a) = outcome(Medium::Png, json!([text(&label(CASE))]));
+    assert_eq!(o, ToolOutcome::DroppedSilently);
+    assert!(!a.passed && a.level.is_none(), "MUST");
+    let claim = json!([
+        text(&label(CASE)),
+        text("[Image: provided the following image data]")
+    ]);
+    assert_eq!(outcome(Medium::Png, claim).0, ToolOutcome::DroppedSilently);
+    let notice = json!([
+        text(&label(CASE)),
+        text("[image omitted: this model cannot take images]")
+    ]);
+    let (o, a) = outcome(Medium::Png, notice);
+    assert_eq!(o, ToolOutcome::DroppedWithNotice);
+    assert_eq!((a.passed, a.level), (false, Some(Level::Should)));
+    let (o, _) = outcome(Medium::Png, json!("the tool ran"));
+    assert_eq!(o, ToolOutcome::DroppedSilently, "no label, no medium");
+}
+
+#[test]
+fn the_medium_as_text_is_converted_and_text_media_are_intact_as_text() {
+    let nonce = medium_nonce(CASE);
+    let as_text = json!([
+        text(&label(CASE)),
+        text(&format!("saved: mmconform-nonce:{nonce}"))
+    ]);
+    let (o, a) = outcome(Medium::Png, as_text.clone());
+    assert_eq!(o, ToolOutcome::ConvertedToText, "{}", a.actual);
+    assert_eq!(a.level, Some(Level::Should));
+    let (o, a) = outcome(Medium::TextOnly, as_text);
+    assert_eq!(o, ToolOutcome::Intact, "{}", a.actual);
+    let (o, _) = outcome(Medium::TextResource, json!([text(&label(CASE))]));
+    assert_eq!(o, ToolOutcome::DroppedSilently);
+}
+
+#[test]
+fn no_call_after_the_tool_call_is_a_broken_turn() {
+    match judge(Medium::Png, CASE, &[call(1, None)], &called()) {
+        Judged::Assertion(ToolOutcome::TurnBroken, a) => assert!(!a.passed),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn what_was_not_observed_is_blocked() {
+    let Judged::Blocked(why) = judge(Medium::Png, CASE, &[], &called()) else {
+        panic!("no call")
+    };
+    assert!(why.contains("never called its model"));
+    let Judged::Blocked(why) = judge(
+        Medium::Png,
+        CASE,
+        &[call(1, None), call(2, None)],
+        &ServerLog::default(),
+    ) else {
+        panic!("the server was never called")
+    };
+    assert!(why.contains("never called the MCP server's tool"), "{why}");
+    let mut undeclared = call(1, None);
+    undeclared.tool_call = None;
+    let Judged::Blocked(why) = judge(Medium::Png, CASE, &[undeclared], &called()) else {
+        panic!("the tool was never offered")
+    };
+    assert!(why.contains(TOOL_NAME), "{why}");
+}
+
+#[test]
+fn an_image_inside_an_anthropic_tool_result_is_found() {
+    let bytes = medium_bytes(Medium::Png);
+    let body = |result: bool| {
+        let prompt = format!("Use the tool. {}", Directive::text(CASE, "png"));
+        let mut messages =
+            vec![json!({"role": "user", "content": [{"type": "text", "text": prompt}]})];
+        if result {
+            messages.push(json!({"role": "assistant", "content": [
+                {"type": "tool_use", "id": "t1", "name": NAME, "input": {}}]}));
+            messages.push(
+                json!({"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1",
+                "content": [{"type": "text", "text": label(CASE)},
+                    {"type": "image", "source": {"type": "base64", "media_type": "image/png",
+                        "data": STANDARD.encode(&bytes)}}]}]}),
+            );
+        }
+        json!({"model": "claude", "max_tokens": 10, "messages": messages,
+            "tools": [{"name": NAME, "input_schema": {"type": "object"}}]})
+    };
+    let decode = |seq, result| {
+        decode_call(
+            Wire::AnthropicMessages,
+            "/v1/messages",
+            body(result).to_string().as_bytes(),
+            &Limits::default(),
+            seq,
+        )
+    };
+    let calls = [decode(1, false), decode(2, true)];
+    assert!(calls[0].tool_call.is_some() && calls[1].tool_call.is_none());
+    match judge(Medium::Png, CASE, &calls, &called()) {
+        Judged::Assertion(ToolOutcome::Intact, a) => assert!(a.passed),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn an_image_in_a_responses_function_call_output_is_found() {
+    let bytes = medium_bytes(Medium::Png);
+    let body = |result: bool| {
+        let prompt = format!("Use the tool. {}", Directive::text(CASE, "png"));
+        let mut input = vec![json!({"type": "message", "role": "user", "content": [
+            {"type": "input_text", "text": prompt}]})];
+        if result {
+            input.push(json!({"type": "function_call", "call_id": "c1", "name": "mmconform_tool_media", "arguments": "{}"}));
+            input.push(json!({"type": "function_call_output", "call_id": "c1", "output": [
+                {"type": "input_text", "text": label(CASE)},
+                {"type": "input_image", "image_url": format!("data:image/png;base64,{}", STANDARD.encode(&bytes))}]}));
+        }
+        json!({"model": "gpt", "input": input, "tools": [{"type": "namespace", "name": "mcp__mmconform",
+            "tools": [{"type": "function", "name": "mmconform_tool_media"}]}]})
+    };
+    let decode = |seq, result| {
+        decode_call(
+            Wire::OpenaiResponses,
+            "/v1/responses",
+            body(result).to_string().as_bytes(),
+            &Limits::default(),
+            seq,
+        )
+    };
+    let calls = [decode(1, false), decode(2, true)];
+    assert!(calls[0].tool_call.is_some() && calls[1].tool_call.is_none());
+    match judge(Medium::Png, CASE, &calls, &called()) {
+        Judged::Assertion(ToolOutcome::Intact, a) => assert!(a.passed),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn an_image_beside_a_gemini_function_response_is_found() {
+    let bytes = medium_bytes(Medium::Png);
+    let name = "mcp_mmconform_mmconform_tool_media";
+    let body = |result: bool| {
+        let prompt = format!("Use the tool. {}", Directive::text(CASE, "png"));
+        let mut contents = vec![json!({"role": "user", "parts": [{"text": prompt}]})];
+        if result {
+            contents.push(
+                json!({"role": "model", "parts": [{"functionCall": {"name": name, "args": {}}}]}),
+            );
+            contents.push(json!({"role": "user", "parts": [
+                {"functionResponse": {"name": name, "response": {"content": label(CASE)}}},
+                {"inlineData": {"mimeType": "image/png", "data": STANDARD.encode(&bytes)}}]}));
+        }
+        json!({"contents": contents, "tools": [{"functionDeclarations": [{"name": name}]}]})
+    };
+    let decode = |seq, result| {
+        decode_call(
+            Wire::Gemini,
+            "/v1beta/models/m:generateContent",
+            body(result).to_string().as_bytes(),
+            &Limits::default(),
+            seq,
+        )
+    };
+    let calls = [decode(1, false), decode(2, true)];
+    assert!(calls[0].tool_call.is_some() && calls[1].tool_call.is_none());
+    match judge(Medium::Png, CASE, &calls, &called()) {
+        Judged::Assertion(ToolOutcome::Intact, a) => assert!(a.passed),
+        other => panic!("{other:?}"),
+    }
+}
