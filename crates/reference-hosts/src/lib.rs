@@ -28,6 +28,7 @@
 //! Shared by the hosts: `media_files.rs` (the files served for url parts),
 //! `body_limit.rs`, the bearer reading in `auth.rs`, `upstream.rs`.
 
+pub mod a2a;
 pub mod acp;
 pub mod agentruntime;
 pub mod agui;
