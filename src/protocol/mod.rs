@@ -5,12 +5,14 @@
 //! and the reporters show [`ProtocolEvidence`](crate::outcome::ProtocolEvidence) without
 //! knowing what it holds. `docs/architecture.md` says what a new folder must provide.
 
+pub mod a2a;
 pub mod acp;
 pub mod agentruntime;
 pub mod agui;
 pub mod anthropic;
 pub mod claims_file;
 pub mod description;
+pub mod media_server;
 
 pub mod openwop;
 
