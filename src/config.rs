@@ -2,7 +2,7 @@
 //! into these types once; nothing downstream reads clap types.
 
 use crate::baseline::Baseline;
-use crate::plan::filter::FilterTerm;
+use crate::plan::filter::Filter;
 use crate::redact::Redactor;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -130,6 +130,9 @@ pub struct RunConfig {
     /// Whether requests may go through the proxy the environment names (`HTTP_PROXY`,
     /// ...). Off for a host started in this process on loopback: a proxy can only break it.
     pub env_proxy: bool,
+    /// The command line a rerun of this run starts from (`mmconform run ...` without
+    /// its selection and outputs), for the rerun command reports end with.
+    pub rerun_base: Vec<String>,
     /// The proxy the environment names for the target (`$HTTP_PROXY (URL)`), named in
     /// the hint when the target cannot be reached.
     pub proxy: Option<String>,
@@ -141,13 +144,13 @@ pub struct RunConfig {
     pub headers: Vec<(String, String)>,
     pub timeout: Duration,
     pub concurrency: usize,
-    pub filters: Vec<FilterTerm>,
+    pub filters: Vec<Filter>,
     pub filter_text: Vec<String>,
     pub strict: bool,
     pub require: bool,
     pub opted_out_profiles: Vec<String>,
     /// `--waive`: cases `--require` does not fail for what only the user can give.
-    pub waived: Vec<FilterTerm>,
+    pub waived: Vec<Filter>,
     /// The protocol's own options (`--openwop-major`, `--model`, ...), as its
     /// declarations name them; the protocol reads them when the run opens.
     pub options: crate::protocol_options::ProtocolOptions,
@@ -236,6 +239,7 @@ impl RunConfig {
             target_label: None,
             env_proxy: true,
             proxy: None,
+            rerun_base: Vec::new(),
             token: None,
             token_env: String::new(),
             headers: Vec::new(),

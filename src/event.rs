@@ -45,6 +45,13 @@ pub struct RunInfo {
     /// The base URL of the witness the run started (`run --witness`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub witness: Option<String>,
+    /// The command line a rerun starts from (`mmconform run ...` without its selection
+    /// and outputs); empty when the run was not started from a command line.
+    #[serde(skip)]
+    pub rerun_base: Vec<String>,
+    /// The JSON report the run writes, which `--rerun-failed` can read back.
+    #[serde(skip)]
+    pub report_file: Option<String>,
     /// How reporters show the protocol's part of the run header: the options
     /// (`dialect spec`) and properties (`dialect`, `openwop.major`). Not in the JSON
     /// report: the protocol derives it from the fields above.

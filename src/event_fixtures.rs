@@ -60,6 +60,13 @@ pub fn run_info() -> RunInfo {
         warnings: vec![],
         insecure_tls: false,
         witness: None,
+        rerun_base: vec![
+            "mmconform".into(),
+            "run".into(),
+            "--target".into(),
+            BASE.into(),
+        ],
+        report_file: None,
         protocol_view,
     }
 }

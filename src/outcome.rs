@@ -1,6 +1,6 @@
 //! What a case can end as, and the evidence behind it.
 //!
-//! Outcomes are decided by the runner's judge, never by reporters: reporters only
+//! Outcomes are decided once, by `runner::verdict`, never by reporters: reporters only
 //! render a `CaseResult` they receive in an event.
 
 use serde::{Deserialize, Serialize};

@@ -6,6 +6,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
+use mmconform::runner::verdict::{Findings, decide};
 use mmconform::witness::{Limits, Wire, case, decode_call, rules};
 
 const WIRES: [(Wire, &str); 5] = [
@@ -34,5 +35,5 @@ fuzz_target!(|data: &[u8]| {
     assert!(kept <= limits.max_text_bytes_per_call);
     assert!(call.status == 200 || call.status == 400, "{}", call.status);
     let _ = rules::judge(&call);
-    let _ = case::case_result(&call);
+    let _ = decide(Findings::observed(case::observe(&call)), false);
 });

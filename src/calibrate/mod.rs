@@ -17,7 +17,7 @@ pub mod variant;
 
 use crate::event::Event;
 use crate::http::Transports;
-use crate::plan::filter::FilterTerm;
+use crate::plan::filter::Filter;
 use crate::runner::{self, session::Session};
 use crate::scenario::suite::Suite;
 use crate::stop::Stop;
@@ -29,7 +29,7 @@ use variant::Variant;
 
 #[derive(Debug, Clone)]
 pub struct CalibrationOptions {
-    pub filters: Vec<FilterTerm>,
+    pub filters: Vec<Filter>,
     /// Hosts run at once.
     pub parallel_runs: usize,
     /// Cases in flight within one run.
@@ -71,7 +71,7 @@ async fn observe(
     )
     .await?;
     config.filters = match setup.only_cases {
-        Some(id) if options.filters.is_empty() => vec![FilterTerm::parse(id)?],
+        Some(id) if options.filters.is_empty() => vec![Filter::parse(id)?],
         _ => options.filters.clone(),
     };
     let protocol = crate::registry::protocol(setup.profile)

@@ -250,8 +250,12 @@ pub struct TargetArgs {
     /// per part kind: enables the mediaRef / file-source positives (repeatable).
     #[arg(long = "media-ref", value_name = "MODALITY=REF", help_heading = TARGET)]
     pub media_refs: Vec<String>,
-    /// Case selection: id glob or substring, `level:MUST`, `source:"RFC 0091 §A"` (repeatable, OR).
-    #[arg(long = "filter", value_name = "PATTERN", help_heading = SELECTION)]
+    /// Case selection, an expression: `id(GLOB)`, `id(=ID)`, `level(MUST)`,
+    /// `source(RFC 0091 §A)`, `profile(..)`, `outcome(fail)` (with --from-report), `and`,
+    /// `or`, `not`, parentheses; a bare word is an id (exact when it names one, else a
+    /// glob or substring), and `level:MUST`, `source:"..."` still work. Repeated: a case
+    /// must match every one (AND).
+    #[arg(long = "filter", value_name = "EXPR", help_heading = SELECTION)]
     pub filters: Vec<String>,
     /// Extra scenario files or directories (repeatable); a case id equal to a built-in one replaces it.
     #[arg(long = "scenarios", value_name = "DIR|FILE", help_heading = SELECTION)]
@@ -331,6 +335,13 @@ pub struct RunArgs {
     /// Run only the offline cases (schema checks); no target needed.
     #[arg(long, conflicts_with = "target", help_heading = TARGET)]
     pub offline: bool,
+    /// Rerun exactly the cases a saved JSON report (`--report`) has failed, errored or
+    /// blocked (and any --filter too).
+    #[arg(long, value_name = "REPORT", help_heading = SELECTION)]
+    pub rerun_failed: Option<PathBuf>,
+    /// A saved JSON report whose outcomes `outcome(..)` in --filter is judged on.
+    #[arg(long, value_name = "REPORT", conflicts_with = "rerun_failed", help_heading = SELECTION)]
+    pub from_report: Option<PathBuf>,
     /// Cases run at once.
     #[arg(short = 'j', long, value_name = "N", default_value_t = 8, value_parser = clap::value_parser!(u16).range(1..=256), help_heading = LIMITS)]
     pub concurrency: u16,

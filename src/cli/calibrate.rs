@@ -5,7 +5,7 @@ use super::args::{CalibrateArgs, FormatArg};
 use super::{CliError, runtime};
 use crate::calibrate::{self, CalibrationOptions, render, setup};
 use crate::exit::Ending;
-use crate::plan::filter::FilterTerm;
+use crate::plan::filter::Filter;
 use crate::report::write_atomically;
 use crate::scenario::suite::{SuiteOptions, load_suite};
 use crate::stop::Stop;
@@ -18,9 +18,10 @@ pub fn calibrate(args: &CalibrateArgs) -> Result<Ending, CliError> {
     let filters = args
         .filters
         .iter()
-        .map(|f| FilterTerm::parse(f))
+        .map(|f| Filter::parse(f))
         .collect::<Result<Vec<_>, _>>()
         .map_err(CliError::Usage)?;
+    crate::plan::filter::without_outcome(&filters, "calibrate").map_err(CliError::Usage)?;
     let suite = load_suite(&SuiteOptions {
         include_builtin: !args.no_builtin,
         paths: args.scenarios.clone(),

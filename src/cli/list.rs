@@ -73,6 +73,11 @@ pub fn list(args: &ListArgs) -> Result<Ending, CliError> {
     let context_known = has_target(args)
         || (planned_on == PlannedOn::Declaration && declared)
         || planned_on == PlannedOn::DeclarationOrTextOnly;
+    let parsed = (args.target.filters.iter())
+        .map(|f| plan::filter::Filter::parse(f))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(CliError::Usage)?;
+    plan::filter::without_outcome(&parsed, "list").map_err(CliError::Usage)?;
     let (suite, planned, note) = if context_known {
         planned_on_context(args, &suite)?
     } else {
@@ -80,7 +85,7 @@ pub fn list(args: &ListArgs) -> Result<Ending, CliError> {
             .target
             .filters
             .iter()
-            .map(|f| plan::filter::FilterTerm::parse(f))
+            .map(|f| plan::filter::Filter::parse(f))
             .collect::<Result<Vec<_>, _>>()
             .map_err(CliError::Usage)?;
         let note = if planned_on == PlannedOn::Declaration {

@@ -20,6 +20,7 @@ mod protocol_flags;
 // Generates docs/guide/cli-reference.md from within its own test (`make cli-reference`).
 #[cfg(test)]
 mod reference_page;
+mod rerun;
 pub mod resolve;
 mod run;
 mod run_witness;

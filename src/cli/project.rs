@@ -10,7 +10,7 @@
 
 use super::CliError;
 use super::args::{ListArgs, RunArgs, TargetArgs};
-use crate::plan::filter::FilterTerm;
+use crate::plan::filter::Filter;
 use crate::protocol::options::OptionSpec;
 use crate::scenario::diagnostic::Diagnostic;
 use crate::scenario::position::{Position, position_at};
@@ -223,7 +223,7 @@ pub fn apply_run(args: &mut RunArgs, matches: &ArgMatches) -> Result<(), CliErro
         && !given(matches, "waive")
     {
         for case in waive {
-            FilterTerm::parse(case.get_ref()).map_err(|e| project.problem(case.span(), e))?;
+            Filter::parse(case.get_ref()).map_err(|e| project.problem(case.span(), e))?;
         }
         args.waive = waive.iter().map(|w| w.get_ref().clone()).collect();
     }
@@ -363,7 +363,7 @@ fn apply_target(
         && !given(matches, "filters")
     {
         for filter in filters {
-            FilterTerm::parse(filter.get_ref()).map_err(|e| project.problem(filter.span(), e))?;
+            Filter::parse(filter.get_ref()).map_err(|e| project.problem(filter.span(), e))?;
         }
         args.filters = filters.iter().map(|f| f.get_ref().clone()).collect();
     }

@@ -3,7 +3,7 @@
 
 use super::args::{RunArgs, TargetArgs};
 use crate::config::{Claims, Output, RunConfig, Target, Token};
-use crate::plan::filter::FilterTerm;
+use crate::plan::filter::Filter;
 use crate::protocol::options::{Origin, ProtocolOptions};
 use crate::protocol::{Protocol, TargetKind, UrlTarget};
 use crate::reference::{EmbeddedHost, ReferenceRequest, ReferenceTarget};
@@ -425,7 +425,7 @@ pub fn resolve_common_with(
     let filters = args
         .filters
         .iter()
-        .map(|f| FilterTerm::parse(f))
+        .map(|f| Filter::parse(f))
         .collect::<Result<Vec<_>, _>>()?;
     let headers = args
         .headers
@@ -568,10 +568,15 @@ pub fn resolve_run(args: &RunArgs, color: bool, env: Env) -> Result<Resolved, St
     }
     opted.dedup();
     config.opted_out_profiles = opted;
+    super::rerun::apply(
+        config,
+        args.rerun_failed.as_deref(),
+        args.from_report.as_deref(),
+    )?;
     config.waived = args
         .waive
         .iter()
-        .map(|w| FilterTerm::parse(w).map_err(|e| format!("--waive: {e}")))
+        .map(|w| Filter::parse(w).map_err(|e| format!("--waive: {e}")))
         .collect::<Result<_, _>>()?;
     config.max_response_bytes = args.max_response_bytes.max(1024);
     config.retries = args.retries;

@@ -20,6 +20,8 @@ use tokio::sync::mpsc;
 
 pub fn run(args: &RunArgs, color: bool) -> Result<Ending, CliError> {
     let mut resolved = resolve::resolve_run(args, color, &process_env).map_err(CliError::Usage)?;
+    let argv: Vec<String> = std::env::args().collect();
+    resolved.config.rerun_base = super::rerun::base_command(&argv);
     super::destination::check(&[
         ("--junit", &args.junit),
         ("--report", &args.report),
@@ -35,6 +37,18 @@ pub fn run(args: &RunArgs, color: bool) -> Result<Ending, CliError> {
     let config = &resolved.config;
     let suite =
         Arc::new(load_suite(&resolve::suite_options(&args.target)).map_err(CliError::Scenarios)?);
+    let profile = (config.protocol).unwrap_or_else(|| crate::registry::default_protocol().name());
+    if let Some(closest) =
+        crate::plan::nothing_selected(&suite.for_profile(profile), &config.filters)
+    {
+        let closest = match closest.is_empty() {
+            true => String::new(),
+            false => format!("; the closest ids: {}", closest.join(", ")),
+        };
+        super::out::error_line(format_args!(
+            "note: --filter selects no {profile} case{closest}"
+        ));
+    }
     for id in &suite.replaced {
         super::out::error_line(format_args!(
             "note: built-in case {id} replaced by a --scenarios file"

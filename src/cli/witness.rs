@@ -177,6 +177,9 @@ fn run_info(running: &RunningWitness, args: &WitnessArgs) -> RunInfo {
         warnings,
         insecure_tls: false,
         witness: None,
+        // A witness's cases are the calls clients make: there is no run to repeat.
+        rerun_base: Vec::new(),
+        report_file: (args.report.as_ref()).map(|p| p.display().to_string()),
         protocol_view: EvidenceView {
             summary: format!("stops {}", stops.join(", ")),
             properties: Vec::new(),

@@ -18,6 +18,7 @@ pub mod status;
 pub mod validity;
 pub mod witness;
 pub mod witness_form;
+pub mod witness_metadata;
 
 use crate::bounded_json;
 use crate::outcome::AssertionResult;

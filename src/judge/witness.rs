@@ -147,7 +147,7 @@ pub fn describe_sent(sent: &[SentPart]) -> String {
     }
 }
 
-fn media_sent(sent: &[SentPart]) -> Vec<&SentMedia> {
+pub(super) fn media_sent(sent: &[SentPart]) -> Vec<&SentMedia> {
     sent.iter()
         .filter_map(|p| match p {
             SentPart::Media(m) => Some(m),
@@ -244,7 +244,7 @@ fn same_type(part: &Part, mime: &str) -> bool {
 }
 
 /// The call that carried the most of what was sent (the first of equals).
-fn best_match<'a>(
+pub(super) fn best_match<'a>(
     media: &[&SentMedia],
     calls: &'a [ModelCall],
     nonce: &str,

@@ -1,4 +1,4 @@
-//! Planning: expanding cases, applying `--filter`, and deciding from the discovery
+//! Planning: expanding cases, applying `--filter` (every one of them), and deciding from the discovery
 //! context which cases run and which are skipped (with the fact that decided it).
 
 pub mod contexts;
@@ -10,7 +10,7 @@ pub mod skip_cause;
 
 use crate::scenario::suite::{Suite, SuiteCase};
 use crate::scenario::{path, template};
-use filter::FilterTerm;
+use filter::Filter;
 use serde_json::Value;
 pub use skip_cause::SkipCause;
 
@@ -129,10 +129,57 @@ struct Decided {
     skip_cause: Option<SkipCause>,
 }
 
-/// Names the filters a case matched none of, as the user wrote them.
-fn excluded_reason(filters: &[FilterTerm]) -> String {
-    let terms: Vec<String> = filters.iter().map(|f| f.to_string()).collect();
-    format!("matches none of --filter {}", terms.join(", "))
+/// Names the filters that left a case out, as the user wrote them.
+fn excluded_reason(filters: &[Filter]) -> String {
+    let terms: Vec<String> = filters.iter().map(|f| format!("--filter {f}")).collect();
+    format!("not selected by {}", terms.join(" and "))
+}
+
+/// When `filters` select none of `suite`'s cases: the ids closest to their id words
+/// (possibly none). `None`: something is selected (or nothing is filtered).
+pub fn nothing_selected(suite: &Suite, filters: &[Filter]) -> Option<Vec<String>> {
+    if filters.is_empty() {
+        return None;
+    }
+    let known = known_ids(suite);
+    for case in &suite.cases {
+        for bindings in case.spec.binding_rows() {
+            let id = expanded_id(&case.spec.id, &bindings, case.spec.id_from.as_deref());
+            let req = &case.spec.requirement;
+            let subject = filter::Subject {
+                id: &id,
+                case_id: &case.spec.id,
+                level: req.level,
+                source: &req.source,
+                profile: Some(&case.profile),
+            };
+            if filter::selects(filters, &subject, Some(&known)) {
+                return None;
+            }
+        }
+    }
+    let words: Vec<String> = filters.iter().flat_map(Filter::id_words).collect();
+    Some(filter::closest_ids(
+        &words,
+        known.iter().map(String::as_str),
+    ))
+}
+
+/// Every id of `suite` (expanded, and before expansion): what makes a bare `--filter`
+/// word that names one exact.
+pub fn known_ids(suite: &Suite) -> std::collections::HashSet<String> {
+    let mut known = std::collections::HashSet::new();
+    for case in &suite.cases {
+        known.insert(case.spec.id.clone());
+        for bindings in case.spec.binding_rows() {
+            known.insert(expanded_id(
+                &case.spec.id,
+                &bindings,
+                case.spec.id_from.as_deref(),
+            ));
+        }
+    }
+    known
 }
 
 /// Every expanded case, in suite order, with its disposition and its own nonce, planned
@@ -140,7 +187,7 @@ fn excluded_reason(filters: &[FilterTerm]) -> String {
 pub fn plan(
     suite: &Suite,
     context: &Value,
-    filters: &[FilterTerm],
+    filters: &[Filter],
     run_nonce: &str,
 ) -> Vec<PlannedCase> {
     plan_in(suite, &|_| context, filters, run_nonce)
@@ -151,19 +198,24 @@ pub fn plan(
 pub fn plan_in<'c>(
     suite: &Suite,
     context_of: &dyn Fn(&SuiteCase) -> &'c Value,
-    filters: &[FilterTerm],
+    filters: &[Filter],
     run_nonce: &str,
 ) -> Vec<PlannedCase> {
     let mut planned = Vec::new();
+    let known = (!filters.is_empty()).then(|| known_ids(suite));
     for (case_index, case) in suite.cases.iter().enumerate() {
         let context = context_of(case);
         for bindings in case.spec.binding_rows() {
             let id = expanded_id(&case.spec.id, &bindings, case.spec.id_from.as_deref());
             let req = &case.spec.requirement;
-            let selected = filters.is_empty()
-                || filters
-                    .iter()
-                    .any(|f| f.matches(&id, &case.spec.id, req.level, &req.source));
+            let subject = filter::Subject {
+                id: &id,
+                case_id: &case.spec.id,
+                level: req.level,
+                source: &req.source,
+                profile: Some(&case.profile),
+            };
+            let selected = filter::selects(filters, &subject, known.as_ref());
             let index = planned.len();
             let nonce = case_nonce(run_nonce, index);
             let decided = if selected {

@@ -22,6 +22,7 @@ pub mod junit;
 mod junit_strict;
 pub mod listing;
 mod record;
+pub mod rerun;
 pub mod scrub;
 pub mod terminal;
 pub mod verify;

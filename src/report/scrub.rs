@@ -200,6 +200,8 @@ pub fn scrub_run(redactor: &Redactor, run: &RunInfo) -> RunInfo {
         warnings: all(&run.warnings),
         insecure_tls: run.insecure_tls,
         witness: run.witness.as_deref().map(r),
+        rerun_base: all(&run.rerun_base),
+        report_file: run.report_file.as_deref().map(r),
         protocol_view: scrub_view(redactor, &run.protocol_view),
     }
 }

@@ -53,6 +53,11 @@ pub struct TerminalReporter {
     /// Ids of the cases that failed, errored, were blocked or warned, for the closing
     /// list, with their plan index.
     attention: Vec<(usize, Outcome, String)>,
+    /// The run, for the rerun command it ends with.
+    run: Option<RunInfo>,
+    /// Ids of every failed, errored and blocked case (however shown): what the rerun
+    /// command reruns, with their plan index.
+    rerun: Vec<(usize, String)>,
     /// Cases with a systematic cause, held until the end to say each cause once.
     causes: CauseGroups,
     /// Per outcome: the cases said under a cause block, and how many causes.
@@ -92,6 +97,8 @@ impl TerminalReporter {
             unusable: None,
             blocked_by_target: 0,
             attention: Vec::new(),
+            run: None,
+            rerun: Vec::new(),
             causes: CauseGroups::default(),
             grouped: BTreeMap::new(),
             never_ran: 0,
@@ -133,6 +140,7 @@ impl TerminalReporter {
     }
 
     fn run_started(&mut self, run: &RunInfo) -> Result<(), ReportError> {
+        self.run = Some(run.clone());
         // The protocol's own options (openwop: the part-spelling dialect), if any.
         let options = if run.protocol_view.summary.is_empty() {
             String::new()
@@ -241,6 +249,12 @@ impl TerminalReporter {
     fn print_case(&mut self, index: usize, case: &CaseResult) -> Result<(), ReportError> {
         if case.outcome == Outcome::Excluded {
             return Ok(());
+        }
+        if matches!(
+            case.outcome,
+            Outcome::Fail | Outcome::Error | Outcome::Blocked
+        ) {
+            self.rerun.push((index, case.id.clone()));
         }
         // A passing self-check says nothing about the host: the summary counts it on
         // its own line, and only -v (or a run of self-checks alone) lists it.

@@ -3,6 +3,7 @@
 
 use super::super::ReportError;
 use super::super::causes::{Group, IDS_SHOWN};
+use super::super::rerun;
 use super::{
     INDENT, Paint, SELF_CHECKS, SUMMARY_ORDER, TAG_WIDTH, TerminalReporter, format_duration,
     printable, push_indented, tag,
@@ -142,6 +143,17 @@ impl TerminalReporter {
             "duration: {}\n",
             format_duration(summary.duration_ms)
         ));
+        let mut rerun = self.rerun.clone();
+        rerun.sort();
+        let ids: Vec<String> = rerun.into_iter().map(|(_, id)| id).collect();
+        if let Some(command) = (self.run.as_ref()).and_then(|run| rerun::command(run, &ids)) {
+            let line = format!(
+                "rerun the {} failed/blocked: {}",
+                ids.len(),
+                printable(&command)
+            );
+            text.push_str(&format!("{}\n", self.paint(&line, Paint::Dim)));
+        }
         text
     }
 

@@ -110,6 +110,10 @@ fn run_info(session: &Session, nonce: &str) -> RunInfo {
         warnings: config.warnings.clone(),
         insecure_tls: config.tls.insecure,
         witness: config.witness_url.clone(),
+        rerun_base: config.rerun_base.clone(),
+        report_file: (config.output.report)
+            .as_ref()
+            .map(|p| p.display().to_string()),
         protocol_view,
     }
 }

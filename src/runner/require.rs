@@ -144,14 +144,14 @@ fn weigh(
                 .into(),
         ),
         (Outcome::Skip, Some(SkipCause::RunInput)) => {
-            let waived = config.waived.iter().any(|w| {
-                w.matches(
-                    &result.id,
-                    &result.case_id,
-                    result.requirement.level,
-                    &result.requirement.source,
-                )
-            });
+            let subject = crate::plan::filter::Subject {
+                id: &result.id,
+                case_id: &result.case_id,
+                level: result.requirement.level,
+                source: &result.requirement.source,
+                profile: config.protocol,
+            };
+            let waived = config.waived.iter().any(|w| w.matches(&subject, None));
             if waived {
                 result
                     .notes
@@ -177,7 +177,7 @@ mod tests {
     use crate::config::Target;
     use crate::event_fixtures as fixtures;
     use crate::outcome::Level;
-    use crate::plan::filter::FilterTerm;
+    use crate::plan::filter::Filter;
 
     fn held(
         id: &str,
@@ -308,7 +308,7 @@ mod tests {
                 4,
             ),
         );
-        config.waived = vec![FilterTerm::parse("auth").unwrap()];
+        config.waived = vec![Filter::parse("auth").unwrap()];
         let settled = book.settle(&config);
         let outcomes: Vec<Outcome> = settled.iter().map(|h| h.result.outcome).collect();
         assert_eq!(

@@ -58,7 +58,7 @@ pub async fn record(
     };
     // Any drop in the run may have been this case's call: the log keeps the oldest.
     let full = w.witness.dropped() > 0;
-    judge(w, expect, answered, &calls, full, observed)
+    judge(w, record, expect, answered, &calls, full, observed)
 }
 
 /// The note a case with `expect.witness` carries in a run without `--witness`.
@@ -103,8 +103,11 @@ fn judged_on_its_answer(observed: Outcome) -> bool {
     matches!(observed, Outcome::Pass | Outcome::Fail | Outcome::Warn)
 }
 
+/// Judges `expect.witness` on `calls`; the metadata the model received that the case's
+/// requests did not carry (a filename the host named) becomes notes on `record`.
 fn judge(
     w: &Witnessed<'_>,
+    record: &mut CaseResult,
     expect: WitnessExpectation,
     answered: Answered,
     calls: &[ModelCall],
@@ -129,12 +132,20 @@ fn judge(
         None => Vec::<SentPart>::new(),
     };
     let assertions = witness_judge::judge(expect, &sent, calls, w.nonce, answered);
+    let requests: Vec<&str> = record
+        .exchanges
+        .iter()
+        .filter(|e| !e.cached)
+        .filter_map(|e| e.request.body.as_deref())
+        .collect();
+    let reported = crate::judge::witness_metadata::notes(expect, &sent, calls, w.nonce, &requests);
     if log_was_full && may_rest_on_a_dropped_call(expect, &assertions) {
         return WitnessFinding::Blocked(format!(
             "{what} cannot be judged: the witness's call log was full and dropped {} call(s), which may include this case's",
             w.witness.dropped()
         ));
     }
+    record.notes.extend(reported);
     WitnessFinding::Judged(assertions)
 }
 

@@ -9,6 +9,12 @@ pub mod load;
 pub mod media_objects;
 pub mod media_size;
 pub mod model;
+// The malformation table against the packs, and docs/guide/malformations.md from it,
+// checked and written by their own tests (`make parity-table`).
+#[cfg(test)]
+mod parity;
+#[cfg(test)]
+mod parity_page;
 pub mod path;
 pub mod position;
 pub mod stream;

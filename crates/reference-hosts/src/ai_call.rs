@@ -136,6 +136,11 @@ fn validate_message(
             summary.record(Some("text".into()));
             Ok(())
         }
+        // No part at all: malformed on every model wire it would reach.
+        Some(Value::Array(parts)) if parts.is_empty() => Err(invalid(
+            format!("{path}.content is an empty list"),
+            Some(path),
+        )),
         Some(Value::Array(parts)) => validate_parts(config, parts, path, summary),
         _ if config.faulted(Fault::AcceptsNumericContent) => Ok(()),
         _ => Err(invalid(

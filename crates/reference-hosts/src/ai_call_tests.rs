@@ -87,7 +87,12 @@ fn content_is_a_string_or_an_array() {
         default_verdict(user(json!([text("a"), png()]))),
         "200 text,image x2"
     );
-    assert_eq!(default_verdict(user(json!([]))), "200 - x0");
+    // Nothing to send: an empty list and an empty text are refused like the rest.
+    assert_eq!(default_verdict(user(json!([]))), "400 invalid_request");
+    assert_eq!(
+        default_verdict(user(json!([text("")]))),
+        "400 invalid_request"
+    );
     for content in [
         json!(42),
         json!({"type": "text", "text": "hi"}),

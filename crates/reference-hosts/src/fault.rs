@@ -53,6 +53,10 @@ fault_catalogue! {
             "Inline `data` that is not valid base64 is accepted.";
         LaxBase64 => "lax-base64",
             "Inline `data` is decoded as Python's default decoder does: characters outside the alphabet are skipped, so base64 with `*` inserted is accepted.";
+        AcceptsMismatchedMime => "accepts-mismatched-mime",
+            "Inline `data` whose bytes are not its `mimeType` (a WAV file said to be image/png) is accepted.";
+        CrashOnMalformed => "crash-on-malformed",
+            "Every shape error of an ai/call (a part or message that deserves a 400: no or two sources, no mimeType, bad base64, empty or numeric content) is answered 500 internal_error.";
         AcceptsNumericContent => "accepts-numeric-content",
             "Message content that is neither a string nor an array (a number, an object) is accepted.";
         AcceptsEmptyMessages => "accepts-empty-messages",
@@ -219,7 +223,7 @@ mod tests {
             assert!(!fault.description().is_empty());
             assert!(fault.description().ends_with('.'));
         }
-        assert_eq!(Fault::all().len(), 81);
+        assert_eq!(Fault::all().len(), 83);
         let forwarding = Fault::all().iter().filter(|f| f.needs_upstream());
         assert!(forwarding.clone().all(|f| f.name().starts_with("forward-")));
         assert_eq!(forwarding.count(), 8);

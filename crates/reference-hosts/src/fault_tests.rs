@@ -21,6 +21,14 @@ pub(super) struct Signature {
     faulted: &'static str,
 }
 
+/// A WAV file, base64.
+fn wav_data() -> String {
+    base64::Engine::encode(
+        &base64::engine::general_purpose::STANDARD,
+        mmconform_media::generate("audio/wav", "0123456789abcdef"),
+    )
+}
+
 fn vendor() -> Value {
     envelope_of("vendor.mmconform.demo", json!({"note": "free"}))
 }
@@ -201,6 +209,18 @@ fn signature(fault: Fault) -> Signature {
             call(user(json!([image("data", "not base64!")]))),
             "400 invalid_request",
             "200 image x1",
+        ),
+        AcceptsMismatchedMime => sig(
+            call(user(
+                json!([{"type": "image", "mimeType": "image/png", "data": wav_data()}]),
+            )),
+            "400 invalid_request",
+            "200 image x1",
+        ),
+        CrashOnMalformed => sig(
+            call(user(json!([{"type": "image", "mimeType": "image/png"}]))),
+            "400 invalid_request",
+            "500 internal_error",
         ),
         AcceptsNumericContent => sig(call(user(json!(42))), "400 invalid_request", "200 - x0"),
         AcceptsEmptyMessages => sig(
@@ -662,6 +682,8 @@ fault_tests! {
     v2_shape_capability_code => V2ShapeCapabilityCode,
     v2_part_too_large => V2PartTooLarge,
     v2_error_extra_member => V2ErrorExtraMember,
+    accepts_mismatched_mime => AcceptsMismatchedMime,
+    crash_on_malformed => CrashOnMalformed,
     self_hosted_endpoint_leaks => SelfHostedEndpointLeaks,
     self_hosted_not_configured => SelfHostedNotConfigured,
     self_hosted_url_id => SelfHostedUrlId,

@@ -32,12 +32,15 @@ pub fn validate(
         return Err(invalid(format!("{path}.type must be a string"), path));
     };
     match modality::classify(config, part_type).map_err(|r| r.at(path))? {
-        PartKind::Text => {
-            if !obj.get("text").is_some_and(Value::is_string) {
-                return Err(invalid(format!("{path}.text must be a string"), path));
+        PartKind::Text => match obj.get("text") {
+            // Nothing to say: an empty text is malformed on every model wire it would
+            // reach (llm-provider 0015 §3.1.1), so it is refused here.
+            Some(Value::String(text)) if text.is_empty() => {
+                Err(invalid(format!("{path}.text is empty"), path))
             }
-            Ok(PartOutcome::Accepted("text".into()))
-        }
+            Some(Value::String(_)) => Ok(PartOutcome::Accepted("text".into())),
+            _ => Err(invalid(format!("{path}.text must be a string"), path)),
+        },
         PartKind::Drop => Ok(PartOutcome::Dropped),
         PartKind::Media(modality) => {
             validate_media(config, &modality, obj, path)?;
@@ -81,10 +84,15 @@ fn validate_media(
         }
         return first_problem.map_or(Ok(()), Err);
     }
-    for found in sources {
-        source::check(config, modality, found, path)?;
+    for found in &sources {
+        source::check(config, modality, *found, path)?;
     }
-    Ok(())
+    match (mime, sources.first()) {
+        (Some(mime), Some(&(key @ ("data" | "dataBase64"), value))) => {
+            source::check_declared(config, mime, key, value, path)
+        }
+        _ => Ok(()),
+    }
 }
 
 fn invalid(message: String, path: &str) -> Rejection {

@@ -133,8 +133,26 @@ async fn ai_call(
         Err(rejection) if self_hosted => {
             reject(config, self_hosted::refused(config, rejection), major)
         }
+        Err(rejection) if config.faulted(Fault::CrashOnMalformed) && is_shape_error(&rejection) => {
+            let crash = Rejection::new(ErrorCode::InternalError, "internal error");
+            reject(config, crash, major)
+        }
         Err(rejection) => reject(config, rejection, major),
     }
+}
+
+/// A refusal of the request's shape (not of a capability, a size or a destination).
+fn is_shape_error(rejection: &Rejection) -> bool {
+    let ssrf = rejection
+        .details
+        .as_ref()
+        .and_then(|d| d.get("reason"))
+        .and_then(Value::as_str)
+        == Some(crate::source::SSRF_BLOCKED);
+    matches!(
+        rejection.code,
+        ErrorCode::InvalidRequest | ErrorCode::ValidationError
+    ) && !ssrf
 }
 
 /// The same auth, cap and JSON rules as ai/call; then the accept pipeline decides.

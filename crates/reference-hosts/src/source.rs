@@ -73,6 +73,32 @@ fn lax_base64(config: &ReferenceConfig, value: &str) -> String {
         .collect()
 }
 
+/// Inline bytes are the type their `mimeType` says, when their signature names one (a
+/// WAV file said to be image/png is refused: the model would read garbage).
+pub fn check_declared(
+    config: &ReferenceConfig,
+    mime: &str,
+    key: &str,
+    value: &str,
+    path: &str,
+) -> Result<(), Rejection> {
+    let Ok(bytes) = STANDARD.decode(lax_base64(config, value)) else {
+        return Ok(());
+    };
+    let Some(sniffed) = mmconform_media::sniff_mime(&bytes) else {
+        return Ok(());
+    };
+    let canonical = mmconform_media::canonical_mime;
+    if canonical(mime) == canonical(sniffed) || config.faulted(Fault::AcceptsMismatchedMime) {
+        return Ok(());
+    }
+    Err(Rejection::new(
+        ErrorCode::InvalidRequest,
+        format!("{path}.{key} is {sniffed}, not the {mime} its mimeType says"),
+    )
+    .at(path))
+}
+
 /// Checks one source of a part whose modality is `modality` (canonical name).
 pub fn check(
     config: &ReferenceConfig,

@@ -22,12 +22,10 @@ pub fn text(s: &str) -> Value {
     json!({"type": "text", "text": s})
 }
 
-/// `n` bytes of base64 (a PNG signature, then filler): validity is all that matters.
+/// `n` bytes of base64 with no file signature: validity is all that matters, and bytes
+/// that name no type are never refused for disagreeing with a part's `mimeType`.
 pub fn data(n: usize) -> String {
-    let mut bytes = b"\x89PNG\r\n\x1a\n".to_vec();
-    bytes.resize(n, 0x42);
-    bytes.truncate(n);
-    STANDARD.encode(bytes)
+    STANDARD.encode(vec![0x42; n])
 }
 
 /// A non-text part with one source.

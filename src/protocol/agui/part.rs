@@ -109,6 +109,10 @@ pub fn render(
         .map(|k| source(*k, spec, &part_type, &mime, &bytes, &text, inputs))
         .transpose()?;
     let omit = |field: &str| spec.omit.iter().any(|f| f == field);
+    // The type the part states: `stated_mime` when the case makes it disagree with the
+    // bytes on purpose.
+    let stated = spec.stated_mime.as_deref().map(text).transpose()?;
+    let mime = stated.unwrap_or(mime);
     let mut part = Map::new();
     if spec.legacy {
         if !omit("type") {
@@ -172,6 +176,17 @@ mod tests {
         assert_eq!(part["type"], "audio");
         assert_eq!(part["source"]["type"], "data");
         assert_eq!(part["source"]["mimeType"], "audio/wav");
+        let said_png = render(
+            &spec(json!({"type": "image", "mime": "audio/wav", "stated_mime": "image/png"})),
+            &none,
+            &inputs(&ids),
+        )
+        .unwrap();
+        assert_eq!(said_png["source"]["mimeType"], "image/png");
+        let bytes = base64::engine::general_purpose::STANDARD
+            .decode(said_png["source"]["value"].as_str().unwrap())
+            .unwrap();
+        assert!(bytes.starts_with(b"RIFF"));
         let bytes = base64::engine::general_purpose::STANDARD
             .decode(part["source"]["value"].as_str().unwrap())
             .unwrap();

@@ -59,7 +59,10 @@ pub fn render(
         );
     }
     if !spec.omit.iter().any(|f| f == "mimeType") {
-        part.insert("mimeType".into(), json!(mime));
+        // `stated_mime`: the type the part claims, when a case makes it disagree with
+        // the bytes on purpose.
+        let stated = spec.stated_mime.as_deref().map(text).transpose()?;
+        part.insert("mimeType".into(), json!(stated.as_deref().unwrap_or(&mime)));
     }
     let sources = spec
         .source
@@ -185,6 +188,14 @@ mod tests {
         .unwrap();
         assert_eq!(part["mediaRef"], "blob:1");
         assert!(part.get("data").is_some() && part.get("mimeType").is_none());
+        let said_png = render(
+            &spec(json!({"type": "image", "mime": "audio/wav", "stated_mime": "image/png"})),
+            &none,
+            &inputs,
+        )
+        .unwrap();
+        assert_eq!(said_png["mimeType"], "image/png");
+        assert!(said_png["data"].as_str().unwrap().starts_with("UklGR"));
         let part = render(
             &spec(json!({"type": "image", "source": "url"})),
             &none,

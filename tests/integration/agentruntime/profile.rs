@@ -85,9 +85,7 @@ fn accepts_overrides_describe_and_is_reported_as_such() {
         "--accepts",
         "image/png",
         "--filter",
-        "agentruntime.delivery*",
-        "--filter",
-        "agentruntime.undeclared*",
+        "agentruntime.delivery* or agentruntime.undeclared*",
     ]);
     assert_eq!(
         r.outcome("agentruntime.delivery[image/jpeg,base64]"),

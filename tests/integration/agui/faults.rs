@@ -31,6 +31,15 @@ const ROWS: &[Row] = &[
     ("first-event-not-run-started", &[], "agui.accept.file[image]", MUST),
     ("crash-on-malformed", &[], "agui.malformed.no-crash.numeric-content", MUST),
     ("crash-on-malformed", &[], "agui.malformed.no-crash.unknown-source-type", MUST),
+    ("crash-on-malformed", &[], "agui.malformed.no-crash.empty-content", MUST),
+    ("crash-on-malformed", &[], "agui.malformed.no-crash.empty-text", MUST),
+    ("crash-on-malformed", &[], "agui.malformed.no-crash.media-on-system", MUST),
+    ("crash-on-malformed", &[], "agui.malformed.refused.empty-text", SHOULD),
+    ("accepts-mismatched-mime", &[], "agui.malformed.refused.mime-disagrees-with-bytes", SHOULD),
+    ("accepts-mismatched-mime", WITNESS, "agui.malformed.no-crash.mime-disagrees-with-bytes", MUST),
+    ("accepts-non-http-url", WITNESS, "agui.malformed.no-crash.non-http-url", MUST),
+    ("lax-base64", WITNESS, "agui.malformed.no-crash.base64-noise", MUST),
+    ("coerces-numeric-content", WITNESS, "agui.malformed.no-crash.numeric-content", SHOULD),
     ("accepts-missing-mime-type", &[], "agui.malformed.refused.data-without-mime-type", SHOULD),
     ("drops-part-without-source", &[], "agui.malformed.refused.part-without-source", SHOULD),
     ("drops-unknown-source", &[], "agui.malformed.refused.unknown-source-type", SHOULD),
@@ -80,9 +89,7 @@ fn ignored_auth_is_caught_when_a_token_is_configured() {
         "--token-env",
         "AGUI_TOKEN",
         "--filter",
-        "agui.auth.*",
-        "--filter",
-        "agui.string-content-completes",
+        "agui.auth.* or agui.string-content-completes",
     ];
     let ok = run_with_env(&args, &env);
     assert_eq!(ok.code, 0, "{}", ok.context());

@@ -9,4 +9,5 @@ mod hints;
 mod install;
 mod progress;
 mod project_file;
+mod selection;
 mod small_things;

@@ -35,6 +35,8 @@ fault_catalogue! {
             "A data source whose value is not base64 is passed on undecoded and the run completes.";
         AcceptsNonHttpUrl => "accepts-non-http-url",
             "A url source of any scheme (file://, ftp://, gopher://) is taken as if it were http(s) and the run completes (never opened).";
+        AcceptsMismatchedMime => "accepts-mismatched-mime",
+            "A data source whose bytes are not its mimeType (a WAV file said to be image/png) is taken as it says.";
         LaxBase64 => "lax-base64",
             "Base64 is decoded as Python's default decoder does: characters outside the alphabet are skipped, so base64 with `*` inserted is taken as the file it encodes.";
         IgnoresMimePrefix => "ignores-mime-prefix",

@@ -31,8 +31,15 @@ fn part(kind: &str, source: &str, value: &str, mime: Option<&str>) -> Value {
     json!({"type": kind, "source": source})
 }
 
+/// 16 inline bytes: PNG-signed for an image/png part, unsigned for any other type (the
+/// agent refuses bytes whose signature names another type than their mimeType).
 fn inline(kind: &str, mime: &str) -> Value {
-    part(kind, "data", &data(16), Some(mime))
+    let value = if mime == "image/png" {
+        data(16)
+    } else {
+        base64::Engine::encode(&base64::engine::general_purpose::STANDARD, [0x42; 16])
+    };
+    part(kind, "data", &value, Some(mime))
 }
 
 fn with(fault: Option<AguiFault>) -> AgentConfig {

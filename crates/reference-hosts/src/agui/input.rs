@@ -73,7 +73,7 @@ fn optional_string(v: &Value, key: &str, at: &str) -> Result<Option<String>, Sch
 }
 
 /// The MIME type a base64 value's magic bytes suggest (what a lenient server guesses).
-fn sniff(base64_value: &str) -> Option<&'static str> {
+pub(super) fn sniff(base64_value: &str) -> Option<&'static str> {
     use base64::Engine as _;
     let bytes = base64::engine::general_purpose::STANDARD
         .decode(base64_value)
@@ -143,8 +143,13 @@ fn source(
 fn part(v: &Value, at: &str, fault: Option<AguiFault>) -> Result<Option<Part>, SchemaError> {
     let kind = string(v, "type", at)?;
     if kind == "text" {
+        let text = string(v, "text", at)?;
+        // Valid in the 1.0 schema, malformed on every model wire: refused before the run.
+        if text.is_empty() {
+            return Err(SchemaError(format!("{at}.text: an empty text part")));
+        }
         return Ok(Some(Part::Text {
-            text: string(v, "text", at)?.to_owned(),
+            text: text.to_owned(),
             string_content: false,
         }));
     }
@@ -178,6 +183,10 @@ fn user_content(v: &Value, at: &str, fault: Option<AguiFault>) -> Result<Vec<Par
             text: text.clone(),
             string_content: true,
         }]),
+        // Valid in the 1.0 schema, malformed on every model wire: refused before the run.
+        Some(Value::Array(items)) if items.is_empty() => {
+            Err(SchemaError(format!("{at}.content: an empty content list")))
+        }
         Some(Value::Array(items)) => {
             let mut parts = Vec::new();
             for (i, item) in items.iter().enumerate() {
@@ -231,6 +240,13 @@ pub fn read(input: &Value, fault: Option<AguiFault>) -> Result<Vec<Vec<Part>>, S
         }
         if role == "user" {
             parts.push(user_content(message, &at, fault)?);
+        } else if matches!(role, "system" | "developer")
+            && !message.get("content").is_some_and(Value::is_string)
+        {
+            // A system or developer message's content is a string (1.0 schema): no parts.
+            return Err(SchemaError(format!(
+                "{at}.content: a {role} message's content is a string"
+            )));
         }
     }
     Ok(parts)
@@ -314,6 +330,19 @@ mod tests {
                 .contains("unknown source type `blob`")
         );
         assert!(err(json!(42)).contains("a string or an array"));
+        assert!(err(json!([])).contains("an empty content list"));
+        assert!(err(json!([{"type": "text", "text": ""}])).contains("an empty text part"));
+        let mut system_parts = input(json!("x"));
+        system_parts["messages"] = json!([
+            {"id": "s", "role": "system", "content": [{"type": "text", "text": "be brief"}]},
+            {"id": "m", "role": "user", "content": "x"},
+        ]);
+        assert!(
+            read(&system_parts, None)
+                .unwrap_err()
+                .0
+                .contains("a system message's content is a string")
+        );
         let mut no_tools = input(json!("x"));
         no_tools.as_object_mut().unwrap().remove("tools");
         assert!(read(&no_tools, None).unwrap_err().0.contains("input.tools"));

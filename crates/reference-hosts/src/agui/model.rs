@@ -104,7 +104,10 @@ fn read_bytes(
                 value.clone()
             };
             match base64::engine::general_purpose::STANDARD.decode(&value) {
-                Ok(bytes) => Ok(Some(bytes)),
+                Ok(bytes) => {
+                    check_declared(config, kind, source, &value)?;
+                    Ok(Some(bytes))
+                }
                 Err(e) => match config.fault {
                     Some(AguiFault::CrashOnInvalidBase64) => {
                         Err(Verdict::Crash(format!("base64 decode failed: {e}")))
@@ -134,6 +137,28 @@ fn read_bytes(
             )),
         },
     }
+}
+
+/// A data source's bytes are the type its `mimeType` says, when their signature names
+/// one: a WAV file said to be an image ends the run (the model would read garbage).
+fn check_declared(
+    config: &AgentConfig,
+    kind: &str,
+    source: &Source,
+    value: &str,
+) -> Result<(), Verdict> {
+    let (Some(declared), Some(sniffed)) = (source.mime(), super::input::sniff(value)) else {
+        return Ok(());
+    };
+    let same =
+        mmconform_media::canonical_mime(declared) == mmconform_media::canonical_mime(sniffed);
+    if same || config.fault == Some(AguiFault::AcceptsMismatchedMime) {
+        return Ok(());
+    }
+    Err(run_error(
+        "invalid_media",
+        format!("the {kind} part says {declared}, but its bytes are {sniffed}"),
+    ))
 }
 
 fn media(config: &AgentConfig, kind: &str, source: &Source) -> Result<Option<Seen>, Verdict> {
@@ -338,6 +363,14 @@ mod tests {
             },
         };
         assert_eq!(code(run(&faithful, &[url])), "invalid_url");
+        let wav = base64::engine::general_purpose::STANDARD
+            .encode(mmconform_media::generate("audio/wav", NONCE));
+        let said_png = [data("image", "image/png", wav)];
+        assert_eq!(code(run(&faithful, &said_png)), "invalid_media");
+        assert!(matches!(
+            run(&with(Some(AguiFault::AcceptsMismatchedMime)), &said_png),
+            Verdict::Completed(_)
+        ));
     }
 
     #[test]
@@ -356,7 +389,9 @@ mod tests {
             run(&with(Some(AguiFault::CompletesUndeclaredKind)), &video),
             Verdict::Completed(vec![])
         );
-        let audio = [data("audio", "audio/wav", png("n"))];
+        let wav = base64::engine::general_purpose::STANDARD
+            .encode(mmconform_media::generate("audio/wav", "n"));
+        let audio = [data("audio", "audio/wav", wav)];
         assert_eq!(
             run(&with(Some(AguiFault::ForwardsImagesOnly)), &audio),
             Verdict::Completed(vec![])

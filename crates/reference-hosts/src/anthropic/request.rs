@@ -51,6 +51,7 @@ pub fn validate(config: &AnthropicConfig, body: &Value) -> Result<Accepted, ApiE
         Some(Value::Bool(b)) => *b,
         Some(_) => return Err(ApiError::invalid("stream: Input should be a valid boolean")),
     };
+    check_system(object.get("system"))?;
     let messages = object
         .get("messages")
         .and_then(Value::as_array)
@@ -73,6 +74,40 @@ pub fn validate(config: &AnthropicConfig, body: &Value) -> Result<Accepted, ApiE
         seen,
         forward,
     })
+}
+
+/// The top-level `system`: absent, a string, or text blocks (no media: Anthropic API
+/// reference, Messages `system`).
+fn check_system(system: Option<&Value>) -> Result<(), ApiError> {
+    let blocks = match system {
+        None | Some(Value::String(_)) => return Ok(()),
+        Some(Value::Array(blocks)) => blocks,
+        Some(_) => {
+            return Err(ApiError::invalid(
+                "system: Input should be a valid string or a list of text blocks",
+            ));
+        }
+    };
+    for (j, block) in blocks.iter().enumerate() {
+        match block.get("type").and_then(Value::as_str) {
+            Some("text")
+                if block
+                    .get("text")
+                    .and_then(Value::as_str)
+                    .is_some_and(|t| !t.is_empty()) => {}
+            Some("text") => {
+                return Err(ApiError::invalid(format!(
+                    "system.{j}: text content blocks must be non-empty"
+                )));
+            }
+            _ => {
+                return Err(ApiError::invalid(format!(
+                    "system.{j}.type: Input should be 'text'"
+                )));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// One message: its role and content; returns it as forwarded.

@@ -97,6 +97,13 @@ async fn malformations_and_capabilities_are_refused_400_in_the_envelope() {
         let got = faithful(ask(MULTIMODAL_MODEL, content.clone())).await;
         assert_eq!(got, "400 invalid_request_error", "{content}");
     }
+    // `system` is a string or text blocks: no media there.
+    let mut in_system = ask(MULTIMODAL_MODEL, json!("hi"));
+    in_system["system"] = json!([text("be brief"), image("image/png", &png)]);
+    assert_eq!(faithful(in_system).await, "400 invalid_request_error");
+    let mut plain_system = ask(MULTIMODAL_MODEL, json!("hi"));
+    plain_system["system"] = json!([text("be brief")]);
+    assert_eq!(faithful(plain_system).await, "200 saw: text");
     assert_eq!(
         faithful(ask(TEXT_MODEL, json!([image("image/png", &png)]))).await,
         "400 invalid_request_error"
