@@ -288,6 +288,10 @@ pub struct Expectations {
     /// `run --witness`: whether what was sent must reach the model or never reach it.
     #[serde(default)]
     pub witness: Option<WitnessExpectation>,
+    /// a2a: what an A2A answer or card must show, read by the protocol
+    /// (`protocol::a2a::expect`).
+    #[serde(default)]
+    pub a2a: Option<Value>,
     /// agentruntime: what the bridge's run must show.
     #[serde(default)]
     pub run: Option<RunExpectation>,

@@ -2,9 +2,11 @@
 //! fetched again), with the shared judges (`status`, `json_body`, `schema`, `body`).
 
 use super::discovery::Fetched;
+use super::expect::CardCheck;
 use crate::judge::catalog::SchemaCatalog;
 use crate::judge::{self as answer_judge, Answer};
 use crate::observation::{Observation, Unjudged};
+use crate::outcome::AssertionResult;
 use crate::plan::PlannedCase;
 use crate::plan::result::record_of;
 use crate::scenario::suite::SuiteCase;
@@ -43,9 +45,64 @@ pub fn observe(
     };
     record.assertions = judged.assertions;
     record.notes = judged.notes;
+    match super::expect::read(case.spec.expect.a2a.as_ref()) {
+        Ok(Some(expect)) => {
+            for check in &expect.card {
+                record.assertions.push(card_check(*check, fetched));
+            }
+        }
+        Ok(None) => {}
+        Err(e) => return Observation::error(record, e),
+    }
     let observed = Observation::judged(record);
     match judged.cannot_judge {
         Some(why) => observed.leaving_out(Unjudged::answer(&why)),
         None => observed,
+    }
+}
+
+/// One `expect.a2a.card` check on the fetched card.
+fn card_check(check: CardCheck, fetched: &Fetched) -> AssertionResult {
+    match check {
+        CardCheck::WellKnownPath => {
+            let at = fetched.path.ends_with(super::CARD_PATH);
+            AssertionResult::new(
+                "a2a.card.path",
+                format!("the card at {}", super::CARD_PATH),
+                format!("the card at {}", fetched.path),
+                at,
+            )
+        }
+        CardCheck::MediaTypes => {
+            let card = fetched.card.as_ref();
+            let mut words: Vec<String> = Vec::new();
+            for mode in card
+                .and_then(|c| c.input_modes.as_ref())
+                .into_iter()
+                .flatten()
+            {
+                if !super::declaration::is_media_type(mode) {
+                    words.push(format!("defaultInputModes `{mode}`"));
+                }
+            }
+            for skill in card.map(|c| c.skills.as_slice()).unwrap_or_default() {
+                for mode in skill.input_modes.iter().flatten() {
+                    if !super::declaration::is_media_type(mode) {
+                        words.push(format!("skill {} inputModes `{mode}`", skill.id));
+                    }
+                }
+            }
+            let actual = if words.is_empty() {
+                "every mode is a media type".to_string()
+            } else {
+                format!("not media types: {}", words.join(", "))
+            };
+            AssertionResult::new(
+                "a2a.card.media_types",
+                "every input mode a media type (image/png, image/*)".into(),
+                actual,
+                words.is_empty(),
+            )
+        }
     }
 }

@@ -108,10 +108,11 @@ pub async fn run_case(
     let mut record = record_of(planned, case);
     record.exchanges = operated.exchanges;
     record.duration_ms = started.elapsed().as_millis() as u64;
-    let reading = match operated.reading {
+    let mut reading = match operated.reading {
         Ok(reading) => reading,
         Err(transport) => return Observation::blocked(record, format!("no answer: {transport}")),
     };
+    reading.unadvertised = unadvertised(&template, &resolve, nonce, context);
     record.stream = Some(super::evidence::of_reading(&reading));
     let shown = shown_body(&record);
     let answer = Answer {
@@ -127,26 +128,77 @@ pub async fn run_case(
                 return Observation::error(record, format!("scenario defect while judging: {e}"));
             }
         };
+    let a2a = match super::expect::read(case.spec.expect.a2a.as_ref()) {
+        Ok(a2a) => a2a,
+        Err(e) => return Observation::error(record, e),
+    };
     let mut assertions = generic.assertions;
     if let Some(expect) = &case.spec.expect.stream {
         judge::judge_stream(expect, &reading, &mut assertions);
     }
+    let mut own = super::expect::Judged::default();
+    if let Some(expect) = &a2a {
+        super::expect::judge_answer(expect, interface.binding, &reading, &mut own);
+    }
+    assertions.extend(own.assertions);
     record.assertions = assertions;
     record.notes.extend(generic.notes);
-    if let Some(state) = &reading.interrupted {
-        return Observation::blocked(
-            record,
-            format!(
-                "the task is {state}: it waits for the client (input or authentication), which mmconform does not give; nothing was judged"
-            ),
+    record.notes.extend(own.notes);
+    let mut unjudged = own.unjudged;
+    unjudged.extend(generic.cannot_judge.map(|why| Unjudged::answer(&why)));
+    if let Some(stopped) = stopped(&reading) {
+        // Nothing the stream's bucket says was observed; what the first answer showed
+        // (a blocking send's task, say) still counts.
+        record
+            .assertions
+            .retain(|a| !a.check.starts_with("stream."));
+        unjudged.insert(
+            0,
+            Unjudged {
+                note: format!("not judged to its end: {stopped}"),
+                reason: stopped,
+            },
         );
     }
-    if reading.classification == StreamClass::Unfinished {
-        return Observation::blocked(record, reading.line());
+    unjudged
+        .into_iter()
+        .fold(Observation::judged(record), Observation::leaving_out)
+}
+
+/// The media types of the case's parts the run's declaration does not list.
+fn unadvertised(
+    template: &Value,
+    resolve: &dyn Fn(&str) -> Option<Value>,
+    nonce: &str,
+    context: &Value,
+) -> Vec<String> {
+    let accepts: Vec<&str> = context
+        .pointer("/a2a/accepts")
+        .and_then(Value::as_array)
+        .map(|a| a.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let sent = crate::request::sent::sent_parts(template, resolve, nonce).unwrap_or_default();
+    let mut out: Vec<String> = Vec::new();
+    for part in sent {
+        if let crate::request::sent::SentPart::Media(media) = part
+            && !accepts
+                .iter()
+                .any(|p| super::declaration::prefix_accepts(p, &media.mime))
+            && !out.contains(&media.mime)
+        {
+            out.push(media.mime);
+        }
     }
-    let observed = Observation::judged(record);
-    match generic.cannot_judge {
-        Some(why) => observed.leaving_out(Unjudged::answer(&why)),
-        None => observed,
+    out
+}
+
+/// Why the answer cannot be judged to its end, when it cannot: a task waiting for
+/// the client, or our own limits.
+fn stopped(reading: &super::classify::Reading) -> Option<String> {
+    if let Some(state) = &reading.interrupted {
+        return Some(format!(
+            "the task is {state}: it waits for the client (input or authentication), which mmconform does not give"
+        ));
     }
+    (reading.classification == StreamClass::Unfinished).then(|| reading.line())
 }

@@ -43,6 +43,10 @@ pub struct Reading {
     pub followed: u32,
     #[serde(rename = "eventStream")]
     pub event_stream: bool,
+    /// The media types sent that the declaration does not list (for naming what the
+    /// agent did with them, `unadvertised.rs`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unadvertised: Vec<String>,
     #[serde(rename = "endedBy", skip_serializing_if = "Option::is_none")]
     pub ended_by: Option<ReadEnd>,
 }
@@ -66,6 +70,7 @@ impl Reading {
             pending: None,
             followed: 0,
             event_stream: false,
+            unadvertised: Vec::new(),
             ended_by: None,
         }
     }

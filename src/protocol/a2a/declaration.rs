@@ -60,6 +60,12 @@ fn prefix(mode: &str) -> Result<String, Option<String>> {
     }
 }
 
+/// Whether a mode is a media type or range (`image/png`, `image/*`), as the card's
+/// modes are defined to be.
+pub fn is_media_type(mode: &str) -> bool {
+    prefix(mode).is_ok()
+}
+
 /// Whether `prefix` accepts `mime`.
 pub fn prefix_accepts(prefix: &str, mime: &str) -> bool {
     let essence = mmconform_media::mime_essence(mime);
@@ -112,8 +118,18 @@ impl Declaration {
             .filter_map(|skill| {
                 let modes = skill.input_modes.as_ref()?;
                 let (own, _) = read_modes(modes);
-                let wider: Vec<&String> = own.iter().filter(|p| !accepts.contains(p)).collect();
-                let narrower: Vec<&String> = accepts.iter().filter(|p| !own.contains(p)).collect();
+                // Text is every agent's: a skill that does not repeat text/plain narrows nothing.
+                let media = |p: &&String| p.as_str() != "text/plain";
+                let wider: Vec<&String> = own
+                    .iter()
+                    .filter(media)
+                    .filter(|p| !accepts.contains(p))
+                    .collect();
+                let narrower: Vec<&String> = accepts
+                    .iter()
+                    .filter(media)
+                    .filter(|p| !own.contains(p))
+                    .collect();
                 let list =
                     |l: &[&String]| l.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ");
                 match (wider.is_empty(), narrower.is_empty()) {
@@ -188,7 +204,18 @@ impl Declaration {
         for mime in &accepted {
             first.entry(kind_of(mime)).or_insert(json!(mime));
         }
+        let described = |mime: &str| json!({"mime": mime, "kind": kind_of(mime)});
+        // A generated type of another kind than the first accepted one: bytes that
+        // contradict a part's stated type.
+        let other_kind = accepted.first().and_then(|first| {
+            generated
+                .iter()
+                .find(|m| kind_of(m) != kind_of(first) && kind_of(m) != "video")
+        });
         json!({
+            "firstAccepted": accepted.first().map(|m| described(m)),
+            "firstUndeclared": undeclared.first().map(|m| described(m)),
+            "otherKindMime": other_kind,
             "accepts": self.accepts,
             "acceptedMimes": accepted,
             "undeclaredMimes": undeclared,

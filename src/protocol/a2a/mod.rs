@@ -17,6 +17,7 @@ pub mod declaration;
 pub mod discovery;
 pub mod evidence;
 pub mod exchange;
+pub mod expect;
 pub mod interface;
 pub mod judge;
 pub mod lint;
@@ -26,6 +27,7 @@ pub mod request;
 pub mod run;
 pub mod security;
 pub mod stream;
+pub mod unadvertised;
 
 use crate::config::RunConfig;
 use crate::protocol::{
@@ -51,7 +53,7 @@ pub const CARD_PATH: &str = "/.well-known/agent-card.json";
 pub const OLD_CARD_PATH: &str = "/.well-known/agent.json";
 
 /// Names available under `a2a.` in predicates and placeholders (checked by `lint`).
-pub const FACT_NAMES: [&str; 15] = [
+pub const FACT_NAMES: [&str; 18] = [
     "cardVersion",
     "cardPath",
     "interface",
@@ -63,6 +65,9 @@ pub const FACT_NAMES: [&str; 15] = [
     "acceptedMimes",
     "undeclaredMimes",
     "firstMime",
+    "firstAccepted",
+    "firstUndeclared",
+    "otherKindMime",
     "declaredBy",
     "modesAreMediaTypes",
     "interfaces",

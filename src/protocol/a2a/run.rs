@@ -12,6 +12,7 @@ use super::{ENDPOINT_CARD, PROFILE, card_case, probe};
 use crate::config::RunConfig;
 use crate::http::HttpClient;
 use crate::observation::Observation;
+use crate::outcome::{AssertionResult, CaseResult};
 use crate::plan::contexts::VariantContext;
 use crate::protocol::media_server::{MediaServer, extension};
 use crate::protocol::{CaseInput, Discovered, Probed, ProtocolRun, refuse_other_endpoints};
@@ -258,6 +259,10 @@ impl ProtocolRun for A2aRun {
             case::run_case(input.planned, input.case, input.context, input.nonce, &env).await
         }
         .boxed()
+    }
+
+    fn after_witness(&self, record: &CaseResult, witness: &mut [AssertionResult]) {
+        super::unadvertised::name(record, witness);
     }
 
     fn finish(&self) -> BoxFuture<'_, ()> {

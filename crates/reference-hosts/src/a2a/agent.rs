@@ -28,6 +28,17 @@ pub enum Sent {
 }
 
 impl Sent {
+    /// The send's result in `version`'s JSON (the other version's under
+    /// `answers-in-other-spelling`).
+    pub fn answer(&self, config: &AgentConfig, version: Version) -> Value {
+        let spelled = match (config.faulted(A2aFault::AnswersInOtherSpelling), version) {
+            (false, v) => v,
+            (true, Version::V1) => Version::V03,
+            (true, Version::V03) => Version::V1,
+        };
+        self.json(spelled)
+    }
+
     /// The send's result in `version`'s JSON.
     pub fn json(&self, version: Version) -> Value {
         match self {

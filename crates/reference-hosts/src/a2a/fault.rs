@@ -44,6 +44,8 @@ fault_catalogue! {
             "A file part whose bytes are not of its stated mediaType is accepted as the stated type.";
         CrashOnMalformed => "crash-on-malformed",
             "A malformed part makes the agent answer HTTP 500 (JSON-RPC: -32603 Internal error) instead of -32602.";
+        AnswersInOtherSpelling => "answers-in-other-spelling",
+            "A send is answered in the other version's spelling (at 1.0 a `kind`-tagged task with lower-case states; at 0.3 a `{task}` wrapper with TASK_STATE_* states).";
         IgnoresVersionHeader => "ignores-version-header",
             "An A2A-Version the agent does not support is served as 1.0 instead of refused with VersionNotSupportedError.";
         StreamsWithoutCapability => "streams-without-capability",

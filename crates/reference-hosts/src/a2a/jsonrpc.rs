@@ -61,7 +61,7 @@ pub async fn endpoint(
     let params = request.get("params").cloned().unwrap_or(Value::Null);
     match operation {
         Operation::Send => match agent::send(&agent, Binding::JsonRpc, version, &params).await {
-            Ok(sent) => Json(result(&id, sent.json(version))).into_response(),
+            Ok(sent) => Json(result(&id, sent.answer(&agent.config, version))).into_response(),
             Err(e) => error(&id, &e),
         },
         Operation::Stream => {

@@ -59,7 +59,7 @@ pub async fn send(
             Err(e) => refused(&e),
         },
         _ => match agent::send(&agent, Binding::HttpJson, version, &params).await {
-            Ok(sent) => Json(sent.json(version)).into_response(),
+            Ok(sent) => Json(sent.answer(&agent.config, version)).into_response(),
             Err(e) => refused(&e),
         },
     }
