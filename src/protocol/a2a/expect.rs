@@ -97,7 +97,8 @@ pub fn judge_answer(
     if let Some(wanted) = expect.error {
         judge_error(wanted, binding, reading, out);
     }
-    if expect.error_info {
+    // JSON-RPC errors are told apart by their code; ErrorInfo is what HTTP+JSON has.
+    if expect.error_info && binding == Binding::HttpJson {
         judge_error_info(reading, out);
     }
     if expect.answer == Some(AnswerRule::Terminal) {

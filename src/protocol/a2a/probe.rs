@@ -1,7 +1,7 @@
 //! Are the interfaces there? Once per interface the runnable cases send to, one call
-//! that changes nothing: GetTask for a task that cannot exist (JSON-RPC: any JSON-RPC
-//! answer means the endpoint is there; HTTP+JSON: anything but a 404 that is not
-//! TaskNotFoundError, or a 405). An interface that is not there blocks its cases; a
+//! that reaches no model (JSON-RPC: GetTask for a task that cannot exist, any JSON-RPC
+//! answer meaning the endpoint is there; HTTP+JSON: a send without a message, anything
+//! but a 404 or 405 meaning the route is there). An interface that is not there blocks its cases; a
 //! card that names no interface mmconform speaks (gRPC only, say) blocks them all,
 //! with why, and never passes.
 
@@ -19,10 +19,21 @@ pub async fn probe_interface(
     interface: &Interface,
     nonce: &str,
 ) -> Option<String> {
+    // JSON-RPC: GetTask for a task that cannot exist. HTTP+JSON: a send without a
+    // message (`{}`), which an agent refuses before anything reaches a model, and whose
+    // route answers 404 or 405 only when it is not there (a GET of an unknown task
+    // answers 404 either way).
+    let (op, params) = match interface.binding {
+        Binding::JsonRpc => (
+            Operation::GetTask,
+            json!({"id": format!("mmconform-probe-{nonce}")}),
+        ),
+        Binding::HttpJson => (Operation::Send, json!({})),
+    };
     let request = http_request(
         interface,
-        Operation::GetTask,
-        json!({"id": format!("mmconform-probe-{nonce}")}),
+        op,
+        params,
         version_header(interface.version),
         true,
         &format!("{nonce}-probe"),
@@ -41,11 +52,8 @@ pub async fn probe_interface(
         &response.body,
     );
     let missing = match (interface.binding, response.status) {
-        (_, 405) => true,
+        (_, 405) | (Binding::HttpJson, 404) => true,
         (Binding::JsonRpc, 404) => reading.error.as_ref().is_none_or(|e| e.code.is_none()),
-        (Binding::HttpJson, 404) => reading.error.as_ref().is_none_or(|e| {
-            e.code != Some(-32001) && e.reason.as_deref() != Some("TASK_NOT_FOUND")
-        }),
         _ => false,
     };
     missing.then(|| {

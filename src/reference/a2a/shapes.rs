@@ -113,7 +113,6 @@ impl ShapeHost for AgentShape {
         };
         let rest = self.interfaces.iter().any(|(b, _)| *b == Binding::HttpJson);
         match fault {
-            A2aFault::StreamsWithoutCapability => !self.streaming,
             A2aFault::BrokenStream => self.streaming,
             A2aFault::Http415WithoutErrorInfo => rest,
             A2aFault::TaskNeverEnds | A2aFault::GetTaskNotFound => {

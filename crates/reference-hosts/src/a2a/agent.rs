@@ -7,7 +7,7 @@ use super::error::{A2aError, ErrorKind};
 use super::model::{self, Turn};
 use super::parts::{self, Message};
 use super::tasks::{Task, Tasks};
-use super::{A2aFault, AgentConfig, Answering, Binding, LATER, Version};
+use super::{A2aFault, AgentConfig, Answering, LATER, Version};
 use crate::upstream::Upstream;
 use serde_json::Value;
 use std::sync::Arc;
@@ -65,7 +65,6 @@ fn immediate(version: Version, params: &Value) -> bool {
 /// Reads and checks the message: the error that refuses it, or what reaches the model.
 fn accept(
     agent: &Agent,
-    binding: Binding,
     version: Version,
     params: &Value,
 ) -> Result<(Message, Vec<crate::openai_wire::WirePart>), A2aError> {
@@ -77,19 +76,14 @@ fn accept(
         }
     };
     let message = parts::read_message(&agent.config, version, params).map_err(crash)?;
-    let wire = model::check(&agent.config, binding, &message).map_err(crash)?;
+    let wire = model::check(&agent.config, &message).map_err(crash)?;
     Ok((message, wire))
 }
 
 /// A send: the task (completed, or still working when the client asked not to wait)
 /// or the message that answers it.
-pub async fn send(
-    agent: &Shared,
-    binding: Binding,
-    version: Version,
-    params: &Value,
-) -> Result<Sent, A2aError> {
-    let (message, wire) = accept(agent, binding, version, params)?;
+pub async fn send(agent: &Shared, version: Version, params: &Value) -> Result<Sent, A2aError> {
+    let (message, wire) = accept(agent, version, params)?;
     if agent.config.faulted(A2aFault::TaskNeverEnds) {
         return Ok(Sent::Task(
             agent.tasks.create(message.context_id.as_deref()),
@@ -137,7 +131,6 @@ async fn finish(agent: &Agent, mut task: Task, wire: Vec<crate::openai_wire::Wir
 /// answer and its final status (`broken-stream`: the first event only).
 pub async fn stream(
     agent: &Shared,
-    binding: Binding,
     version: Version,
     params: &Value,
 ) -> Result<Vec<Value>, A2aError> {
@@ -149,7 +142,7 @@ pub async fn stream(
             "this agent does not stream (capabilities.streaming is false)",
         ));
     }
-    let (message, wire) = accept(agent, binding, version, params)?;
+    let (message, wire) = accept(agent, version, params)?;
     let mut events = Vec::new();
     if agent.config.answering == Answering::Message
         && !agent.config.faulted(A2aFault::TaskNeverEnds)

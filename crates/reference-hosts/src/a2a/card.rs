@@ -71,7 +71,10 @@ pub fn card(config: &AgentConfig, origin: &str) -> Value {
         "name": "mmconform reference A2A agent",
         "description": "A strict A2A agent that hands what it accepts to its model.",
         "version": "0.1.0",
-        "capabilities": {"streaming": config.streaming, "pushNotifications": false},
+        "capabilities": {
+            "streaming": config.streaming && !config.faulted(A2aFault::StreamsWithoutCapability),
+            "pushNotifications": false,
+        },
         "defaultOutputModes": ["text/plain"],
         "skills": skills(config),
     });

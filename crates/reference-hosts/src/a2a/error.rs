@@ -28,8 +28,6 @@ pub enum ErrorKind {
     UnsupportedOperation,
     ContentTypeNotSupported,
     VersionNotSupported,
-    /// HTTP+JSON only: the fault `http-415-without-error-info`'s bare 415.
-    Bare415,
 }
 
 impl ErrorKind {
@@ -43,7 +41,7 @@ impl ErrorKind {
             ErrorKind::Internal => -32603,
             ErrorKind::TaskNotFound => -32001,
             ErrorKind::UnsupportedOperation => -32004,
-            ErrorKind::ContentTypeNotSupported | ErrorKind::Bare415 => -32005,
+            ErrorKind::ContentTypeNotSupported => -32005,
             ErrorKind::VersionNotSupported => -32009,
         }
     }
@@ -70,7 +68,6 @@ impl ErrorKind {
             ErrorKind::UnsupportedOperation | ErrorKind::VersionNotSupported => {
                 (StatusCode::BAD_REQUEST, "FAILED_PRECONDITION")
             }
-            ErrorKind::Bare415 => (StatusCode::UNSUPPORTED_MEDIA_TYPE, "INVALID_ARGUMENT"),
             _ => (StatusCode::BAD_REQUEST, "INVALID_ARGUMENT"),
         }
     }
@@ -106,11 +103,19 @@ impl A2aError {
         error
     }
 
-    /// The HTTP+JSON status and `google.rpc.Status` body.
-    pub fn rest(&self) -> (StatusCode, Value) {
-        let (status, name) = self.kind.http();
-        if self.kind == ErrorKind::Bare415 {
-            return (status, json!({"detail": self.message}));
+    /// The HTTP+JSON status and `google.rpc.Status` body; `bare` (the fault
+    /// `http-415-without-error-info`): no ErrorInfo, and a content type refused with
+    /// 415 as the 1.0.0 text had it.
+    pub fn rest(&self, bare: bool) -> (StatusCode, Value) {
+        let (mut status, name) = self.kind.http();
+        if bare {
+            if self.kind == ErrorKind::ContentTypeNotSupported {
+                status = StatusCode::UNSUPPORTED_MEDIA_TYPE;
+            }
+            return (
+                status,
+                json!({"error": {"code": status.as_u16(), "message": self.message}}),
+            );
         }
         let body = json!({"error": {
             "code": status.as_u16(),
@@ -132,14 +137,16 @@ mod tests {
         let rpc = refused.jsonrpc();
         assert_eq!(rpc["code"], -32005);
         assert_eq!(rpc["data"][0]["reason"], "CONTENT_TYPE_NOT_SUPPORTED");
-        let (status, body) = refused.rest();
+        let (status, body) = refused.rest(false);
         assert_eq!(status, StatusCode::BAD_REQUEST);
         assert_eq!(body["error"]["details"][0]["domain"], DOMAIN);
         let invalid = A2aError::invalid("bad").jsonrpc();
         assert_eq!(invalid["code"], -32602);
         assert!(invalid.get("data").is_none());
-        let (status, body) = A2aError::new(ErrorKind::Bare415, "no").rest();
+        let (status, body) = refused.rest(true);
         assert_eq!(status.as_u16(), 415);
-        assert!(body.get("error").is_none());
+        assert!(body["error"].get("details").is_none());
+        let (status, _) = A2aError::new(ErrorKind::VersionNotSupported, "no").rest(true);
+        assert_eq!(status.as_u16(), 400);
     }
 }

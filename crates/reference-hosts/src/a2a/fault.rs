@@ -25,7 +25,7 @@ fault_catalogue! {
         RefusesWithInvalidParams => "refuses-with-invalid-params",
             "A part of a media type the card does not list is refused with -32602 (HTTP+JSON: 400 without ErrorInfo) instead of ContentTypeNotSupportedError.";
         Http415WithoutErrorInfo => "http-415-without-error-info",
-            "On HTTP+JSON, a media type the card does not list is refused with 415 and a body without google.rpc.ErrorInfo.";
+            "On HTTP+JSON, A2A errors carry no google.rpc.ErrorInfo, and a media type the card does not list is refused with 415 (as the 1.0.0 text had it).";
         AcceptsMissingMediaType => "accepts-missing-media-type",
             "A file part without mediaType (0.3: mimeType) is accepted, its type guessed from the bytes.";
         AcceptsInvalidBase64 => "accepts-invalid-base64",
@@ -49,7 +49,7 @@ fault_catalogue! {
         IgnoresVersionHeader => "ignores-version-header",
             "An A2A-Version the agent does not support is served as 1.0 instead of refused with VersionNotSupportedError.";
         StreamsWithoutCapability => "streams-without-capability",
-            "With capabilities.streaming false, SendStreamingMessage streams instead of answering UnsupportedOperationError.";
+            "The card says capabilities.streaming is false, yet SendStreamingMessage streams instead of answering UnsupportedOperationError.";
         BrokenStream => "broken-stream",
             "A streamed send ends after its first event, without the terminal status update or message.";
         TaskNeverEnds => "task-never-ends",

@@ -60,16 +60,14 @@ pub async fn endpoint(
     };
     let params = request.get("params").cloned().unwrap_or(Value::Null);
     match operation {
-        Operation::Send => match agent::send(&agent, Binding::JsonRpc, version, &params).await {
+        Operation::Send => match agent::send(&agent, version, &params).await {
             Ok(sent) => Json(result(&id, sent.answer(&agent.config, version))).into_response(),
             Err(e) => error(&id, &e),
         },
-        Operation::Stream => {
-            match agent::stream(&agent, Binding::JsonRpc, version, &params).await {
-                Ok(events) => sse(events.into_iter().map(|e| result(&id, e)).collect()),
-                Err(e) => error(&id, &e),
-            }
-        }
+        Operation::Stream => match agent::stream(&agent, version, &params).await {
+            Ok(events) => sse(events.into_iter().map(|e| result(&id, e)).collect()),
+            Err(e) => error(&id, &e),
+        },
         Operation::GetTask => {
             let task_id = params.get("id").and_then(Value::as_str);
             match agent::get_task(&agent, task_id) {

@@ -7,7 +7,7 @@
 
 use super::error::{A2aError, ErrorKind};
 use super::parts::{Content, FilePart, Message, Part};
-use super::{A2aFault, AgentConfig, Binding};
+use super::{A2aFault, AgentConfig};
 use crate::agui::kind_of_mime;
 use crate::openai_wire::{Body, Distortion, Media, WireContent, WireMessage, WirePart};
 use crate::upstream::Upstream;
@@ -22,18 +22,14 @@ pub enum Turn {
 }
 
 /// The parts as they go to the model, or the error that refuses the message.
-pub fn check(
-    config: &AgentConfig,
-    binding: Binding,
-    message: &Message,
-) -> Result<Vec<WirePart>, A2aError> {
+pub fn check(config: &AgentConfig, message: &Message) -> Result<Vec<WirePart>, A2aError> {
     let mut wire = Vec::new();
     for (i, part) in message.parts.iter().enumerate() {
         match part {
             Part::Text(text) => wire.push(WirePart::Text(text.clone())),
             Part::Data(data) => wire.push(WirePart::Text(data.to_string())),
             Part::File(file) => {
-                if let Some(media) = media(config, binding, file).map_err(|e| {
+                if let Some(media) = media(config, file).map_err(|e| {
                     A2aError::new(e.kind, format!("message.parts[{i}]: {}", e.message))
                 })? {
                     wire.push(WirePart::Media(media));
@@ -45,11 +41,7 @@ pub fn check(
 }
 
 /// One file part as the model gets it; `Ok(None)`: dropped (`drops-unadvertised`).
-fn media(
-    config: &AgentConfig,
-    binding: Binding,
-    file: &FilePart,
-) -> Result<Option<Media>, A2aError> {
+fn media(config: &AgentConfig, file: &FilePart) -> Result<Option<Media>, A2aError> {
     let bytes = match &file.content {
         Content::Inline { bytes, .. } => bytes.as_deref(),
         Content::Url(_) if config.faulted(A2aFault::RefusesUrlParts) => {
@@ -81,9 +73,6 @@ fn media(
             Some(A2aFault::AcceptsUnadvertised) => {}
             Some(A2aFault::DropsUnadvertised) => return Ok(None),
             Some(A2aFault::RefusesWithInvalidParams) => return Err(A2aError::invalid(refusal)),
-            Some(A2aFault::Http415WithoutErrorInfo) if binding == Binding::HttpJson => {
-                return Err(A2aError::new(ErrorKind::Bare415, refusal));
-            }
             _ => return Err(A2aError::new(ErrorKind::ContentTypeNotSupported, refusal)),
         }
     }
@@ -167,13 +156,13 @@ mod tests {
         let png = mmconform_media::generate("image/png", "n");
         let mp3 = mmconform_media::generate("audio/mpeg", "n");
         assert_eq!(
-            check(&with(None), Binding::JsonRpc, &inline("image/png", &png))
+            check(&with(None), &inline("image/png", &png))
                 .unwrap()
                 .len(),
             1
         );
-        let code = |fault, binding| {
-            check(&with(fault), binding, &inline("audio/mpeg", &mp3))
+        let code = |fault| {
+            check(&with(fault), &inline("audio/mpeg", &mp3))
                 .map(|w| w.len())
                 .map_err(|e| e.kind)
         };

@@ -7,14 +7,14 @@ use super::agent::{self, Shared};
 use super::error::A2aError;
 use super::routes::{sse, version_of};
 use super::version::Operation;
-use super::{Binding, Version, answer};
+use super::{A2aFault, Binding, Version, answer};
 use axum::Json;
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use serde_json::Value;
 
-fn refused(error: &A2aError) -> Response {
-    let (status, body) = error.rest();
+fn refused(agent: &Shared, error: &A2aError) -> Response {
+    let (status, body) = error.rest(agent.config.faulted(A2aFault::Http415WithoutErrorInfo));
     (status, Json(body)).into_response()
 }
 
@@ -47,20 +47,19 @@ pub async fn send(
 ) -> Response {
     let version = match version(&agent, &headers, query.as_deref(), path_version) {
         Ok(v) => v,
-        Err(e) => return refused(&e),
+        Err(e) => return refused(&agent, &e),
     };
     let Ok(params) = serde_json::from_slice::<Value>(bytes) else {
-        return refused(&A2aError::invalid("the body is not JSON"));
+        return refused(&agent, &A2aError::invalid("the body is not JSON"));
     };
     match operation {
-        Operation::Stream => match agent::stream(&agent, Binding::HttpJson, version, &params).await
-        {
+        Operation::Stream => match agent::stream(&agent, version, &params).await {
             Ok(events) => sse(events),
-            Err(e) => refused(&e),
+            Err(e) => refused(&agent, &e),
         },
-        _ => match agent::send(&agent, Binding::HttpJson, version, &params).await {
+        _ => match agent::send(&agent, version, &params).await {
             Ok(sent) => Json(sent.answer(&agent.config, version)).into_response(),
-            Err(e) => refused(&e),
+            Err(e) => refused(&agent, &e),
         },
     }
 }
@@ -75,10 +74,10 @@ pub fn get_task(
 ) -> Response {
     let version = match version(&agent, &headers, query.as_deref(), path_version) {
         Ok(v) => v,
-        Err(e) => return refused(&e),
+        Err(e) => return refused(&agent, &e),
     };
     match agent::get_task(&agent, Some(id)) {
         Ok(task) => Json(answer::task(version, &task)).into_response(),
-        Err(e) => refused(&e),
+        Err(e) => refused(&agent, &e),
     }
 }
