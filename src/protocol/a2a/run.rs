@@ -16,6 +16,7 @@ use crate::outcome::{AssertionResult, CaseResult};
 use crate::plan::contexts::VariantContext;
 use crate::protocol::media_server::{MediaServer, extension};
 use crate::protocol::{CaseInput, Discovered, Probed, ProtocolRun, refuse_other_endpoints};
+use crate::scenario::model::Predicate;
 use crate::scenario::suite::{Suite, SuiteCase};
 use futures_util::FutureExt as _;
 use futures_util::future::BoxFuture;
@@ -160,8 +161,18 @@ impl ProtocolRun for A2aRun {
         }
         let mut cases = suite.cases.clone();
         for tag in variants {
+            let version = self
+                .interfaces
+                .iter()
+                .find(|(t, _)| t.as_deref() == Some(tag.as_str()))
+                .map(|(_, i)| i.version.number());
             for case in &suite.cases {
                 if on_the_card(case) || case.spec.endpoint().is_none() {
+                    continue;
+                }
+                // A case written for one version is not copied to the other's
+                // interface: there it could only ever be skipped.
+                if written_for(case).is_some_and(|v| Some(v) != version) {
                     continue;
                 }
                 let mut copy = case.clone();
@@ -227,6 +238,15 @@ impl ProtocolRun for A2aRun {
         .boxed()
     }
 
+    /// A case written for the other version than the interface's: left out, as
+    /// `--filter` would (the interface's version is the card's choice, not a defect).
+    fn excludes(&self, case: &SuiteCase, context: &Value) -> Option<String> {
+        let written = written_for(case)?;
+        let speaks = context.pointer("/a2a/version").and_then(Value::as_str)?;
+        (written != speaks)
+            .then(|| format!("an A2A {written} case; this interface speaks {speaks}"))
+    }
+
     fn on_hand(&self, case: &SuiteCase) -> bool {
         on_the_card(case)
     }
@@ -271,6 +291,16 @@ impl ProtocolRun for A2aRun {
         }
         Box::pin(std::future::ready(()))
     }
+}
+
+/// The version a case is written for, from a top-level `a2a.version` equality.
+fn written_for(case: &SuiteCase) -> Option<&str> {
+    case.spec.applies.iter().find_map(|p| match p {
+        Predicate::Atom(check) if check.path == "a2a.version" => {
+            check.equals.as_ref().and_then(Value::as_str)
+        }
+        _ => None,
+    })
 }
 
 /// A case judged on the card.

@@ -29,7 +29,6 @@ const V03: &[(Binding, Version)] = &[
     (Binding::HttpJson, Version::V03),
     (Binding::JsonRpc, Version::V03),
 ];
-const RPC_V1: &[(Binding, Version)] = &[(Binding::JsonRpc, Version::V1)];
 
 fn shape(name: &'static str, summary: &'static str, agent: AgentShape) -> Shape {
     Shape::new(name, summary, "a2a", "a2a", Arc::new(agent))
@@ -58,8 +57,19 @@ pub fn shapes() -> Vec<Shape> {
         )
         .witnessed(),
         shape(
+            "a2a-complement",
+            "the a2a-default interfaces accepting only what it does not (audio/mpeg, video/*), without streaming, answering messages",
+            AgentShape {
+                accepts: &["audio/mpeg", "video/"],
+                streaming: false,
+                answering: Answering::Message,
+                token: false,
+                ..default.clone()
+            },
+        ),
+        shape(
             "a2a-v03",
-            "A2A agent at 0.3 only (HTTP+JSON preferred, JSON-RPC) accepting image/png and application/pdf, answering messages",
+            "A2A agent at 0.3 only (JSON-RPC, HTTP+JSON) accepting image/png and application/pdf, answering messages",
             AgentShape {
                 accepts: &["image/png", "application/pdf"],
                 interfaces: V03,
@@ -70,26 +80,15 @@ pub fn shapes() -> Vec<Shape> {
         ),
         shape(
             "a2a-v03-witness",
-            "a2a-v03 forwarding to a witness",
+            "a2a-v03 answering tasks, forwarding to a witness",
             AgentShape {
                 accepts: &["image/png", "application/pdf"],
                 interfaces: V03,
                 token: false,
-                ..default.clone()
+                ..default
             },
         )
         .witnessed(),
-        shape(
-            "a2a-no-streaming",
-            "A2A agent at 1.0 on JSON-RPC only, without streaming, accepting audio/* only",
-            AgentShape {
-                accepts: &["audio/"],
-                interfaces: RPC_V1,
-                streaming: false,
-                token: false,
-                ..default
-            },
-        ),
     ]
 }
 

@@ -10,7 +10,8 @@ const TABLE: Table = Table {
     base: &["--profile", "a2a", "--target", "reference"],
     rows: ROWS,
     elsewhere: &[
-        "ignores-auth", // ignored_auth_is_caught_when_a_token_is_configured
+        "ignores-auth",  // ignored_auth_is_caught_when_a_token_is_configured
+        "card-not-json", // a_card_that_is_not_json_fails_the_card_case_and_blocks_the_rest
     ],
 };
 
@@ -23,6 +24,9 @@ const SHORT: &[&str] = &["--timeout", "3"];
 const ROWS: &[Row] = &[
     ("card-modes-not-media-types", &[], "a2a.card.input-modes-media-types", SHOULD),
     ("card-without-default-input-modes", &[], "a2a.card.valid-1.0", MUST),
+    // The text reached the model before the refusal: a valid call, so a repair (SHOULD).
+    ("forward-then-refuse", WITNESS, "a2a.malformed.no-crash.no-source", SHOULD),
+    ("forward-then-refuse", WITNESS, "a2a.malformed.no-crash.parts-not-a-list@v0.3", SHOULD),
     ("card-at-old-path", &[], "a2a.card.well-known-path", SHOULD),
     ("refuses-advertised", &[], "a2a.accept.raw[image/png]", MUST),
     ("refuses-advertised", &[], "a2a.accept.raw@v0.3[application/pdf]", MUST),
@@ -104,4 +108,27 @@ fn ignored_auth_is_caught_when_a_token_is_configured() {
         "a2a.auth.*",
     ]);
     assert_eq!(r.outcome("a2a.auth.requires-token"), "skip");
+}
+
+#[test]
+fn a_card_that_is_not_json_fails_the_card_case_and_blocks_the_rest() {
+    let r = crate::common::run(&[
+        "--profile",
+        "a2a",
+        "--target",
+        "reference",
+        "--reference-fault",
+        "card-not-json",
+    ]);
+    // The card is unusable: the run says so (exit 4), and the card case fails.
+    assert_eq!(r.code, 4, "{}", r.context());
+    assert_eq!(r.outcome("a2a.card.served"), "fail");
+    assert_eq!(r.outcome("a2a.card.input-modes-media-types"), "blocked");
+    assert!(
+        r.ids_with("pass")
+            .iter()
+            .all(|id| id == "a2a.card.well-known-path"),
+        "{}",
+        r.context()
+    );
 }

@@ -8,6 +8,7 @@ use super::model::{self, Turn};
 use super::parts::{self, Message};
 use super::tasks::{Task, Tasks};
 use super::{A2aFault, AgentConfig, Answering, LATER, Version};
+use crate::openai_wire::WirePart;
 use crate::upstream::Upstream;
 use serde_json::Value;
 use std::sync::Arc;
@@ -63,27 +64,47 @@ fn immediate(version: Version, params: &Value) -> bool {
 }
 
 /// Reads and checks the message: the error that refuses it, or what reaches the model.
-fn accept(
+/// Under `forward-then-refuse`, a malformed message's text reaches the model first.
+async fn accept(
     agent: &Agent,
     version: Version,
     params: &Value,
-) -> Result<(Message, Vec<crate::openai_wire::WirePart>), A2aError> {
-    let crash = |e: A2aError| {
-        if e.kind == ErrorKind::InvalidParams && agent.config.faulted(A2aFault::CrashOnMalformed) {
-            A2aError::new(ErrorKind::Internal, "Internal error")
-        } else {
-            e
-        }
+) -> Result<(Message, Vec<WirePart>), A2aError> {
+    let checked = parts::read_message(&agent.config, version, params)
+        .and_then(|message| model::check(&agent.config, &message).map(|wire| (message, wire)));
+    let Err(e) = checked else {
+        return checked;
     };
-    let message = parts::read_message(&agent.config, version, params).map_err(crash)?;
-    let wire = model::check(&agent.config, &message).map_err(crash)?;
-    Ok((message, wire))
+    if e.kind != ErrorKind::InvalidParams {
+        return Err(e);
+    }
+    if agent.config.faulted(A2aFault::ForwardThenRefuse) {
+        let texts = texts(params).into_iter().map(WirePart::Text).collect();
+        let _ = model::turn(&agent.config, agent.upstream.as_ref(), texts).await;
+    }
+    if agent.config.faulted(A2aFault::CrashOnMalformed) {
+        return Err(A2aError::new(ErrorKind::Internal, "Internal error"));
+    }
+    Err(e)
+}
+
+/// The texts of a message as sent, read without checking it: each part's `text`, or
+/// the `parts` value when it is a string.
+fn texts(params: &Value) -> Vec<String> {
+    match params.pointer("/message/parts") {
+        Some(Value::String(s)) => vec![s.clone()],
+        Some(Value::Array(parts)) => parts
+            .iter()
+            .filter_map(|p| p.get("text").and_then(Value::as_str).map(str::to_string))
+            .collect(),
+        _ => Vec::new(),
+    }
 }
 
 /// A send: the task (completed, or still working when the client asked not to wait)
 /// or the message that answers it.
 pub async fn send(agent: &Shared, version: Version, params: &Value) -> Result<Sent, A2aError> {
-    let (message, wire) = accept(agent, version, params)?;
+    let (message, wire) = accept(agent, version, params).await?;
     if agent.config.faulted(A2aFault::TaskNeverEnds) {
         return Ok(Sent::Task(
             agent.tasks.create(message.context_id.as_deref()),
@@ -112,7 +133,7 @@ pub async fn send(agent: &Shared, version: Version, params: &Value) -> Result<Se
 }
 
 /// Runs the model on a working task and stores how it ended.
-async fn finish(agent: &Agent, mut task: Task, wire: Vec<crate::openai_wire::WirePart>) -> Task {
+async fn finish(agent: &Agent, mut task: Task, wire: Vec<WirePart>) -> Task {
     match model::turn(&agent.config, agent.upstream.as_ref(), wire).await {
         Turn::Completed(reply) => {
             task.state = "completed";
@@ -142,7 +163,7 @@ pub async fn stream(
             "this agent does not stream (capabilities.streaming is false)",
         ));
     }
-    let (message, wire) = accept(agent, version, params)?;
+    let (message, wire) = accept(agent, version, params).await?;
     let mut events = Vec::new();
     if agent.config.answering == Answering::Message
         && !agent.config.faulted(A2aFault::TaskNeverEnds)

@@ -10,6 +10,8 @@ fault_catalogue! {
     pub enum A2aFault / UnknownA2aFault, an "A2A fault" listed by "serve-reference --profile a2a --list-faults" {
         CardModesNotMediaTypes => "card-modes-not-media-types",
             "The card's defaultInputModes names modes by word (`text`, `image`) instead of media types (`text/plain`, `image/*`).";
+        CardNotJson => "card-not-json",
+            "The card endpoint answers 200 with an HTML page instead of the card.";
         CardWithoutDefaultInputModes => "card-without-default-input-modes",
             "The card leaves out the required defaultInputModes.";
         CardAtOldPath => "card-at-old-path",
@@ -60,6 +62,8 @@ fault_catalogue! {
             "With a token configured, an operation without `Authorization` is served as if it carried the right one.";
         ForwardTextOnly => "forward-text-only",
             "Only the text of a message reaches the upstream model; every file part is left out.";
+        ForwardThenRefuse => "forward-then-refuse",
+            "With an upstream model configured, a malformed message's text is handed to the model before the message is refused.";
         ForwardSkipsModel => "forward-skips-model",
             "With an upstream model configured, sends are answered without calling the model.";
     }

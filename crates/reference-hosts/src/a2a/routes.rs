@@ -196,6 +196,10 @@ async fn card_endpoint(State(agent): State<Shared>, headers: HeaderMap) -> Respo
     if agent.config.faulted(A2aFault::CardAtOldPath) {
         return not_found().await;
     }
+    if agent.config.faulted(A2aFault::CardNotJson) {
+        let page = "<html><body>mmconform reference A2A agent</body></html>";
+        return ([(header::CONTENT_TYPE, "text/html")], page).into_response();
+    }
     Json(card::card(&agent.config, &origin(&headers))).into_response()
 }
 
