@@ -25,9 +25,11 @@ struct AgentShape {
 }
 
 const BOTH: &[(Binding, Version)] = &super::INTERFACES;
+/// 0.3 only, JSON-RPC preferred (so its HTTP+JSON cases carry the tag `http-json`, as
+/// the 1.0 shapes' do).
 const V03: &[(Binding, Version)] = &[
-    (Binding::HttpJson, Version::V03),
     (Binding::JsonRpc, Version::V03),
+    (Binding::HttpJson, Version::V03),
 ];
 
 fn shape(name: &'static str, summary: &'static str, agent: AgentShape) -> Shape {
@@ -77,7 +79,8 @@ pub fn shapes() -> Vec<Shape> {
                 token: false,
                 ..default.clone()
             },
-        ),
+        )
+        .with_schema_mutants(),
         shape(
             "a2a-v03-witness",
             "a2a-v03 answering tasks, forwarding to a witness",
