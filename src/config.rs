@@ -67,6 +67,8 @@ pub enum ColorChoice {
 pub struct Output {
     pub junit: Option<PathBuf>,
     pub report: Option<PathBuf>,
+    /// `--html`: the run as one HTML page.
+    pub html: Option<PathBuf>,
     pub color: bool,
     pub progress: bool,
     pub verbose: bool,
@@ -201,8 +203,36 @@ pub struct RunConfig {
 /// keys): only the names are shown.
 #[derive(Debug, Clone, Default)]
 pub struct AgentSettings {
+    /// `--target-env NAME=VALUE`.
     pub env: Vec<(String, String)>,
+    /// `--target-env NAME`: passed on from mmconform's environment.
+    pub pass: Vec<String>,
     pub unset: Vec<String>,
+    /// `--target-inherit-env`: all of mmconform's environment, not the allow-list.
+    pub inherit_env: bool,
+}
+
+impl AgentSettings {
+    /// The environment a started program gets (before the protocol adds its own).
+    pub fn environment(&self) -> crate::process::Environment {
+        crate::process::Environment {
+            inherit_all: self.inherit_env,
+            pass: self.pass.clone(),
+            set: self.env.clone(),
+            unset: self.unset.clone(),
+        }
+    }
+
+    /// What a report records of it: names only (a value set is often a key).
+    pub fn record(&self) -> serde_json::Value {
+        let set: Vec<&str> = self.env.iter().map(|(name, _)| name.as_str()).collect();
+        serde_json::json!({
+            "set": set,
+            "passed": self.pass,
+            "unset": self.unset,
+            "inheritAll": self.inherit_env,
+        })
+    }
 }
 
 impl RunConfig {
@@ -262,6 +292,7 @@ impl RunConfig {
             output: Output {
                 junit: None,
                 report: None,
+                html: None,
                 color: false,
                 progress: false,
                 verbose: false,

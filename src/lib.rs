@@ -33,6 +33,7 @@ pub mod plan;
 pub mod process;
 pub mod protocol;
 pub mod protocol_options;
+pub mod quoted;
 pub mod redact;
 pub mod reference;
 pub mod registry;

@@ -104,6 +104,56 @@ pub struct AssertionResult {
     /// weaker of the two; absent, at the case's level.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub level: Option<Level>,
+    /// `witness.bytes`: what became of the part this assertion judges.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delivery: Option<Delivery>,
+}
+
+/// What became of one inline part a case sent, as the witness saw it reach the model.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DeliveryOutcome {
+    /// The same bytes (length and SHA-256).
+    Intact,
+    /// Other bytes, recognised as the same picture, sound or document by its content
+    /// stamp (re-encoded, scaled, resampled, re-saved).
+    Transformed,
+    /// Other bytes carrying the metadata stamp that are not recognisably the same
+    /// media (undecodable, or a picture without the stamp), or a reference with no
+    /// bytes to compare.
+    Altered,
+    /// Only text carrying the part's stamp arrived (a document's extracted text).
+    ConvertedToText,
+    /// No trace of the part: dropped, or replaced by a placeholder, a file name or a
+    /// description.
+    Lost,
+}
+
+impl DeliveryOutcome {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DeliveryOutcome::Intact => "intact",
+            DeliveryOutcome::Transformed => "transformed",
+            DeliveryOutcome::Altered => "altered",
+            DeliveryOutcome::ConvertedToText => "converted-to-text",
+            DeliveryOutcome::Lost => "lost",
+        }
+    }
+}
+
+/// A part's delivery: its outcome, what was sent, what arrived and what changed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Delivery {
+    pub outcome: DeliveryOutcome,
+    /// `image/gif 76 B`.
+    pub sent: String,
+    /// `image/png 73 B (image_url) at /messages/0/content/1`; absent when lost.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub received: Option<String>,
+    /// What a transformation changed: `image/gif 76 B -> image/png 73 B`,
+    /// `104x104 -> 52x52`; empty when intact.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub changes: Vec<String>,
 }
 
 impl AssertionResult {
@@ -114,7 +164,14 @@ impl AssertionResult {
             actual,
             passed,
             level: None,
+            delivery: None,
         }
+    }
+
+    /// The same assertion, recording what became of the part it judges.
+    pub fn with_delivery(mut self, delivery: Delivery) -> AssertionResult {
+        self.delivery = Some(delivery);
+        self
     }
 
     /// The same assertion, held to `level` at most.

@@ -71,6 +71,7 @@ for spec in "${RUNTIMES[@]}"; do
         "$MMCONFORM" run --profile agentruntime --witness 127.0.0.1:0 \
             --target-cmd "node $REPO/examples/agentruntime/bridge.mjs $REPO/examples/agentruntime/runtimes/$MODULE.mjs $EXPORT" \
             --target-cwd "$WORKSPACE" --timeout 120 --witness-wait 10 -j 2 --color never \
+            --target-env GEMINI_CLI_TRUST_WORKSPACE --target-env GEMINI_MODEL \
             --report "$OUT/$RUNTIME.json" --junit "$OUT/$RUNTIME.xml"
     ' >"$OUT/$runtime.log" 2>&1 || rc=$?
     grep -E '^(PASS|FAIL|WARN|BLOCKED|SKIP|ERROR) |^summary|^verdict' "$OUT/$runtime.log" || true

@@ -20,6 +20,8 @@ pub struct CaseObservation {
     pub witness_judged: bool,
     /// A `witness.*` assertion ran and did not hold.
     pub witness_failed: bool,
+    /// A part arrived transformed and that was accepted (`witness.bytes` passed).
+    pub transformed: bool,
 }
 
 fn is_witness_check(check: &str) -> bool {
@@ -36,6 +38,11 @@ impl From<&CaseResult> for CaseObservation {
             witness_failed: result
                 .assertions_failed()
                 .any(|a| is_witness_check(&a.check)),
+            transformed: result.assertions.iter().any(|a| {
+                a.passed
+                    && a.delivery.as_ref().map(|d| d.outcome)
+                        == Some(crate::outcome::DeliveryOutcome::Transformed)
+            }),
         }
     }
 }
@@ -76,6 +83,10 @@ pub struct VariantRow {
     pub caught_by: Vec<Sighting>,
     /// Cases that pass against the faithful host and are blocked here.
     pub blocked: Vec<Sighting>,
+    /// A tolerated variant: cases whose witness accepted a part as transformed.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub noted_by: Vec<Sighting>,
+    /// Caught, or for a tolerated variant: failed by no case and noted by some.
     pub caught: bool,
 }
 
@@ -130,8 +141,10 @@ pub struct Matrix {
     pub witness_unproven: Vec<String>,
     /// Selected, but applicable to no calibration setup, so never shown able to fail.
     pub never_ran: Vec<String>,
-    /// Variants no case noticed.
+    /// Variants no case noticed (a tolerated one: no case noted its transformation).
     pub blind_spots: Vec<String>,
+    /// Tolerated variants (faithful transformations) some case failed against.
+    pub false_failures: Vec<String>,
     /// Blind spots count only when the whole built-in suite was calibrated: a steward's
     /// single new case is not expected to catch every fault of the catalogue.
     pub blind_spots_checked: bool,
@@ -144,6 +157,7 @@ impl Matrix {
             && self.vacuous.is_empty()
             && self.witness_unproven.is_empty()
             && self.never_ran.is_empty()
+            && self.false_failures.is_empty()
             && (self.blind_spots.is_empty() || !self.blind_spots_checked)
     }
 }
@@ -220,6 +234,7 @@ fn empty_row(v: &VariantInfo) -> VariantRow {
         setups: Vec::new(),
         caught_by: Vec::new(),
         blocked: Vec::new(),
+        noted_by: Vec::new(),
         caught: false,
     }
 }
@@ -267,6 +282,20 @@ fn sightings(row: &mut VariantRow, run: &VariantRun, baseline: &RunObservation) 
     caught
 }
 
+/// The cases of `run` whose witness accepted a part as transformed.
+fn noted(run: &VariantRun) -> Vec<Sighting> {
+    run.observation
+        .cases
+        .iter()
+        .filter(|(_, c)| c.transformed && c.outcome == Outcome::Pass)
+        .map(|(id, c)| Sighting {
+            case: id.clone(),
+            setup: run.setup.clone(),
+            outcome: c.outcome,
+        })
+        .collect()
+}
+
 /// One row per variant: where it ran, the cases that caught it, whether it was caught.
 /// Per case, the variants that failed one of its `witness.*` assertions.
 type WitnessCaught = BTreeMap<String, BTreeSet<String>>;
@@ -295,7 +324,13 @@ fn variant_rows(
         let Some(baseline) = faithful_of.get(run.setup.as_str()) else {
             continue;
         };
-        for id in sightings(row, run, baseline) {
+        let caught = sightings(row, run, baseline);
+        if row.detection == Detection::Tolerated {
+            // A failure here is a false failure, never a proof that a case can fail.
+            row.noted_by.extend(noted(run));
+            continue;
+        }
+        for id in caught {
             caught_cases.entry(id).or_default().insert(row.name.clone());
         }
         for id in witness_sightings(run, baseline) {
@@ -311,6 +346,7 @@ fn variant_rows(
                 !row.caught_by.is_empty()
                     || (!row.blocked.is_empty() && exits.iter().all(|c| *c != 0))
             }
+            Detection::Tolerated => row.caught_by.is_empty() && !row.noted_by.is_empty(),
         };
     }
     (rows, caught_cases, witness_caught)
@@ -369,9 +405,16 @@ pub fn analyze(
         .filter(|c| c.passed_in.is_empty() && !failed_somewhere.contains(c.id.as_str()))
         .map(|c| c.id.clone())
         .collect();
+    let falsely_failed =
+        |r: &VariantRow| r.detection == Detection::Tolerated && !r.caught_by.is_empty();
+    let false_failures = rows
+        .iter()
+        .filter(|r| falsely_failed(r))
+        .map(|r| r.name.clone())
+        .collect();
     let blind_spots = rows
         .iter()
-        .filter(|r| !r.caught)
+        .filter(|r| !r.caught && !falsely_failed(r))
         .map(|r| r.name.clone())
         .collect();
     Matrix {
@@ -391,6 +434,7 @@ pub fn analyze(
         witness_unproven: witness_unproven(faithful, &witness_caught),
         never_ran,
         blind_spots,
+        false_failures,
         blind_spots_checked: whole_suite,
     }
 }

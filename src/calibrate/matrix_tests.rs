@@ -13,6 +13,7 @@ fn obs(list: &[(&str, Outcome, bool)], exit_code: i32) -> RunObservation {
                         summary: None,
                         witness_judged: false,
                         witness_failed: false,
+                        transformed: false,
                     },
                 )
             })
@@ -178,5 +179,61 @@ fn errors_anywhere_are_reported() {
     let m = analyze(&faithful, &variants, &runs, true);
     assert_eq!(m.errors.len(), 1);
     assert_eq!(m.errors[0].variant, "f");
+    assert!(!m.calibrated());
+}
+
+#[test]
+fn a_tolerated_variant_must_be_failed_by_no_case_and_noted_by_one() {
+    let faithful = vec![(
+        "s".to_string(),
+        obs(
+            &[("img", Outcome::Pass, false), ("txt", Outcome::Pass, false)],
+            0,
+        ),
+    )];
+    let transformed = |mut o: RunObservation| {
+        o.cases.get_mut("img").unwrap().transformed = true;
+        o
+    };
+    let variants = vec![
+        info("reencodes", Detection::Tolerated),
+        info("reencodes-badly", Detection::Tolerated),
+        info("never-noted", Detection::Tolerated),
+        info("breaks", Detection::Assertion),
+    ];
+    let clean = || {
+        obs(
+            &[("img", Outcome::Pass, false), ("txt", Outcome::Pass, false)],
+            0,
+        )
+    };
+    let runs = vec![
+        run(0, "s", transformed(clean())),
+        run(
+            1,
+            "s",
+            transformed(obs(
+                &[("img", Outcome::Warn, true), ("txt", Outcome::Pass, false)],
+                0,
+            )),
+        ),
+        run(2, "s", clean()),
+        run(
+            3,
+            "s",
+            obs(
+                &[("img", Outcome::Fail, true), ("txt", Outcome::Fail, true)],
+                1,
+            ),
+        ),
+    ];
+    let m = analyze(&faithful, &variants, &runs, true);
+    assert!(m.variants[0].caught, "{:?}", m.variants[0]);
+    assert_eq!(m.variants[0].noted_by.len(), 1);
+    assert_eq!(m.false_failures, vec!["reencodes-badly".to_string()]);
+    assert_eq!(m.blind_spots, vec!["never-noted".to_string()]);
+    // A false failure proves nothing about the case: only `breaks` caught it.
+    let img = m.cases.iter().find(|c| c.id == "img").unwrap();
+    assert_eq!(img.caught, vec!["breaks".to_string()]);
     assert!(!m.calibrated());
 }

@@ -21,7 +21,25 @@ fn sightings(list: &[Sighting], limit: usize) -> String {
 
 fn variant_line(row: &VariantRow, verbose: bool, blind_spots_checked: bool) -> String {
     let limit = if verbose { usize::MAX } else { SHOWN_PER_ROW };
-    let what = if !row.caught_by.is_empty() {
+    let tolerated = row.detection == super::variant::Detection::Tolerated;
+    let what = if tolerated && !row.caught_by.is_empty() {
+        format!(
+            "a faithful transformation, yet {} case(s) failed: {}",
+            row.caught_by.len(),
+            sightings(&row.caught_by, limit)
+        )
+    } else if tolerated && row.caught {
+        format!(
+            "tolerated (a faithful transformation): no case failed, {} noted it as transformed: {}",
+            row.noted_by.len(),
+            sightings(&row.noted_by, limit)
+        )
+    } else if tolerated {
+        format!(
+            "tolerated, but no case noted a transformed part ({})",
+            row.description
+        )
+    } else if !row.caught_by.is_empty() {
         format!(
             "caught by {}: {}",
             row.caught_by.len(),
@@ -90,6 +108,10 @@ pub fn verdict(matrix: &Matrix) -> String {
     if matrix.blind_spots_checked {
         add(matrix.blind_spots.len(), "blind spot(s)");
     }
+    add(
+        matrix.false_failures.len(),
+        "faithful transformation(s) some case failed",
+    );
     add(
         matrix.reference_problems.len(),
         "case(s) the faithful host does not pass",

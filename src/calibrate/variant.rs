@@ -17,6 +17,10 @@ pub enum Detection {
     /// answers 404): cases that pass against the faithful host are `blocked`, and the
     /// run can never exit 0.
     Blocked,
+    /// Not a fault at all: a faithful transformation (a re-encoded or scaled picture).
+    /// No case may fail against it (that would be a false failure), and some case's
+    /// witness must say the part arrived transformed.
+    Tolerated,
 }
 
 #[derive(Clone)]
@@ -85,6 +89,7 @@ impl Variant {
     pub fn detection(&self) -> Detection {
         match self.host_fault() {
             Some(fault) if fault.blocks_cases() => Detection::Blocked,
+            Some(fault) if fault.is_faithful_transformation() => Detection::Tolerated,
             _ => Detection::Assertion,
         }
     }

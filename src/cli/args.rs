@@ -154,6 +154,9 @@ pub enum Command {
     Baseline(BaselineArgs),
     /// Re-check a JSON report against its schema and hashes (exit 1 when tampered with).
     Verify(VerifyArgs),
+    /// Print the request(s) one case of a saved JSON report sent, as curl commands to
+    /// send again (secrets as shell variables), saying when a body is not whole there.
+    Replay(ReplayArgs),
     /// Prove every case can fail: run the suite against the faithful reference host and
     /// each single-fault variant, and report vacuous cases and blind spots.
     Calibrate(CalibrateArgs),
@@ -199,13 +202,24 @@ pub struct TargetArgs {
     /// agentruntime: the bridge's working directory (default: a fresh temporary one per run).
     #[arg(long, value_name = "DIR", requires = "target_cmd", help_heading = TARGET)]
     pub target_cwd: Option<PathBuf>,
-    /// agentruntime, acp: a variable for the started program (repeatable); its value is
-    /// redacted in every output.
-    #[arg(long = "target-env", value_name = "NAME=VALUE", help_heading = TARGET)]
+    /// agentruntime, acp: a variable for the started program (repeatable): NAME=VALUE sets
+    /// it (the value is redacted in every output), NAME passes this environment's value
+    /// on. The program otherwise gets only an allow-list of this environment (PATH, HOME,
+    /// locale, XDG_*, Node's, the agent CLIs' settings folders; see the guide's security page).
+    #[arg(long = "target-env", value_name = "NAME[=VALUE]", help_heading = TARGET)]
     pub target_env: Vec<String>,
     /// agentruntime, acp: a variable removed from the started program's environment (repeatable).
     #[arg(long = "target-unset", value_name = "NAME", help_heading = TARGET)]
     pub target_unset: Vec<String>,
+    /// agentruntime, acp: the started program inherits all of this environment, not the
+    /// allow-list (secret-looking values are still masked in every output).
+    #[arg(long, help_heading = TARGET)]
+    pub target_inherit_env: bool,
+    /// Mask this environment variable's value in every output, as the ones whose names
+    /// contain KEY, TOKEN, SECRET, PASSWORD, PASSWD, CREDENTIAL, AUTH or PRIVATE are
+    /// (repeatable; values under 6 characters are not masked).
+    #[arg(long = "mask-env", value_name = "NAME", help_heading = TARGET)]
+    pub mask_env: Vec<String>,
     /// Wire protocol to test; a run plans only the scenario cases of this profile.
     #[arg(
         long,
@@ -365,6 +379,10 @@ pub struct RunArgs {
     /// Write the JSON evidence report here.
     #[arg(long, value_name = "PATH", help_heading = REPORTS)]
     pub report: Option<PathBuf>,
+    /// Write the run as one self-contained HTML page here: the verdict, the counts, and
+    /// each failed, warned and blocked case with its checks and what reached the model.
+    #[arg(long, value_name = "FILE", help_heading = REPORTS)]
+    pub html: Option<PathBuf>,
     /// Write every request the run sent as a hurl file, to send them again with hurl
     /// (`hurl --test --variable token=... FILE`); bodies over 64 KiB go beside it.
     #[arg(long, value_name = "FILE", help_heading = REPORTS)]
@@ -542,6 +560,16 @@ pub struct ServeArgs {
     /// host running a model would (discovery stays immediate). For benchmarks.
     #[arg(long, value_name = "MS", default_value_t = 0)]
     pub delay_ms: u64,
+}
+
+#[derive(Debug, Args)]
+pub struct ReplayArgs {
+    /// The JSON evidence report (`run --report`).
+    #[arg(value_name = "REPORT")]
+    pub report: PathBuf,
+    /// The case id, as the report and the terminal name it (`case[image]`).
+    #[arg(value_name = "CASE")]
+    pub case: String,
 }
 
 // The steward's and the client author's commands (evidence, witness, media) have their

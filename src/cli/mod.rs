@@ -20,6 +20,7 @@ mod protocol_flags;
 // Generates docs/guide/cli-reference.md from within its own test (`make cli-reference`).
 #[cfg(test)]
 mod reference_page;
+mod replay;
 mod rerun;
 pub mod resolve;
 mod run;
@@ -119,6 +120,7 @@ pub fn main() -> i32 {
         Command::Calibrate(args) => calibrate::calibrate(&args),
         Command::Baseline(args) => baseline::baseline(&args),
         Command::Verify(args) => verify::verify(&args),
+        Command::Replay(args) => replay::replay(&args),
         Command::Evidence(args) => evidence::evidence(&args),
         Command::Witness(args) => witness::witness(&args, color),
         Command::Media(args) => media::media(&args),

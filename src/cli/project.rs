@@ -1,7 +1,7 @@
 //! `mmconform.toml`: the options a CI job repeats (target, profile, filters, baseline,
 //! reports, strict, require, timeout, concurrency, and what each profile needs: accepts,
-//! claims, token_env, deadline, witness, and the keys the protocols declare for their
-//! own options, such as `model`), read by `run` and `list` from the
+//! claims, token_env, mask_env, deadline, witness, and the keys the protocols declare
+//! for their own options, such as `model`), read by `run` and `list` from the
 //! current directory or `--config FILE`. The command line (and an environment variable
 //! clap reads) wins over the file; a relative path in the file is relative to the file.
 //! An unknown key or a bad value is exit 2 at `file:line:col`, before anything is sent,
@@ -40,6 +40,8 @@ struct ProjectFile {
     accepts: Option<Spanned<toml::Value>>,
     claims: Option<PathBuf>,
     token_env: Option<Spanned<String>>,
+    /// As `--mask-env`, repeated; added to the command line's (masking more is never wrong).
+    mask_env: Option<Vec<Spanned<String>>>,
     deadline: Option<Spanned<toml::Value>>,
     witness: Option<Spanned<String>>,
     agentruntime: Option<AgentruntimeSection>,
@@ -371,6 +373,12 @@ fn apply_target(
         && !given(matches, "timeout")
     {
         args.timeout = secs;
+    }
+    for name in file.mask_env.iter().flatten() {
+        let name = name.get_ref().trim();
+        if !name.is_empty() && !args.mask_env.iter().any(|n| n == name) {
+            args.mask_env.push(name.to_string());
+        }
     }
     apply_declaration(project, args, matches)
 }

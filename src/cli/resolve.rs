@@ -468,23 +468,13 @@ pub fn resolve_common_with(
     config.secret_headers = connection.secret_headers;
     config.extra_secrets = connection.extra_secrets;
     config.proxy = connection.proxy;
-    config.agent = resolve_agent(args, protocol)?;
-    // A value handed to the agent is often a key: redacted wherever it could appear
-    // (short values such as `true` or `1` are no secrets, and redacting them would
-    // mangle every report).
-    config.extra_secrets.extend(
-        config
-            .agent
-            .env
-            .iter()
-            .map(|(_, v)| v.clone())
-            .filter(|v| v.len() >= 8),
-    );
+    config.agent = resolve_agent(args, protocol, env)?;
     // The protocol's own secrets (RFC 0108's endpoint), as it names them.
     config.extra_secrets.extend(option_secrets);
     config.max_redirects = usize::from(args.max_redirects);
     config.tls = connection.tls;
     config.warnings = connection.warnings;
+    environment_secrets(&mut config, &args.mask_env);
     Ok(Resolved { config, embedded })
 }
 
@@ -519,35 +509,71 @@ pub fn resolve_options(
     Ok((options, secrets))
 }
 
-/// `--target-env`, `--target-unset`: only for a target that is a program.
+/// `--target-env`, `--target-unset`, `--target-inherit-env`: only for a target that is
+/// a program.
 fn resolve_agent(
     args: &TargetArgs,
     protocol: &dyn Protocol,
+    env: Env,
 ) -> Result<crate::config::AgentSettings, String> {
     let program = matches!(protocol.description().target, TargetKind::Command { .. });
-    if !program && (!args.target_env.is_empty() || !args.target_unset.is_empty()) {
+    let shaped =
+        !args.target_env.is_empty() || !args.target_unset.is_empty() || args.target_inherit_env;
+    if !program && shaped {
         return Err(format!(
-            "--target-env and --target-unset shape a started program: use them with --profile {}",
+            "--target-env, --target-unset and --target-inherit-env shape a started program: use them with --profile {}",
             super::target_cmd::program_profiles().join(" or ")
         ));
     }
-    let env = args
-        .target_env
-        .iter()
-        .map(|raw| match raw.split_once('=') {
-            Some((name, value)) if !name.trim().is_empty() => {
-                Ok((name.trim().to_string(), value.to_string()))
-            }
-            _ => Err(format!(
-                "--target-env `{}`: expected NAME=VALUE",
-                raw.split('=').next().unwrap_or("")
-            )),
-        })
-        .collect::<Result<Vec<_>, _>>()?;
-    Ok(crate::config::AgentSettings {
-        env,
+    let mut settings = crate::config::AgentSettings {
         unset: args.target_unset.clone(),
-    })
+        inherit_env: args.target_inherit_env,
+        ..Default::default()
+    };
+    for raw in &args.target_env {
+        match raw.split_once('=') {
+            Some((name, value)) if !name.trim().is_empty() => {
+                settings
+                    .env
+                    .push((name.trim().to_string(), value.to_string()));
+            }
+            None if !raw.trim().is_empty() => {
+                let name = raw.trim();
+                if env(name).is_none() {
+                    return Err(format!(
+                        "--target-env {name}: no such variable in this environment to pass on (give NAME=VALUE to set one)"
+                    ));
+                }
+                settings.pass.push(name.to_string());
+            }
+            _ => {
+                return Err(format!(
+                    "--target-env `{}`: expected NAME or NAME=VALUE",
+                    raw.split('=').next().unwrap_or("")
+                ));
+            }
+        }
+    }
+    Ok(settings)
+}
+
+/// The values to mask besides the token and the headers: every `--target-env` value
+/// long enough to be masked, and the secret-looking variables of this environment
+/// (and the `--mask-env` ones), which a started program could have learnt. Warnings
+/// for `--mask-env` names that mask nothing.
+fn environment_secrets(config: &mut RunConfig, mask_env: &[String]) {
+    use crate::redact::environment;
+    config.extra_secrets.extend(
+        config
+            .agent
+            .env
+            .iter()
+            .map(|(_, v)| v.clone())
+            .filter(|v| environment::maskable(v)),
+    );
+    let found = environment::of_this_process(mask_env);
+    config.extra_secrets.extend(found.values);
+    config.warnings.extend(found.warnings);
 }
 
 pub fn resolve_run(args: &RunArgs, color: bool, env: Env) -> Result<Resolved, String> {
@@ -606,6 +632,7 @@ pub fn resolve_run(args: &RunArgs, color: bool, env: Env) -> Result<Resolved, St
     config.output = Output {
         junit: args.junit.clone(),
         report: args.report.clone(),
+        html: args.html.clone(),
         color,
         // The bar draws on stderr and case lines go to stdout: only when both are the
         // terminal can the bar step aside for each line. With stdout piped (`| tee`)

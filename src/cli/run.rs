@@ -10,7 +10,8 @@ use crate::event::Event;
 use crate::exit::Ending;
 use crate::report::fanout::FanOut;
 use crate::report::{
-    GithubSummaryReporter, JsonReporter, JunitReporter, Reporter, TerminalOptions, TerminalReporter,
+    GithubSummaryReporter, HtmlReporter, JsonReporter, JunitReporter, Reporter, TerminalOptions,
+    TerminalReporter,
 };
 use crate::runner::{self, session::Session};
 use crate::scenario::suite::load_suite;
@@ -25,6 +26,7 @@ pub fn run(args: &RunArgs, color: bool) -> Result<Ending, CliError> {
     super::destination::check(&[
         ("--junit", &args.junit),
         ("--report", &args.report),
+        ("--html", &args.html),
         ("--export-hurl", &args.export_hurl),
         ("--github-summary", &args.github_summary),
     ])?;
@@ -69,13 +71,19 @@ pub fn run(args: &RunArgs, color: bool) -> Result<Ending, CliError> {
     if let Some(path) = &config.output.report {
         reporters.push(Box::new(JsonReporter::new(path.clone())));
     }
+    if let Some(path) = &config.output.html {
+        reporters.push(Box::new(HtmlReporter::new(path.clone())));
+    }
     if let Some((path, write)) = &config.output.summary {
         reporters.push(Box::new(GithubSummaryReporter::new(path.clone(), *write)));
     }
     let mut fanout = FanOut::new(config.redactor(), reporters);
     let mut export = args.export_hurl.clone().map(HurlExport::new);
 
-    runtime()?.block_on(async move {
+    // What a started program leaves outside its process group (setsid, a double fork)
+    // becomes this process's child, and is ended once the run is over, abandoned or not.
+    crate::process::orphans::adopt();
+    let ending = runtime()?.block_on(async move {
         // The deadline bounds the whole run, starting the embedded host included.
         let deadline = resolved.config.deadline;
         let stop = Stop::watch(deadline.map(|d| tokio::time::Instant::now() + d));
@@ -124,5 +132,8 @@ pub fn run(args: &RunArgs, color: bool) -> Result<Ending, CliError> {
         } else {
             Ending::ReportsUnwritten(failures)
         })
-    })
+    });
+    // The runtime is gone, and every program with it: what is left is an orphan.
+    crate::process::orphans::end_adopted();
+    ending
 }

@@ -101,6 +101,10 @@ pub struct Cell {
     /// and judged them (every `witness.*` assertion held): what the case sent reached
     /// the host's model.
     pub reached_model: bool,
+    /// What became of each part that arrived other than intact (`witness.bytes` with a
+    /// `delivery`): `transformed: image/gif 695 B -> image/png 947 B, same picture (...)`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub deliveries: Vec<String>,
     pub seen: Vec<Seen>,
 }
 
@@ -118,6 +122,7 @@ impl Cell {
             offline: false,
             conflict: false,
             reached_model: false,
+            deliveries: Vec::new(),
             seen: Vec::new(),
         }
     }
@@ -179,6 +184,15 @@ impl Cell {
         let reached_model = calls > 0
             && !witness_checks.is_empty()
             && witness_checks.iter().all(|a| a["passed"] == true);
+        let deliveries = assertions
+            .iter()
+            .filter(|a| {
+                a["delivery"]["outcome"]
+                    .as_str()
+                    .is_some_and(|o| o != "intact")
+            })
+            .filter_map(|a| a["actual"].as_str().map(str::to_string))
+            .collect();
         Cell {
             outcome,
             assertions_executed: executed,
@@ -191,6 +205,7 @@ impl Cell {
             offline: case["self_check"] == true || (outcome.observed() && no_exchange),
             conflict: false,
             reached_model,
+            deliveries,
             seen: vec![Seen {
                 report,
                 outcome,

@@ -78,7 +78,7 @@ pub fn curl_line(
             ));
         } else {
             parts.push(format!(
-                "--data-binary @body.json  # {} byte body, see the JSON report",
+                "--data-binary @body.json  # a {} byte body, too large to inline here or in the reports: `run --export-hurl FILE` writes it beside FILE",
                 body.len()
             ));
         }

@@ -119,12 +119,23 @@ pub fn hurl_status(expected: &str) -> Option<String> {
     ))
 }
 
-/// A hurl file that sends `requests` again. `expected` maps a case id to the expected
-/// text of its status assertion; requests of other purposes (discovery, probes) assert
-/// nothing. Large bodies become side files: `(file name, bytes)` to write beside it.
+/// What a case checks, as the hurl export can use it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CaseChecks {
+    /// The expected text of its status assertion (`200`, `4xx`), when it has one.
+    pub status: Option<String>,
+    /// What decided the case that hurl cannot check, one sentence each (a stream read
+    /// event by event, the model calls the witness saw, the other checks by name).
+    pub beyond_hurl: Vec<String>,
+}
+
+/// A hurl file that sends `requests` again. `checks` maps a case id to what it checks:
+/// its request asserts the status it expects, and says in comments what hurl cannot
+/// check; requests of other purposes (discovery, probes) assert nothing. Large bodies
+/// become side files: `(file name, bytes)` to write beside it.
 pub fn render(
     requests: &[Replayed],
-    expected: &HashMap<String, String>,
+    checks: &HashMap<String, CaseChecks>,
     file_stem: &str,
 ) -> (String, Vec<(String, JsonBody)>) {
     let mut out = String::new();
@@ -148,7 +159,11 @@ pub fn render(
                 }
             }
         }
-        match expected.get(&request.purpose).and_then(|e| hurl_status(e)) {
+        let case = checks.get(&request.purpose);
+        for line in case.iter().flat_map(|c| &c.beyond_hurl) {
+            let _ = writeln!(out, "# not checked by hurl: {line}");
+        }
+        match case.and_then(|c| hurl_status(c.status.as_deref()?)) {
             Some(assertion) => out.push_str(&assertion),
             None => out.push_str("HTTP *\n"),
         }
@@ -203,14 +218,30 @@ mod tests {
             headers: vec![],
             body: Some(JsonBody::of(&json!({"t": "{{not a template}}"}))),
         });
-        let expected = HashMap::from([("case.a".to_string(), "4xx".to_string())]);
-        let (text, side) = render(&log.requests(), &expected, "run.hurl");
+        let checks = HashMap::from([
+            (
+                "case.a".to_string(),
+                CaseChecks {
+                    status: Some("4xx".into()),
+                    beyond_hurl: Vec::new(),
+                },
+            ),
+            (
+                "case.b".to_string(),
+                CaseChecks {
+                    status: None,
+                    beyond_hurl: vec!["the stream".into()],
+                },
+            ),
+        ]);
+        let (text, side) = render(&log.requests(), &checks, "run.hurl");
         assert_eq!(
             text,
             "# discovery (request 1)\nGET http://127.0.0.1:1/.well-known/openwop\nHTTP *\n\n\
              # case.a (request 2)\nPOST http://127.0.0.1:1/call\nAuthorization: Bearer {{token}}\n\
              Content-Type: application/json\n{\"t\":\"x\"}\nHTTP *\n[Asserts]\nstatus >= 400\nstatus < 500\n\n\
-             # case.b (request 3)\nPOST http://127.0.0.1:1/call\nfile,run.hurl.3.json;\nHTTP *\n\n"
+             # case.b (request 3)\nPOST http://127.0.0.1:1/call\nfile,run.hurl.3.json;\n\
+             # not checked by hurl: the stream\nHTTP *\n\n"
         );
         assert_eq!(side.len(), 1);
         assert_eq!(side[0].0, "run.hurl.3.json");

@@ -6,6 +6,7 @@
 
 pub mod body;
 pub mod catalog;
+pub mod delivery;
 pub mod error_body;
 pub mod error_code;
 pub mod error_shape;

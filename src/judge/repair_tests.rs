@@ -1,6 +1,7 @@
 use super::*;
 use crate::judge::witness::{Answered, judge as witness_judge};
 use crate::request::sent::sent_parts;
+use crate::scenario::model::DeliveryExpectation;
 use crate::scenario::model::WitnessExpectation;
 use crate::witness::{Limits, Wire, decode_call};
 use base64::Engine as _;
@@ -37,6 +38,7 @@ fn text() -> Value {
 fn judged(sent: &[SentPart], calls: &[ModelCall]) -> AssertionResult {
     let all = witness_judge(
         WitnessExpectation::WithheldOrRepaired,
+        DeliveryExpectation::default(),
         sent,
         calls,
         NONCE,
@@ -108,6 +110,7 @@ fn a_dropped_part_is_reported_as_dropped_never_as_forwarded() {
     // `withheld` (refusal cases) says the same of a drop.
     let strict = witness_judge(
         WitnessExpectation::Withheld,
+        DeliveryExpectation::default(),
         &sent,
         &[chat(json!([text()]))],
         NONCE,

@@ -2,9 +2,10 @@
 //! witness recorded carrying the case's nonce.
 //!
 //! - `reached` (MUST): every media part sent is found in a model call (inline data by
-//!   its stamp; a `url`/`mediaRef`/`file` part by a media part in a call carrying the
-//!   nonce), and inline bytes arrive intact (length and SHA-256). A call with none of
-//!   it, or no call at all, fails. Then, each a SHOULD (llm-provider 0015 §3.1, WIRE.md
+//!   its stamp, in its bytes or its content; a `url`/`mediaRef`/`file` part by a media
+//!   part in a call carrying the nonce), and inline parts arrive delivered
+//!   (`delivery.rs`: intact or transformed, as `expect.delivery` says). A call with none
+//!   of it, or no call at all, fails. Then, each a SHOULD (llm-provider 0015 §3.1, WIRE.md
 //!   §3; `witness_form.rs`): the wire form fits the kind, the MIME type (or audio
 //!   `format`) is the one sent, the parts keep their order, the text arrives.
 //! - `withheld` (MUST): no model call carries the case's nonce: a refused or malformed
@@ -16,10 +17,10 @@
 //! everything (a full call log, an answer at all) before calling these. A Gemini
 //! `:countTokens` call is not a model reading its input and is left out of both.
 
-use super::witness_form;
+use super::{delivery, witness_form};
 use crate::outcome::AssertionResult;
 use crate::request::sent::{SentMedia, SentPart, SentSource};
-use crate::scenario::model::WitnessExpectation;
+use crate::scenario::model::{DeliveryExpectation, WitnessExpectation};
 use crate::witness::{ModelCall, Part, PartKind, SourceKind};
 
 /// How the host answered the case's request, as far as forwarding is concerned.
@@ -31,9 +32,11 @@ pub enum Answered {
     Refused,
 }
 
-/// The assertions `expect` makes of `calls` (the calls carrying `nonce`, in order).
+/// The assertions `expect` makes of `calls` (the calls carrying `nonce`, in order);
+/// `want` says which arrivals of an inline part count as delivered.
 pub fn judge(
     expect: WitnessExpectation,
+    want: DeliveryExpectation,
     sent: &[SentPart],
     calls: &[ModelCall],
     nonce: &str,
@@ -49,11 +52,11 @@ pub fn judge(
         &read
     };
     match expect {
-        WitnessExpectation::Reached => reached(sent, calls, nonce, answered),
+        WitnessExpectation::Reached => reached(sent, calls, nonce, answered, want),
         WitnessExpectation::Withheld => vec![withheld(sent, calls, nonce, answered)],
         WitnessExpectation::WithheldOrRepaired => vec![super::repair::judge(sent, calls, nonce)],
         WitnessExpectation::Delivered => {
-            let mut out = reached(sent, calls, nonce, answered);
+            let mut out = reached(sent, calls, nonce, answered, want);
             // The prompt and the media are separate params (`prompt`, `media[]`): the
             // contract sets no order between them, so a runtime that puts its images
             // before the prompt (as Claude Code's content blocks do) breaks nothing.
@@ -195,25 +198,48 @@ pub fn describe_part(part: &Part) -> String {
 /// Which received part each sent media part was found as, in one call.
 pub struct Matched<'a> {
     pub call: &'a ModelCall,
-    /// Per sent media part (in order), the part it arrived as.
+    /// Per sent media part (in order), the media part it arrived as.
     pub found: Vec<Option<&'a Part>>,
+    /// Per sent media part not found as media, a text carrying its stamp instead.
+    pub converted: Vec<Option<&'a Part>>,
+}
+
+impl Matched<'_> {
+    /// Sent parts that arrived in any form (media, or text standing for it).
+    fn arrived(&self) -> usize {
+        self.found
+            .iter()
+            .zip(&self.converted)
+            .filter(|(f, c)| f.is_some() || c.is_some())
+            .count()
+    }
 }
 
 /// One way a received part may fit a sent one, in order of preference.
 type Fits<'a> = Box<dyn Fn(&Part) -> bool + 'a>;
 
-/// Finds each sent media part in `call`: inline data by a part stamped with the nonce
-/// (the same digest first, then the same type, then any); a reference by any media part
-/// of the call (the host resolves it to bytes of its own). Each part is used once.
+/// Finds each sent media part in `call`: inline data by a media part stamped with the
+/// nonce, in its bytes or its content (the same digest first, then the same type, then
+/// any), else by a text carrying its stamp (converted); a reference by any media part
+/// of the call (the host resolves it to bytes of its own). Each media part is used once.
 fn match_call<'a>(media: &[&SentMedia], call: &'a ModelCall, nonce: &str) -> Matched<'a> {
     let mut used = vec![false; call.parts.len()];
     let mut found = Vec::new();
+    let mut converted = Vec::new();
     for m in media {
-        let stamped = |p: &Part| p.kind != PartKind::Text && p.carries(nonce);
+        let stamped = |p: &Part| {
+            p.kind != PartKind::Text && p.source != Some(SourceKind::Text) && p.carries(nonce)
+        };
         let any_media = |p: &Part| p.kind.is_media();
         let candidates: Vec<Fits> = match &m.source {
             SentSource::Data { sha256, .. } => vec![
-                Box::new(move |p: &Part| stamped(p) && p.sha256.as_deref() == Some(sha256)),
+                // The same bytes, whatever the form (a plain-text document may arrive as
+                // Anthropic's text source, its bytes those sent).
+                Box::new(move |p: &Part| {
+                    p.kind != PartKind::Text
+                        && p.carries(nonce)
+                        && p.sha256.as_deref() == Some(sha256)
+                }),
                 Box::new(move |p: &Part| stamped(p) && same_type(p, &m.mime)),
                 Box::new(stamped),
             ],
@@ -231,8 +257,18 @@ fn match_call<'a>(media: &[&SentMedia], call: &'a ModelCall, nonce: &str) -> Mat
             used[i] = true;
         }
         found.push(hit.map(|i| &call.parts[i]));
+        let as_text = matches!(m.source, SentSource::Data { .. }) && hit.is_none();
+        converted.push(
+            as_text
+                .then(|| call.parts.iter().find(|p| delivery::is_converted(p, nonce)))
+                .flatten(),
+        );
     }
-    Matched { call, found }
+    Matched {
+        call,
+        found,
+        converted,
+    }
 }
 
 fn same_type(part: &Part, mime: &str) -> bool {
@@ -253,7 +289,7 @@ pub(super) fn best_match<'a>(
         .iter()
         .map(|c| match_call(media, c, nonce))
         .fold(None, |best: Option<Matched>, m| {
-            let count = |m: &Matched| m.found.iter().flatten().count();
+            let count = |m: &Matched| (m.found.iter().flatten().count(), m.arrived());
             match best {
                 Some(b) if count(&b) >= count(&m) => Some(b),
                 _ => Some(m),
@@ -266,6 +302,7 @@ fn reached(
     calls: &[ModelCall],
     nonce: &str,
     answered: Answered,
+    want: DeliveryExpectation,
 ) -> Vec<AssertionResult> {
     let media = media_sent(sent);
     let what = describe_sent(sent);
@@ -289,11 +326,23 @@ fn reached(
         describe_call(matched.call),
         matched.call.seq
     );
+    let deliveries: Vec<_> = media
+        .iter()
+        .zip(matched.found.iter().zip(&matched.converted))
+        .map(|(m, (found, converted))| delivery::classify(m, *found, *converted, nonce))
+        .collect();
+    // A picture or sound that arrived only as text did not reach the model; a
+    // document's text may stand for it (judged by `witness.bytes`).
     let missing: Vec<String> = media
         .iter()
-        .zip(&matched.found)
-        .filter(|(_, found)| found.is_none())
-        .map(|(m, _)| m.describe())
+        .zip(matched.found.iter().zip(&matched.converted))
+        .filter(|(m, (found, converted))| {
+            found.is_none() && (converted.is_none() || !delivery::text_may_stand_for(m))
+        })
+        .map(|(m, (_, converted))| match converted {
+            Some(text) => format!("{} (converted to text at {})", m.describe(), text.at),
+            None => format!("{} (lost)", m.describe()),
+        })
         .collect();
     if !missing.is_empty() {
         let actual = format!("sent {}; {received}", missing.join(", "));
@@ -304,56 +353,24 @@ fn reached(
             false,
         )];
     }
+    let notes = delivery::notes(&deliveries.iter().flatten().cloned().collect::<Vec<_>>());
+    let actual = match notes.is_empty() {
+        true => received,
+        false => format!("{received}; {}", notes.join("; ")),
+    };
     let mut out = vec![AssertionResult::new(
         "witness.reached",
         expected,
-        received,
+        actual,
         true,
     )];
-    out.extend(bytes_intact(&media, &matched));
+    for (m, d) in media.iter().zip(deliveries) {
+        if let Some(d) = d {
+            out.push(delivery::check(m, d, want));
+        }
+    }
     out.extend(witness_form::checks(sent, &media, &matched, calls, nonce));
     out
-}
-
-/// `witness.bytes`: each inline part arrived with the length and digest it was sent with.
-fn bytes_intact(media: &[&SentMedia], matched: &Matched) -> Vec<AssertionResult> {
-    let mut out = Vec::new();
-    for (m, found) in media.iter().zip(&matched.found) {
-        let (SentSource::Data { bytes, sha256 }, Some(part)) = (&m.source, found) else {
-            continue;
-        };
-        let expected = format!(
-            "{} {} intact, sha256 {}",
-            m.mime,
-            crate::request::sent::size(*bytes),
-            short(sha256)
-        );
-        let actual = match (part.bytes, part.sha256.as_deref()) {
-            (Some(n), Some(digest)) => format!(
-                "the model received {} at {}, sha256 {}",
-                crate::request::sent::size(n),
-                part.at,
-                short(digest)
-            ),
-            _ => format!(
-                "the model received {} at {}: no bytes to compare",
-                part.wire_form, part.at
-            ),
-        };
-        let passed = part.bytes == Some(*bytes) && part.sha256.as_deref() == Some(sha256.as_str());
-        out.push(AssertionResult::new(
-            "witness.bytes",
-            expected,
-            actual,
-            passed,
-        ));
-    }
-    out
-}
-
-/// The first 12 hex digits of a digest: enough to tell two apart in a report line.
-fn short(sha256: &str) -> &str {
-    sha256.get(..12).unwrap_or(sha256)
 }
 
 /// `witness.withheld`: no call carried the nonce. A call that did is described part by

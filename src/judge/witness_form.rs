@@ -95,11 +95,22 @@ pub fn audio_format(mime: &str) -> Option<&'static str> {
 }
 
 /// `witness.mime`: the type declared on the wire is the one sent (for `input_audio`,
-/// the `format` of that type). Only inline data: a reference's type is the host's.
+/// the `format` of that type); for a part a host re-encoded (other bytes, the same
+/// content), the type of what it carries. Only inline data: a reference's type is
+/// the host's.
 fn mime(m: &SentMedia, part: &Part) -> Option<AssertionResult> {
-    if !matches!(m.source, SentSource::Data { .. }) {
+    let SentSource::Data { sha256, .. } = &m.source else {
         return None;
-    }
+    };
+    let transformed = part.sha256.as_ref() != Some(sha256) && part.sniffed.is_some();
+    let carried = match transformed {
+        true => part.sniffed.clone().unwrap_or_default(),
+        false => m.mime.clone(),
+    };
+    let m = &SentMedia {
+        mime: carried,
+        ..(*m).clone()
+    };
     let declared = part.mime.as_deref().unwrap_or("(none)");
     if part.wire_form == chat::form::AUDIO || part.wire_form == responses::form::AUDIO {
         let format = audio_format(&m.mime)?;

@@ -120,6 +120,8 @@ mod tests {
             source: SentSource::Data {
                 bytes: bytes.len() as u64,
                 sha256: crate::digest::sha256_hex(&bytes),
+                shape: None,
+                kept: None,
             },
             detail: None,
             filename: None,
@@ -205,6 +207,8 @@ mod tests {
             source: SentSource::Data {
                 bytes: bytes.len() as u64,
                 sha256: crate::digest::sha256_hex(&bytes),
+                shape: None,
+                kept: None,
             },
             detail: Some("low".into()),
             filename: None,

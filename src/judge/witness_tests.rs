@@ -1,6 +1,7 @@
 use super::*;
 use crate::outcome::Level;
 use crate::request::sent::sent_parts;
+use crate::scenario::model::DeliveryExpectation;
 use crate::witness::{Limits, Wire, decode_call};
 use base64::Engine as _;
 use serde_json::{Value, json};
@@ -52,6 +53,7 @@ fn a_faithful_call_passes_every_check() {
     let calls = [call(4, json!([text(), image_url("image/png", &png)]))];
     let got = judge(
         WitnessExpectation::Reached,
+        DeliveryExpectation::default(),
         &sent("image", "image/png"),
         &calls,
         NONCE,
@@ -80,6 +82,7 @@ fn no_call_and_text_only_fail_reached_with_what_was_sent() {
     let sent = sent("image", "image/png");
     let none = judge(
         WitnessExpectation::Reached,
+        DeliveryExpectation::default(),
         &sent,
         &[],
         NONCE,
@@ -95,6 +98,7 @@ fn no_call_and_text_only_fail_reached_with_what_was_sent() {
     );
     let text_only = judge(
         WitnessExpectation::Reached,
+        DeliveryExpectation::default(),
         &sent,
         &[call(7, json!([text()]))],
         NONCE,
@@ -103,7 +107,7 @@ fn no_call_and_text_only_fail_reached_with_what_was_sent() {
     assert_eq!(checks(&text_only), [("witness.reached", false)]);
     assert_eq!(
         text_only[0].actual,
-        format!("sent image/png {size}; the model received: text only (call 7)")
+        format!("sent image/png {size} (lost); the model received: text only (call 7)")
     );
 }
 
@@ -119,6 +123,7 @@ fn cut_bytes_wrong_form_wrong_mime_and_reversed_order_each_fail_their_check() {
     )];
     let got = judge(
         WitnessExpectation::Reached,
+        DeliveryExpectation::default(),
         &sent_pdf,
         &cut,
         NONCE,
@@ -128,6 +133,7 @@ fn cut_bytes_wrong_form_wrong_mime_and_reversed_order_each_fail_their_check() {
     let as_image = [call(1, json!([text(), image_url("application/pdf", &pdf)]))];
     let got = judge(
         WitnessExpectation::Reached,
+        DeliveryExpectation::default(),
         &sent_pdf,
         &as_image,
         NONCE,
@@ -146,6 +152,7 @@ fn cut_bytes_wrong_form_wrong_mime_and_reversed_order_each_fail_their_check() {
     )];
     let got = judge(
         WitnessExpectation::Reached,
+        DeliveryExpectation::default(),
         &sent("image", "image/png"),
         &wrong_mime,
         NONCE,
@@ -155,6 +162,7 @@ fn cut_bytes_wrong_form_wrong_mime_and_reversed_order_each_fail_their_check() {
     let reversed = [call(1, json!([image_url("image/png", &png), text()]))];
     let got = judge(
         WitnessExpectation::Reached,
+        DeliveryExpectation::default(),
         &sent("image", "image/png"),
         &reversed,
         NONCE,
@@ -176,6 +184,7 @@ fn audio_goes_as_input_audio_with_the_format_of_its_bytes() {
     )];
     let got = judge(
         WitnessExpectation::Reached,
+        DeliveryExpectation::default(),
         &sent,
         &good,
         NONCE,
@@ -189,6 +198,7 @@ fn audio_goes_as_input_audio_with_the_format_of_its_bytes() {
     )];
     let got = judge(
         WitnessExpectation::Reached,
+        DeliveryExpectation::default(),
         &sent,
         &mp3,
         NONCE,
@@ -202,6 +212,7 @@ fn withheld_names_what_the_host_answered() {
     let seen = [call(9, json!([text()]))];
     let refused = judge(
         WitnessExpectation::Withheld,
+        DeliveryExpectation::default(),
         &[],
         &seen,
         NONCE,
@@ -214,6 +225,7 @@ fn withheld_names_what_the_host_answered() {
     );
     let accepted = judge(
         WitnessExpectation::Withheld,
+        DeliveryExpectation::default(),
         &[],
         &seen,
         NONCE,
@@ -226,6 +238,7 @@ fn withheld_names_what_the_host_answered() {
     );
     let kept = judge(
         WitnessExpectation::Withheld,
+        DeliveryExpectation::default(),
         &[],
         &[],
         NONCE,
@@ -246,6 +259,7 @@ fn a_reference_is_found_by_any_media_part_of_the_call() {
     )];
     let got = judge(
         WitnessExpectation::Reached,
+        DeliveryExpectation::default(),
         &sent,
         &calls,
         NONCE,
@@ -274,6 +288,7 @@ fn a_gateway_that_drops_detail_or_renames_a_file_is_told_what_changed() {
     )];
     let got = judge(
         WitnessExpectation::Reached,
+        DeliveryExpectation::default(),
         &sent,
         &kept,
         NONCE,
@@ -287,6 +302,7 @@ fn a_gateway_that_drops_detail_or_renames_a_file_is_told_what_changed() {
     )];
     let got = judge(
         WitnessExpectation::Reached,
+        DeliveryExpectation::default(),
         &sent,
         &changed,
         NONCE,
@@ -338,6 +354,7 @@ fn responses_and_gemini_calls_are_judged_by_the_same_checks_in_their_own_forms()
     for (call, detail) in [(responses, true), (gemini, false)] {
         let got = judge(
             WitnessExpectation::Reached,
+            DeliveryExpectation::default(),
             &sent,
             &[call],
             NONCE,
@@ -371,6 +388,7 @@ fn a_token_count_never_counts_as_the_model_reading_the_input() {
     let calls = [count.clone()];
     let reached = judge(
         WitnessExpectation::Reached,
+        DeliveryExpectation::default(),
         &sent,
         &calls,
         NONCE,
@@ -379,6 +397,7 @@ fn a_token_count_never_counts_as_the_model_reading_the_input() {
     assert_eq!(checks(&reached), [("witness.reached", false)]);
     let withheld = judge(
         WitnessExpectation::Withheld,
+        DeliveryExpectation::default(),
         &sent,
         &calls,
         NONCE,
@@ -389,6 +408,7 @@ fn a_token_count_never_counts_as_the_model_reading_the_input() {
     let calls = [count, call_on(Wire::Gemini, 2, body)];
     let reached = judge(
         WitnessExpectation::Reached,
+        DeliveryExpectation::default(),
         &sent,
         &calls,
         NONCE,

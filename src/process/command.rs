@@ -1,7 +1,12 @@
-//! What to start: argv (split as a shell would from `--target-cmd`, never run by one),
-//! an optional working directory, and variables added to the parent environment.
+//! What to start: argv (split as a shell would from `--target-cmd`, never run by one)
+//! and an optional working directory; and starting it, with the environment
+//! [`Environment`] makes, as the leader of a process group of its own.
 
-use std::path::PathBuf;
+use super::environment::Environment;
+use super::group::ProcessGroup;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use tokio::process::Child;
 
 /// A program to start, once per request.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -25,6 +30,29 @@ impl Command {
             return Err("the command is empty".into());
         }
         Ok(Command { argv, cwd })
+    }
+
+    /// Starts the program in `dir` with `environment`, its three streams piped, leading
+    /// a process group of its own. `Err`: it could not be started.
+    pub fn start(
+        &self,
+        dir: &Path,
+        environment: &Environment,
+    ) -> Result<(Child, ProcessGroup), String> {
+        let program = &self.argv[0];
+        let mut command = tokio::process::Command::new(program);
+        command.args(&self.argv[1..]).current_dir(dir);
+        environment.apply(&mut command);
+        let child = command
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .process_group(0)
+            .kill_on_drop(true)
+            .spawn()
+            .map_err(|e| format!("cannot start `{program}` (in {}): {e}", dir.display()))?;
+        let group = ProcessGroup::of(&child);
+        Ok((child, group))
     }
 
     /// The command as a shell line (for reports and for pasting into a terminal).

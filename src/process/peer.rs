@@ -1,15 +1,17 @@
 //! A long-lived process spoken to both ways (ACP: one agent per run): frames written
 //! on its stdin while its stdout is read as bounded lines, stderr kept bounded, and an
-//! end that does not trust a closed stdin (SIGTERM, then SIGKILL after a grace).
+//! end that does not trust a closed stdin (SIGTERM, then SIGKILL after a grace, to its
+//! whole process group).
 //! Like [`run_once`](super::run_once) it frames nothing: a line is the caller's to read.
 
 use super::command::Command;
+use super::environment::Environment;
+use super::group::ProcessGroup;
 use super::lines::{Line, LineLimits, LineReader, ReadEnd};
 use super::run::{Ending, MAX_STDERR_BYTES};
 use super::stderr::{self, Captured};
 use super::terminate;
 use std::os::unix::process::ExitStatusExt as _;
-use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::io::AsyncWriteExt as _;
@@ -19,16 +21,15 @@ use tokio::sync::mpsc;
 /// How to start a peer.
 pub struct PeerOptions<'a> {
     pub command: &'a Command,
-    /// Added to the parent environment (`MMCONFORM_WITNESS_URL`, `--target-env`).
-    pub env: Vec<(String, String)>,
-    /// Removed from it (`--target-unset`).
-    pub unset: Vec<String>,
+    /// The allow-list, `--target-env` and the protocol's own (`MMCONFORM_WITNESS_URL`).
+    pub environment: Environment,
     pub limits: LineLimits,
 }
 
 /// A running process and both of its directions.
 pub struct Peer {
     child: Child,
+    group: ProcessGroup,
     to_stdin: Option<mpsc::UnboundedSender<Vec<u8>>>,
     from_stdout: mpsc::Receiver<Result<Line, ReadEnd>>,
     ended: Option<ReadEnd>,
@@ -48,20 +49,7 @@ impl Peer {
                 (fresh.path().to_path_buf(), Some(fresh))
             }
         };
-        let program = &options.command.argv[0];
-        let mut command = tokio::process::Command::new(program);
-        command.args(&options.command.argv[1..]).current_dir(&dir);
-        for name in &options.unset {
-            command.env_remove(name);
-        }
-        let mut child = command
-            .envs(options.env.iter().map(|(k, v)| (k, v)))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .kill_on_drop(true)
-            .spawn()
-            .map_err(|e| format!("cannot start `{program}` (in {}): {e}", dir.display()))?;
+        let (mut child, group) = options.command.start(&dir, &options.environment)?;
         let stdin = child.stdin.take().ok_or("the process has no stdin")?;
         let stdout = child.stdout.take().ok_or("the process has no stdout")?;
         let captured = Arc::new(Mutex::new(Captured::default()));
@@ -70,6 +58,7 @@ impl Peer {
         }
         Ok(Peer {
             child,
+            group,
             to_stdin: Some(write_task(stdin)),
             from_stdout: read_task(LineReader::new(stdout, options.limits)),
             ended: None,
@@ -119,19 +108,21 @@ impl Peer {
     }
 
     /// Ends the process: stdin closed, SIGTERM, SIGKILL after `grace` (agents often
-    /// ignore a closed stdin), and its exit status when one was seen.
+    /// ignore a closed stdin), and its exit status when one was seen; then whatever is
+    /// left of its process group.
     pub async fn close(mut self, grace: Duration) -> (Ending, Captured) {
         self.to_stdin = None;
         let ending = match self.exited() {
             Some(ending) => ending,
             None => {
-                terminate::terminate(&mut self.child, grace).await;
+                terminate::terminate(&mut self.child, &self.group, grace).await;
                 match tokio::time::timeout(grace, self.child.wait()).await {
                     Ok(Ok(status)) => ending_of(status),
                     _ => Ending::Unknown,
                 }
             }
         };
+        self.group.end(grace).await;
         (ending, self.stderr())
     }
 }
@@ -196,8 +187,7 @@ mod tests {
         let command = sh("while read l; do echo \"got $l $X\"; done");
         let mut peer = Peer::spawn(PeerOptions {
             command: &command,
-            env: vec![("X".into(), "x1".into())],
-            unset: vec![],
+            environment: Environment::default().with("X", "x1"),
             limits: limits(),
         })
         .unwrap();
@@ -214,8 +204,10 @@ mod tests {
         let command = sh("trap '' TERM; echo up; while :; do sleep 1; done");
         let mut peer = Peer::spawn(PeerOptions {
             command: &command,
-            env: vec![],
-            unset: vec!["HOME".into()],
+            environment: Environment {
+                unset: vec!["HOME".into()],
+                ..Environment::default()
+            },
             limits: limits(),
         })
         .unwrap();
@@ -227,12 +219,34 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn closing_ends_what_the_process_started() {
+        let dir = tempfile::tempdir().unwrap();
+        let pidfile = dir.path().join("pid");
+        let script = format!(
+            "(trap '' TERM; exec sleep 1000) </dev/null >/dev/null 2>&1 & echo $! > {}; echo up; cat >/dev/null",
+            pidfile.display()
+        );
+        let mut peer = Peer::spawn(PeerOptions {
+            command: &sh(&script),
+            environment: Environment::default(),
+            limits: limits(),
+        })
+        .unwrap();
+        assert_eq!(peer.next_line().await.unwrap().text, "up");
+        peer.close(Duration::from_millis(300)).await;
+        let pid = crate::process::run::tests::pid_in(&pidfile);
+        assert!(
+            !crate::process::run::tests::running(pid),
+            "{pid} outlived the peer"
+        );
+    }
+
+    #[tokio::test]
     async fn endless_output_ends_at_a_bound() {
         let command = sh("yes");
         let mut peer = Peer::spawn(PeerOptions {
             command: &command,
-            env: vec![],
-            unset: vec![],
+            environment: Environment::default(),
             limits: limits(),
         })
         .unwrap();

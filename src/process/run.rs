@@ -4,13 +4,14 @@
 //! its first line shows it under way.
 
 use super::command::Command;
+use super::environment::Environment;
+use super::group::ProcessGroup;
 use super::lines::{Line, LineLimits, LineReader, ReadEnd};
 use super::stderr::{self, Captured};
-use super::terminate::{self, Terminated};
+use super::terminate;
 use crate::stop::{Stop, StopReason};
 use std::os::unix::process::ExitStatusExt as _;
 use std::path::PathBuf;
-use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::io::AsyncWriteExt as _;
@@ -20,11 +21,10 @@ use tokio::time::Instant;
 /// How stderr is kept at most.
 pub const MAX_STDERR_BYTES: usize = 64 * 1024;
 
-/// How to run a process once.
-pub struct RunOptions<'a> {
+/// How to run a process once; `T` is what is kept of each stdout line.
+pub struct RunOptions<'a, T> {
     pub command: &'a Command,
-    /// Added to the parent environment.
-    pub env: Vec<(String, String)>,
+    pub environment: Environment,
     /// Written on stdin, which is then closed.
     pub input: Vec<u8>,
     pub limits: LineLimits,
@@ -38,8 +38,11 @@ pub struct RunOptions<'a> {
     /// Send SIGTERM as soon as the first stdout line arrives (an abort, sent only once
     /// the process is demonstrably under way).
     pub sigterm_on_first_line: bool,
-    /// A line after which the process is expected to exit (a protocol's last message).
-    pub ends_output: &'a (dyn Fn(&Line) -> bool + Sync),
+    /// What is kept of each stdout line: the protocol reads a line once, as it arrives,
+    /// and keeps only what it judges on (a flood of lines must not be a flood of memory).
+    pub keep: &'a mut (dyn FnMut(Line) -> T + Send + Sync),
+    /// A kept line after which the process is expected to exit (a protocol's last message).
+    pub ends_output: &'a (dyn Fn(&T) -> bool + Sync),
 }
 
 /// How the process ended.
@@ -100,10 +103,10 @@ impl WorkDir {
     }
 }
 
-/// A finished run.
+/// A finished run: what was kept of each stdout line, in order, and how it ended.
 #[derive(Debug, Clone)]
-pub struct Finished {
-    pub lines: Vec<Line>,
+pub struct Finished<T> {
+    pub lines: Vec<T>,
     pub read_end: ReadEnd,
     pub ending: Ending,
     /// Set when we ended the process (not its own exit).
@@ -116,24 +119,13 @@ pub struct Finished {
 }
 
 /// Starts `options.command` and runs it to its end. `Err`: it could not be started.
-pub async fn run_once(options: RunOptions<'_>) -> Result<Finished, String> {
+pub async fn run_once<T: Send>(mut options: RunOptions<'_, T>) -> Result<Finished<T>, String> {
     let started = Instant::now();
     let workdir = match &options.command.cwd {
         Some(dir) => WorkDir::given(dir.clone()),
         None => WorkDir::fresh()?,
     };
-    let dir = &workdir.path;
-    let program = &options.command.argv[0];
-    let mut child = tokio::process::Command::new(program)
-        .args(&options.command.argv[1..])
-        .current_dir(dir)
-        .envs(options.env.iter().map(|(k, v)| (k, v)))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .map_err(|e| format!("cannot start `{program}` (in {}): {e}", dir.display()))?;
+    let (mut child, mut group) = options.command.start(&workdir.path, &options.environment)?;
     if let Some(mut stdin) = child.stdin.take() {
         let input = options.input.clone();
         // A process that never reads its stdin must not hold the run: the write is its own task.
@@ -154,14 +146,23 @@ pub async fn run_once(options: RunOptions<'_>) -> Result<Finished, String> {
         deadline: started + options.timeout,
         abort: None,
     };
-    let (read_end, mut ended_by) = read.drive(&mut child, &options).await;
+    let (read_end, mut ended_by) = read.drive(&mut child, &group, &mut options).await;
     if ended_by.is_none() && read_end.is_bound() {
         ended_by = Some(EndedBy::Bound);
     }
-    let (ending, outlived) = reap(&mut child, ended_by.is_some(), &options, read.deadline).await;
+    let (ending, outlived) = reap(
+        &mut child,
+        &group,
+        ended_by.is_some(),
+        &options,
+        read.deadline,
+    )
+    .await;
     if outlived {
         ended_by = Some(EndedBy::Timeout);
     }
+    // Whatever it started and left behind ends with it.
+    group.end(options.grace).await;
     if let Some(task) = stderr_task {
         // A child of the process may keep stderr open: take what arrived by then.
         let _ = tokio::time::timeout(options.grace, task).await;
@@ -179,20 +180,21 @@ pub async fn run_once(options: RunOptions<'_>) -> Result<Finished, String> {
     })
 }
 
-struct Reading<R> {
+struct Reading<R, T> {
     reader: LineReader<R>,
-    lines: Vec<Line>,
+    lines: Vec<T>,
     deadline: Instant,
     abort: Option<Abort>,
 }
 
-impl<R: tokio::io::AsyncRead + Unpin> Reading<R> {
+impl<R: tokio::io::AsyncRead + Unpin, T> Reading<R, T> {
     /// Reads until stdout closes or something ends the process; returns why reading
     /// ended and, when we ended the process, why.
     async fn drive(
         &mut self,
         child: &mut Child,
-        options: &RunOptions<'_>,
+        group: &ProcessGroup,
+        options: &mut RunOptions<'_, T>,
     ) -> (ReadEnd, Option<EndedBy>) {
         let mut abort_until: Option<Instant> = None;
         let mut linger_until: Option<Instant> = None;
@@ -205,6 +207,7 @@ impl<R: tokio::io::AsyncRead + Unpin> Reading<R> {
             tokio::select! {
                 next = self.reader.next_line() => match next {
                     Ok(line) => {
+                        let line = (options.keep)(line);
                         if (options.ends_output)(&line) && linger_until.is_none() {
                             linger_until = Some(Instant::now() + options.after_end);
                         }
@@ -217,7 +220,7 @@ impl<R: tokio::io::AsyncRead + Unpin> Reading<R> {
                     }
                     Err(end) => {
                         if end.is_bound() {
-                            terminate::terminate(child, options.grace).await;
+                            terminate::terminate(child, group, options.grace).await;
                         }
                         return (end, None);
                     }
@@ -234,11 +237,11 @@ impl<R: tokio::io::AsyncRead + Unpin> Reading<R> {
                     } else {
                         EndedBy::Timeout
                     };
-                    terminate::terminate(child, options.grace).await;
+                    terminate::terminate(child, group, options.grace).await;
                     return (ReadEnd::Eof, Some(why));
                 }
                 reason = options.stop.wait() => {
-                    terminate::terminate(child, options.grace).await;
+                    terminate::terminate(child, group, options.grace).await;
                     return (ReadEnd::Eof, Some(EndedBy::Stop(reason)));
                 }
             }
@@ -248,10 +251,11 @@ impl<R: tokio::io::AsyncRead + Unpin> Reading<R> {
 
 /// Waits for the exit status: within what is left of the run's time (then ended: the
 /// flag says so), or at once after we ended it.
-async fn reap(
+async fn reap<T>(
     child: &mut Child,
+    group: &ProcessGroup,
     ended_by_us: bool,
-    options: &RunOptions<'_>,
+    options: &RunOptions<'_, T>,
     deadline: Instant,
 ) -> (Ending, bool) {
     let mut outlived = false;
@@ -263,9 +267,7 @@ async fn reap(
             Err(_) => {
                 // stdout closed but the process lives on past the timeout.
                 outlived = true;
-                if terminate::terminate(child, options.grace).await == Terminated::Killed {
-                    let _ = child.start_kill();
-                }
+                terminate::terminate(child, group, options.grace).await;
                 tokio::time::timeout(options.grace, child.wait()).await
             }
         }
@@ -283,4 +285,4 @@ async fn reap(
 
 #[cfg(test)]
 #[path = "run_tests.rs"]
-mod tests;
+pub(crate) mod tests;

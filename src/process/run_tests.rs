@@ -11,6 +11,10 @@ fn sh(script: &str) -> Command {
     }
 }
 
+fn kept(line: Line) -> Line {
+    line
+}
+
 fn never_ends(_: &Line) -> bool {
     false
 }
@@ -24,10 +28,10 @@ async fn go(
     timeout_ms: u64,
     abort: bool,
     ends: &(dyn Fn(&Line) -> bool + Sync),
-) -> Finished {
+) -> Finished<Line> {
     run_once(RunOptions {
         command,
-        env: vec![("MMCONFORM_CASE".into(), "c1".into())],
+        environment: Environment::default().with("MMCONFORM_CASE", "c1"),
         input: b"hello\n".to_vec(),
         limits: LineLimits::for_body_cap(1 << 20),
         timeout: Duration::from_millis(timeout_ms),
@@ -35,6 +39,7 @@ async fn go(
         after_end: Duration::from_millis(500),
         stop: Stop::never(),
         sigterm_on_first_line: abort,
+        keep: &mut kept,
         ends_output: ends,
     })
     .await
@@ -114,7 +119,7 @@ async fn a_program_that_does_not_exist_cannot_start() {
     };
     let err = run_once(RunOptions {
         command: &cmd,
-        env: Vec::new(),
+        environment: Environment::default(),
         input: Vec::new(),
         limits: LineLimits::for_body_cap(1024),
         timeout: Duration::from_secs(1),
@@ -122,9 +127,52 @@ async fn a_program_that_does_not_exist_cannot_start() {
         after_end: Duration::from_millis(100),
         stop: Stop::never(),
         sigterm_on_first_line: false,
+        keep: &mut kept,
         ends_output: &never_ends,
     })
     .await
     .unwrap_err();
     assert!(err.contains("cannot start `/nonexistent/bridge`"), "{err}");
+}
+
+/// Whether `pid` is a running process (a zombie waiting for its reaper is not).
+pub(crate) fn running(pid: i32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+        let state = stat.rsplit_once(") ").map(|(_, rest)| rest.chars().next());
+        !matches!(state, Some(Some('Z' | 'X')))
+    })
+}
+
+/// The pid a program wrote to `path`.
+pub(crate) fn pid_in(path: &std::path::Path) -> i32 {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap()
+}
+
+#[tokio::test]
+async fn what_a_program_started_and_left_behind_ends_with_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let pidfile = dir.path().join("pid");
+    // The helper ignores SIGTERM and holds no stream of ours: only SIGKILL to the group ends it.
+    let script = format!(
+        "(trap '' TERM; exec sleep 1000) </dev/null >/dev/null 2>&1 & echo $! > {}; echo done",
+        pidfile.display()
+    );
+    let f = go(&sh(&script), 10_000, false, &ends_on_done).await;
+    assert_eq!(f.ending, Ending::Exited(0));
+    let pid = pid_in(&pidfile);
+    assert!(!running(pid), "the helper {pid} outlived its program");
+}
+
+#[tokio::test]
+async fn a_timeout_ends_the_whole_group() {
+    let dir = tempfile::tempdir().unwrap();
+    let pidfile = dir.path().join("pid");
+    let script = format!("sleep 1000 & echo $! > {}; wait", pidfile.display());
+    let f = go(&sh(&script), 300, false, &never_ends).await;
+    assert_eq!(f.ended_by, Some(EndedBy::Timeout));
+    assert!(!running(pid_in(&pidfile)));
 }

@@ -1,6 +1,9 @@
 //! Ending a process: SIGTERM (what a runtime's abort signal is, and the polite first
-//! step of `--timeout`), then SIGKILL when it has not exited within a grace.
+//! step of `--timeout`), then SIGKILL when it has not exited within a grace. The abort
+//! SIGTERM is the program's alone (a runtime decides how to pass it on); an end sent by
+//! mmconform goes to its whole process group.
 
+use super::group::ProcessGroup;
 use nix::sys::signal::{Signal, kill};
 use nix::unistd::Pid;
 use std::time::Duration;
@@ -24,12 +27,17 @@ pub enum Terminated {
     Killed,
 }
 
-/// SIGTERM, then SIGKILL after `grace`. The caller still reaps its exit status.
-pub async fn terminate(child: &mut Child, grace: Duration) -> Terminated {
-    sigterm(child);
+/// SIGTERM to the group, then SIGKILL to it after `grace` unless `child` exited. The
+/// caller still reaps its exit status, and ends what is left of the group.
+pub async fn terminate(child: &mut Child, group: &ProcessGroup, grace: Duration) -> Terminated {
+    // A program that left its group still gets its own SIGTERM.
+    if !group.signal(Signal::SIGTERM) {
+        sigterm(child);
+    }
     match tokio::time::timeout(grace, child.wait()).await {
         Ok(_) => Terminated::WithinGrace,
         Err(_) => {
+            group.signal(Signal::SIGKILL);
             let _ = child.start_kill();
             Terminated::Killed
         }

@@ -120,6 +120,22 @@ pub fn model_call_lines(case: &CaseResult) -> Vec<String> {
     }
 }
 
+/// Each part a witness accepted other than intact (`run --witness`), one line each:
+/// `delivery: transformed: image/gif 695 B -> image/png 947 B, same picture (...)`
+/// (a delivery that failed is among the failed assertions already).
+pub fn delivery_lines(case: &CaseResult) -> Vec<String> {
+    case.assertions
+        .iter()
+        .filter(|a| {
+            a.passed
+                && a.delivery
+                    .as_ref()
+                    .is_some_and(|d| d.outcome != crate::outcome::DeliveryOutcome::Intact)
+        })
+        .map(|a| format!("delivery: {}", a.actual))
+        .collect()
+}
+
 /// The same, each line after its call's header (`call 3: openai.chat ... -> 200, model m`),
 /// then one line per `witness.*` judgement (`witness.reached: pass (the model received:
 /// ...)`), for JUnit's `<system-out>`: the xUnit schema allows no per-case properties.

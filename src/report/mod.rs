@@ -4,6 +4,7 @@
 //! - [`junit`]: JUnit XML for CI gates.
 //! - [`json`]: the JSON evidence file, described by `schemas/report.schema.json`.
 //! - [`github_summary`]: the verdict as Markdown for a CI job's summary page.
+//! - [`html`]: one run as a self-contained HTML page (`--html`).
 //!
 //! Events reach the reporters through one [`fanout::FanOut`], which redacts each event
 //! once ([`scrub`]); the two file reporters write atomically ([`atomic`]) on
@@ -17,6 +18,7 @@ pub mod causes;
 pub mod evidence;
 pub mod fanout;
 pub mod github_summary;
+pub mod html;
 pub mod json;
 pub mod junit;
 mod junit_strict;
@@ -32,6 +34,7 @@ mod no_secret_leaks;
 
 pub use atomic::{check_writable, write_atomically};
 pub use github_summary::{GithubSummaryReporter, SummaryWrite};
+pub use html::HtmlReporter;
 pub use json::JsonReporter;
 pub use junit::JunitReporter;
 pub use terminal::{TerminalOptions, TerminalReporter};

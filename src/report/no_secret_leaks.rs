@@ -62,6 +62,12 @@ fn leaky_events() -> Vec<Event> {
                     actual: CANARY.into(),
                     passed: false,
                     level: None,
+                    delivery: Some(crate::outcome::Delivery {
+                        outcome: crate::outcome::DeliveryOutcome::Altered,
+                        sent: CANARY.into(),
+                        received: Some(CANARY.into()),
+                        changes: vec![CANARY.into()],
+                    }),
                 });
                 for exchange in &mut result.exchanges {
                     let request = &mut exchange.request;

@@ -11,8 +11,8 @@
 
 use crate::event::{BaselineInfo, DiscoverySnapshot, Event, RunInfo, RunSummary, WireEntry};
 use crate::outcome::{
-    AssertionResult, CaseResult, Cause, EvidenceView, Exchange, ExpectedFailure, ProtocolEvidence,
-    RecordedRequest, RecordedResponse, Requirement,
+    AssertionResult, CaseResult, Cause, Delivery, EvidenceView, Exchange, ExpectedFailure,
+    ProtocolEvidence, RecordedRequest, RecordedResponse, Requirement,
 };
 use crate::redact::Redactor;
 
@@ -42,6 +42,12 @@ pub fn scrub_case(redactor: &Redactor, case: &CaseResult) -> CaseResult {
                 actual: r(&a.actual),
                 passed: a.passed,
                 level: a.level,
+                delivery: a.delivery.as_ref().map(|d| Delivery {
+                    outcome: d.outcome,
+                    sent: r(&d.sent),
+                    received: d.received.as_deref().map(r),
+                    changes: d.changes.iter().map(|c| r(c)).collect(),
+                }),
             })
             .collect(),
         decided_on: case.decided_on.iter().map(|d| r(d)).collect(),

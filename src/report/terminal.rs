@@ -327,6 +327,11 @@ impl TerminalReporter {
             text.push_str(&format!(" {}", self.paint(&duration, Paint::Dim)));
         }
         text.push('\n');
+        // A part that arrived transformed, altered or as text is worth seeing on a
+        // passing line too.
+        for line in evidence::delivery_lines(case) {
+            push_indented(&mut text, &printable(&line));
+        }
         if self.options.verbose {
             for line in evidence::model_call_lines(case) {
                 push_indented(&mut text, &printable(&line));

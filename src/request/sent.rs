@@ -41,8 +41,15 @@ pub struct SentMedia {
 /// Where a part's bytes come from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SentSource {
-    /// Generated inline data, stamped with the case's nonce.
-    Data { bytes: u64, sha256: String },
+    /// Generated inline data, stamped with the case's nonce; a picture's or sound's
+    /// `shape` (`104x104`, `8000 Hz mono`) names what a transformation changed, and
+    /// `kept` is the file itself when small, to tell a cut copy from a re-encoded one.
+    Data {
+        bytes: u64,
+        sha256: String,
+        shape: Option<String>,
+        kept: Option<Kept>,
+    },
     /// A literal `data` value from the scenario (malformed on purpose, usually).
     LiteralData,
     /// A reference the host resolves (`url`, `mediaRef`, `file`): no bytes sent.
@@ -50,6 +57,19 @@ pub enum SentSource {
     /// No source, or several: a shape error on purpose.
     Malformed,
 }
+
+/// A sent file kept for comparison (shown by its length only).
+#[derive(Clone, PartialEq, Eq)]
+pub struct Kept(pub std::sync::Arc<[u8]>);
+
+impl std::fmt::Debug for Kept {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Kept({} B)", self.0.len())
+    }
+}
+
+/// Largest sent file kept to compare with what arrived.
+const MAX_KEPT: usize = 1 << 20;
 
 impl SentMedia {
     /// `image/png 1,234 B`, `image/png (url)`.
@@ -151,6 +171,10 @@ fn media_part(
             SentSource::Data {
                 bytes: bytes.len() as u64,
                 sha256: crate::digest::sha256_hex(&bytes),
+                shape: media::content::read(&bytes, &media::content::Bounds::default())
+                    .ok()
+                    .map(|c| c.shape()),
+                kept: (bytes.len() <= MAX_KEPT).then(|| Kept(bytes.into())),
             }
         }
         [MediaSource::Url] => SentSource::Reference("url"),
@@ -200,7 +224,9 @@ mod tests {
                 mime: "audio/wav".into(),
                 source: SentSource::Data {
                     bytes: wav.len() as u64,
-                    sha256: crate::digest::sha256_hex(&wav)
+                    sha256: crate::digest::sha256_hex(&wav),
+                    shape: Some("8000 Hz mono".into()),
+                    kept: Some(Kept(wav.clone().into())),
                 },
                 detail: None,
                 filename: None,

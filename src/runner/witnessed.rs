@@ -58,7 +58,39 @@ pub async fn record(
     };
     // Any drop in the run may have been this case's call: the log keeps the oldest.
     let full = w.witness.dropped() > 0;
-    judge(w, record, expect, answered, &calls, full, observed)
+    let finding = judge(w, expect, answered, &calls, full, observed);
+    if matches!(finding, WitnessFinding::Judged(_)) {
+        let notes = metadata_notes(w, expect, &calls, record);
+        record.notes.extend(notes);
+    }
+    finding
+}
+
+/// What the host invented or could not carry of the parts' metadata
+/// (`judge::witness_metadata`), said beside the judgement; the case's own requests
+/// are where a filename is looked for.
+fn metadata_notes(
+    w: &Witnessed<'_>,
+    expect: WitnessExpectation,
+    calls: &[ModelCall],
+    record: &CaseResult,
+) -> Vec<String> {
+    let Some(Ok(sent)) = w
+        .spec
+        .request
+        .as_ref()
+        .and_then(|r| r.body.as_ref())
+        .map(|body| sent_parts(body, w.resolve, w.nonce))
+    else {
+        return Vec::new();
+    };
+    let requests: Vec<&str> = record
+        .exchanges
+        .iter()
+        .filter(|e| !e.cached)
+        .filter_map(|e| e.request.body.as_deref())
+        .collect();
+    crate::judge::witness_metadata::notes(expect, &sent, calls, w.nonce, &requests)
 }
 
 /// The note a case with `expect.witness` carries in a run without `--witness`.
@@ -103,11 +135,8 @@ fn judged_on_its_answer(observed: Outcome) -> bool {
     matches!(observed, Outcome::Pass | Outcome::Fail | Outcome::Warn)
 }
 
-/// Judges `expect.witness` on `calls`; the metadata the model received that the case's
-/// requests did not carry (a filename the host named) becomes notes on `record`.
 fn judge(
     w: &Witnessed<'_>,
-    record: &mut CaseResult,
     expect: WitnessExpectation,
     answered: Answered,
     calls: &[ModelCall],
@@ -131,21 +160,14 @@ fn judge(
         },
         None => Vec::<SentPart>::new(),
     };
-    let assertions = witness_judge::judge(expect, &sent, calls, w.nonce, answered);
-    let requests: Vec<&str> = record
-        .exchanges
-        .iter()
-        .filter(|e| !e.cached)
-        .filter_map(|e| e.request.body.as_deref())
-        .collect();
-    let reported = crate::judge::witness_metadata::notes(expect, &sent, calls, w.nonce, &requests);
+    let want = w.spec.expect.delivery.unwrap_or_default();
+    let assertions = witness_judge::judge(expect, want, &sent, calls, w.nonce, answered);
     if log_was_full && may_rest_on_a_dropped_call(expect, &assertions) {
         return WitnessFinding::Blocked(format!(
             "{what} cannot be judged: the witness's call log was full and dropped {} call(s), which may include this case's",
             w.witness.dropped()
         ));
     }
-    record.notes.extend(reported);
     WitnessFinding::Judged(assertions)
 }
 

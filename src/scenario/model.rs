@@ -292,6 +292,10 @@ pub struct Expectations {
     /// (`protocol::a2a::expect`).
     #[serde(default)]
     pub a2a: Option<Value>,
+    /// `run --witness`, with `witness: reached` or `delivered`: which forms of a part's
+    /// arrival count as delivered (default: intact or transformed).
+    #[serde(default)]
+    pub delivery: Option<DeliveryExpectation>,
     /// agentruntime: what the bridge's run must show.
     #[serde(default)]
     pub run: Option<RunExpectation>,
@@ -391,6 +395,34 @@ pub enum WitnessExpectation {
     /// The prompt reaches the model; media arriving too is noted, not required
     /// (agentruntime: media of an undeclared type).
     Prompt,
+}
+
+/// `expect.delivery`: how an inline part sent may arrive and still count as
+/// delivered (`judge::delivery`). A placeholder, a file name or a description is never
+/// a delivery, whatever this says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DeliveryExpectation {
+    /// The same bytes (length and SHA-256): for a protocol that promises to forward
+    /// bytes unchanged.
+    Intact,
+    /// The same bytes, or the same picture or sound re-encoded, scaled or resampled
+    /// (recognised by its content stamp); a document reduced to its text is a SHOULD
+    /// failure, a picture or sound reduced to text a MUST one.
+    #[default]
+    Transformed,
+    /// As `transformed`, and a document reduced to its text counts as delivered too.
+    Text,
+}
+
+impl DeliveryExpectation {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DeliveryExpectation::Intact => "intact",
+            DeliveryExpectation::Transformed => "transformed",
+            DeliveryExpectation::Text => "text",
+        }
+    }
 }
 
 impl WitnessExpectation {

@@ -9,6 +9,17 @@ use super::template;
 use serde_json::Value;
 
 pub fn check(case: &CaseSpec, raw: &Value, base: &str, out: &mut Vec<Finding>) {
+    let delivers = matches!(
+        case.expect.witness,
+        Some(WitnessExpectation::Reached | WitnessExpectation::Delivered)
+    );
+    if case.expect.delivery.is_some() && !delivers {
+        out.push((
+            format!("{base}/expect/delivery"),
+            true,
+            "`expect.delivery` says how parts that reach the model may arrive: it needs `witness: reached` or `delivered`".into(),
+        ));
+    }
     let Some(expect) = case.expect.witness else {
         return;
     };
@@ -109,6 +120,19 @@ mod tests {
         assert!(findings(case(body, "reached")).is_empty());
         let text = json!({"messages": [{"role": "user", "content": "hi {nonce}"}]});
         assert!(findings(case(text, "withheld")).is_empty());
+    }
+
+    #[test]
+    fn delivery_needs_an_expectation_that_delivers() {
+        let body = json!({"messages": [{"role": "user", "content": "hi {nonce}"}]});
+        let mut reached = case(body.clone(), "reached");
+        reached["expect"]["delivery"] = json!("intact");
+        assert!(findings(reached).is_empty());
+        let mut withheld = case(body, "withheld");
+        withheld["expect"]["delivery"] = json!("intact");
+        let found = findings(withheld);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].0, "/cases/0/expect/delivery");
     }
 
     #[test]

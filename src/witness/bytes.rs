@@ -1,7 +1,10 @@
 //! From what a part carries to what the witness keeps of it: length, SHA-256, stamps
 //! and signature, computed a chunk at a time so a 48 MiB file never sits in memory
-//! decoded (data URLs are read by [`crate::wire::data_url`]).
+//! decoded (data URLs are read by [`crate::wire::data_url`]). A picture or sound up to
+//! [`MAX_CONTENT_BYTES`] is also kept whole while it is digested, to be decoded and its
+//! content stamp read ([`mmconform_media::content`]), within that crate's bounds.
 
+use super::record::ContentSeen;
 use base64::engine::general_purpose::STANDARD;
 use mmconform_media::StampScanner;
 use sha2::{Digest as _, Sha256};
@@ -10,6 +13,9 @@ use sha2::{Digest as _, Sha256};
 const CHUNK_CHARS: usize = 64 * 1024;
 /// Bytes of the start of a file kept for its signature.
 const HEAD: usize = 16;
+/// Largest picture or sound decoded for its content stamp; a larger one is recorded as
+/// unread (a host's copy of a generated file is far smaller).
+pub const MAX_CONTENT_BYTES: usize = 16 << 20;
 
 /// What the witness keeps of a part's decoded bytes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -18,6 +24,8 @@ pub struct Digest {
     pub sha256: String,
     pub stamps: Vec<String>,
     pub sniffed: Option<&'static str>,
+    /// A picture or sound: what decoding it said.
+    pub content: Option<ContentSeen>,
 }
 
 /// Feeds decoded bytes piece by piece.
@@ -26,6 +34,9 @@ struct Digester {
     len: u64,
     stamps: StampScanner,
     head: Vec<u8>,
+    /// The whole file while it may be a picture or sound of at most
+    /// [`MAX_CONTENT_BYTES`]; dropped as soon as it cannot be.
+    kept: Option<Vec<u8>>,
 }
 
 impl Digester {
@@ -35,6 +46,7 @@ impl Digester {
             len: 0,
             stamps: StampScanner::new(),
             head: Vec::with_capacity(HEAD),
+            kept: Some(Vec::new()),
         }
     }
 
@@ -44,16 +56,43 @@ impl Digester {
         self.stamps.feed(piece);
         let room = HEAD - self.head.len();
         self.head.extend_from_slice(&piece[..room.min(piece.len())]);
+        let decodable = self.head.len() < HEAD || has_content(&self.head);
+        match &mut self.kept {
+            Some(kept) if decodable && kept.len() + piece.len() <= MAX_CONTENT_BYTES => {
+                kept.extend_from_slice(piece);
+            }
+            _ => self.kept = None,
+        }
     }
 
     fn finish(self) -> Digest {
+        let sniffed = mmconform_media::sniff_mime(&self.head);
+        let content = has_content(&self.head).then(|| match &self.kept {
+            Some(kept) => ContentSeen::of(mmconform_media::content::read(
+                kept,
+                &mmconform_media::content::Bounds::default(),
+            )),
+            None => ContentSeen::of(Err(format!(
+                "larger than the {} MiB the witness decodes",
+                MAX_CONTENT_BYTES >> 20
+            ))),
+        });
         Digest {
             len: self.len,
             sha256: crate::digest::hex(&self.hasher.finalize()),
             stamps: self.stamps.finish(),
-            sniffed: mmconform_media::sniff_mime(&self.head),
+            sniffed,
+            content,
         }
     }
+}
+
+/// Whether a file starting with `head` is a picture or sound with a content stamp reader.
+fn has_content(head: &[u8]) -> bool {
+    matches!(
+        mmconform_media::sniff_mime(head),
+        Some("image/png" | "image/jpeg" | "image/gif" | "image/webp" | "audio/wav" | "audio/mpeg")
+    )
 }
 
 /// The digest of bytes already in memory (text, percent-decoded data).
@@ -143,6 +182,35 @@ mod tests {
         assert_eq!(
             digest_bytes(b"abc").sha256,
             "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+    }
+
+    #[test]
+    fn a_picture_or_sound_is_decoded_for_its_content_stamp_and_anything_else_is_not() {
+        let nonce = "0123456789abcdef-c4";
+        let gif = mmconform_media::generate("image/gif", nonce);
+        let digest = digest_base64(&STANDARD.encode(&gif)).unwrap();
+        let content = digest.content.unwrap();
+        assert_eq!(content.stamp.as_deref(), Some(nonce));
+        assert_eq!((content.width, content.height), (Some(104), Some(104)));
+        let wav = digest_bytes(&mmconform_media::generate("audio/wav", nonce));
+        assert_eq!(wav.content.unwrap().rate, Some(8_000));
+        assert_eq!(
+            digest_bytes(&mmconform_media::generate("application/pdf", nonce)).content,
+            None
+        );
+        // A picture too large to decode is recorded as unread, with its digest intact.
+        let big =
+            mmconform_media::generate_sized("image/png", nonce, MAX_CONTENT_BYTES + 1).unwrap();
+        let digest = digest_bytes(&big);
+        assert_eq!(digest.len, big.len() as u64);
+        let unread = digest.content.unwrap().unread.unwrap();
+        assert!(unread.contains("larger than"), "{unread}");
+        // A broken picture too.
+        let broken = digest_bytes(&gif[..40]).content.unwrap();
+        assert!(
+            broken.unread.is_some() && broken.stamp.is_none(),
+            "{broken:?}"
         );
     }
 

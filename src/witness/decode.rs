@@ -116,7 +116,8 @@ impl<'a> Collector<'a> {
             self.out.parts.push(part);
             return;
         }
-        for stamp in part.stamps {
+        let content = part.content.and_then(|c| c.stamp);
+        for stamp in part.stamps.into_iter().chain(content) {
             let more = &mut self.out.more_stamps;
             if more.len() < MAX_MORE_STAMPS && !more.contains(&stamp) {
                 more.push(stamp);

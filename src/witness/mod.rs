@@ -8,8 +8,9 @@
 //! `/v1` work too), and Gemini (`/v1beta/models/{model}:generateContent`,
 //! `:streamGenerateContent`, `:countTokens`; see `wire/gemini`). Each call is decoded part
 //! by part ([`record::Part`]: kind, wire form, declared and sniffed type, length,
-//! SHA-256, the nonces stamped in its bytes, problems) into a [`ModelCall`] kept in a
-//! bounded log, and answered with a valid completion that says what was seen.
+//! SHA-256, the nonces stamped in its bytes, a picture's or sound's decoded shape and
+//! the nonce its content carries, problems) into a [`ModelCall`] kept in a bounded log,
+//! and answered with a valid completion that says what was seen.
 //!
 //! It knows nothing of runs or protocols: a run starts one, points the host at
 //! [`RunningWitness::base_url`], stamps each case's media with its own nonce and asks
@@ -38,7 +39,7 @@ pub mod rules;
 pub mod wire;
 
 pub use config::{Limits, MODEL_ID, WitnessConfig};
-pub use record::{ModelCall, Part, PartKind, Problem, ProblemCode, SourceKind, Wire};
+pub use record::{ContentSeen, ModelCall, Part, PartKind, Problem, ProblemCode, SourceKind, Wire};
 
 use routes::Shared;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};

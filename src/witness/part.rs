@@ -201,6 +201,7 @@ fn set_digest(part: &mut Part, digest: Digest) {
     part.sha256 = Some(digest.sha256);
     part.sniffed = digest.sniffed.map(str::to_string);
     part.stamps = digest.stamps;
+    part.content = digest.content;
 }
 
 /// The kind a MIME type's top-level type names, if it is a media kind.

@@ -221,6 +221,10 @@ pub struct Part {
     pub file_id: Option<String>,
     /// Nonces stamped in the decoded bytes or the text (`mmconform_media::find_stamps`).
     pub stamps: Vec<String>,
+    /// A picture or sound: what it decoded to and the nonce its content carries, so a
+    /// copy a host re-encoded is still recognised (`None`: not a picture or sound).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content: Option<ContentSeen>,
     /// Text parts and plain-text documents: the text, cut (see `text_bytes`).
     pub text: Option<String>,
     /// The text's full length in bytes.
@@ -248,6 +252,7 @@ impl Part {
             url: None,
             file_id: None,
             stamps: Vec::new(),
+            content: None,
             text: None,
             text_bytes: None,
             problems: Vec::new(),
@@ -255,19 +260,120 @@ impl Part {
     }
 
     /// True when a stamp names `nonce` (exactly, or `nonce-<suffix>` as `media export`
-    /// and per-part stamps write), or the kept text or URL names it as a word of its
-    /// own (see [`text_names`]).
+    /// and per-part stamps write), in the bytes or in the content, or the kept text or
+    /// URL names it as a word of its own (see [`text_names`]).
     pub fn carries(&self, nonce: &str) -> bool {
         if nonce.is_empty() {
             return false;
         }
         self.stamps.iter().any(|s| stamp_names(s, nonce))
+            || self.content_carries(nonce)
             || self.text.as_deref().is_some_and(|t| text_names(t, nonce))
             || self.url.as_deref().is_some_and(|u| text_names(u, nonce))
     }
 
+    /// True when the picture or sound itself carries `nonce` (its content stamp).
+    pub fn content_carries(&self, nonce: &str) -> bool {
+        !nonce.is_empty()
+            && self
+                .content
+                .as_ref()
+                .and_then(|c| c.stamp.as_deref())
+                .is_some_and(|s| stamp_names(s, nonce))
+    }
+
     pub fn problem(&mut self, code: ProblemCode, message: impl Into<String>) {
         self.problems.push(Problem::new(code, message));
+    }
+}
+
+/// What a picture or sound part decoded to (`mmconform_media::content::read`), and the
+/// nonce its pixels or tones carry.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ContentSeen {
+    /// Pixels, for a picture.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub width: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub height: Option<u32>,
+    /// Samples per second, for a sound.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rate: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub channels: Option<usize>,
+    /// Milliseconds decoded (the first 30 s at most).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub millis: Option<u64>,
+    /// The nonce the content stamp names; `None` when it carries none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stamp: Option<String>,
+    /// Why the content could not be read: too large to decode, refused by a bound,
+    /// damaged (then every other field is absent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unread: Option<String>,
+}
+
+impl ContentSeen {
+    /// The record of what `mmconform_media::content::read` said.
+    pub fn of(read: Result<mmconform_media::content::Content, String>) -> ContentSeen {
+        use mmconform_media::content::Content;
+        let none = ContentSeen {
+            width: None,
+            height: None,
+            rate: None,
+            channels: None,
+            millis: None,
+            stamp: None,
+            unread: None,
+        };
+        match read {
+            Ok(Content::Image {
+                width,
+                height,
+                nonce,
+            }) => ContentSeen {
+                width: Some(width),
+                height: Some(height),
+                stamp: nonce,
+                ..none
+            },
+            Ok(Content::Audio {
+                rate,
+                channels,
+                millis,
+                nonce,
+            }) => ContentSeen {
+                rate: Some(rate),
+                channels: Some(channels),
+                millis: Some(millis),
+                stamp: nonce,
+                ..none
+            },
+            Err(why) => ContentSeen {
+                unread: Some(why),
+                ..none
+            },
+        }
+    }
+
+    /// `104x104`, `16000 Hz stereo` (see `Content::shape`), or `undecoded`.
+    pub fn shape(&self) -> String {
+        use mmconform_media::content::Content;
+        let content = match (self.width, self.height, self.rate, self.channels) {
+            (Some(width), Some(height), _, _) => Content::Image {
+                width,
+                height,
+                nonce: None,
+            },
+            (_, _, Some(rate), Some(channels)) => Content::Audio {
+                rate,
+                channels,
+                millis: 0,
+                nonce: None,
+            },
+            _ => return "undecoded".into(),
+        };
+        content.shape()
     }
 }
 
@@ -325,7 +431,7 @@ pub struct ModelCall {
 
 impl ModelCall {
     /// True when any part carries `nonce` (see [`Part::carries`]), or a part past the
-    /// cap was stamped with it.
+    /// cap was stamped with it (in its bytes or content).
     pub fn carries(&self, nonce: &str) -> bool {
         self.parts.iter().any(|p| p.carries(nonce))
             || (!nonce.is_empty() && self.more_stamps.iter().any(|s| stamp_names(s, nonce)))
@@ -334,7 +440,10 @@ impl ModelCall {
     /// Every stamp the call carries, distinct, in body order.
     pub fn stamps(&self) -> Vec<&str> {
         let mut out: Vec<&str> = Vec::new();
-        let all = self.parts.iter().flat_map(|p| &p.stamps);
+        let all = self.parts.iter().flat_map(|p| {
+            let content = p.content.as_ref().and_then(|c| c.stamp.as_ref());
+            p.stamps.iter().chain(content)
+        });
         for stamp in all.chain(&self.more_stamps) {
             if !out.contains(&stamp.as_str()) {
                 out.push(stamp);

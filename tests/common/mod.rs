@@ -1,6 +1,7 @@
 //! Helpers shared by the integration tests: run the built binary, read its JSON report.
 #![allow(dead_code)]
 
+pub mod hostile_target;
 pub mod junit_xsd;
 pub mod served;
 pub mod witness;

@@ -106,3 +106,95 @@ fn sigint_stops_sending_writes_incomplete_reports_and_exits_130() {
         .collect();
     assert!(late.is_empty(), "sent after SIGINT: {late:?}");
 }
+
+/// A bridge whose every run leaves helpers (one deaf to SIGTERM, one out of its
+/// process group) and then hangs: the run is mid-case when interrupted.
+const SPAWNING_BRIDGE: &str = r#"
+read line
+(trap '' TERM; exec sleep 1000) </dev/null >/dev/null 2>&1 &
+echo $! >> "$PIDS"
+setsid sleep 1000 </dev/null >/dev/null 2>&1 &
+echo $! >> "$PIDS"
+case "$line" in
+*describe*) echo '{"mediaCapabilities":{"acceptsInbound":[],"emitsOutbound":false}}'; exit 0;;
+esac
+echo '{"type":"text","text":"working"}'
+trap '' TERM
+while :; do sleep 1; done
+"#;
+
+/// Interrupts a run of [`SPAWNING_BRIDGE`] with `signals` SIGINTs, once its execute
+/// runs are under way; every process the bridges started is gone when it has exited.
+fn interrupted_leaves_nothing_running(signals: usize) {
+    let dir = tempfile::tempdir().unwrap();
+    let command = crate::common::hostile_target::script(dir.path(), "bridge.sh", SPAWNING_BRIDGE);
+    let pids = dir.path().join("pids");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mmconform"))
+        .args(["run", "--profile", "agentruntime", "--target-cmd", &command])
+        .args(["--timeout", "60", "--filter", "agentruntime.contract"])
+        .arg("--target-env")
+        .arg(format!("PIDS={}", pids.display()))
+        .arg("--report")
+        .arg(dir.path().join("report.json"))
+        .env("NO_COLOR", "1")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let guard = KillOnDrop(child.id());
+    // describe's two helpers, then the contract run's two.
+    let started = Instant::now();
+    while crate::common::hostile_target::pids(&pids).len() < 4 {
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "the execute runs never started"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    for _ in 0..signals {
+        kill(Pid::from_raw(child.id() as i32), Signal::SIGINT).unwrap();
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let signalled = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if signalled.elapsed() > Duration::from_secs(20) {
+            let _ = child.kill();
+            panic!("still running 20 s after SIGINT");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    // Reaped: its pid is no longer ours to signal.
+    std::mem::forget(guard);
+    assert_eq!(status.code(), Some(130));
+    let left: Vec<i32> = crate::common::hostile_target::pids(&pids)
+        .into_iter()
+        .filter(|p| crate::common::hostile_target::running(*p))
+        .collect();
+    assert!(
+        left.is_empty(),
+        "still running after mmconform exited: {left:?}"
+    );
+}
+
+/// Kills a run this test started if the test fails before it ends.
+struct KillOnDrop(u32);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = kill(Pid::from_raw(self.0 as i32), Signal::SIGKILL);
+    }
+}
+
+#[test]
+fn ctrl_c_ends_what_the_bridges_started() {
+    interrupted_leaves_nothing_running(1);
+}
+
+#[test]
+fn a_second_ctrl_c_still_ends_what_the_bridges_started() {
+    interrupted_leaves_nothing_running(2);
+}

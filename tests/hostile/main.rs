@@ -620,4 +620,5 @@ fn rate_limits_space_the_requests() {
 
 mod interrupt;
 mod redaction;
+mod stdio;
 mod tls;

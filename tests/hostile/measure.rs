@@ -59,6 +59,11 @@ impl Measured {
     /// What every hostile run must show whatever the host did: it ended by itself in
     /// time, within the memory bound, without a panic, and wrote both reports.
     pub fn assert_survived(&self, within: Duration) {
+        self.assert_survived_within(within, MEMORY_BOUND_KIB);
+    }
+
+    /// [`Measured::assert_survived`] with a memory bound of its own (in KiB).
+    pub fn assert_survived_within(&self, within: Duration, memory_kib: i64) {
         let context = self.run.context();
         assert_ne!(
             self.run.code, -1,
@@ -75,8 +80,8 @@ impl Measured {
             self.wall
         );
         assert!(
-            self.peak_kib <= MEMORY_BOUND_KIB,
-            "peak memory {} KiB over the {MEMORY_BOUND_KIB} KiB bound\n{context}",
+            self.peak_kib <= memory_kib,
+            "peak memory {} KiB over the {memory_kib} KiB bound\n{context}",
             self.peak_kib
         );
         let report = self

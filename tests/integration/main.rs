@@ -33,8 +33,10 @@ mod openai;
 #[path = "openai-responses/mod.rs"]
 mod openai_responses;
 mod openwop;
+mod report_html;
 mod report_paths;
 mod snapshots;
+mod transformed;
 mod verify;
 mod witness;
 mod witness_run;

@@ -1,4 +1,4 @@
-//! GIF: a 1x1 GIF89a written directly (no fixture needed), with the stamp in a
+//! GIF: the stamped picture ([`super::picture::gif`]), with the stamp also in a
 //! comment extension just before the image.
 //!
 //! The comment's text is also the padding. A comment is a run of sub-blocks of at most
@@ -8,17 +8,14 @@
 
 use super::{FILLER, fill, stamp};
 
-/// Header, logical screen (1x1, a global table of 2 colours), the table.
-const HEAD: &[u8] = b"GIF89a\x01\x00\x01\x00\x80\x00\x00\x00\x00\x00\xff\xff\xff";
-/// Image descriptor (1x1 at 0,0), LZW data of the one pixel, trailer.
-const TAIL: &[u8] = b"\x2c\x00\x00\x00\x00\x01\x00\x01\x00\x00\x02\x02\x44\x01\x00\x3b";
 /// Extension introducer and comment label, and the block terminator after the text.
 const COMMENT_OVERHEAD: usize = 3;
 /// A sub-block: one length byte and at most 255 bytes of text.
 const MAX_BLOCK: usize = 256;
 
 pub(super) fn min_size(nonce: &str) -> usize {
-    HEAD.len() + TAIL.len() + COMMENT_OVERHEAD + 1 + stamp(nonce).len() + 1
+    let (head, tail) = super::picture::gif(nonce);
+    head.len() + tail.len() + COMMENT_OVERHEAD + 1 + stamp(nonce).len() + 1
 }
 
 /// The sizes (length byte included) of the sub-blocks that fill `total` bytes: full
@@ -39,10 +36,11 @@ fn blocks(mut total: usize) -> Vec<usize> {
 
 pub(super) fn build(nonce: &str, size: usize) -> Vec<u8> {
     let stamp = stamp(nonce);
+    let (head, tail) = super::picture::gif(nonce);
     let mut out = Vec::with_capacity(size);
-    out.extend_from_slice(HEAD);
+    out.extend_from_slice(&head);
     out.extend_from_slice(b"\x21\xfe");
-    let text_blocks = size - HEAD.len() - TAIL.len() - COMMENT_OVERHEAD;
+    let text_blocks = size - head.len() - tail.len() - COMMENT_OVERHEAD;
     for (i, block) in blocks(text_blocks).into_iter().enumerate() {
         let len = block - 1;
         out.push(u8::try_from(len).expect("at most 255"));
@@ -54,7 +52,7 @@ pub(super) fn build(nonce: &str, size: usize) -> Vec<u8> {
         }
     }
     out.push(0);
-    out.extend_from_slice(TAIL);
+    out.extend_from_slice(&tail);
     out
 }
 
@@ -67,10 +65,13 @@ mod tests {
     fn sizes_sweep_and_stay_valid() {
         check::sweep("image/gif", |b| {
             let labels = check::gif(b)?;
-            if labels == [0xfe] {
+            // The comment, then the frame's graphic control extension.
+            if labels == [0xfe, 0xf9] {
                 Ok(())
             } else {
-                Err(format!("extensions {labels:02x?}, want one comment"))
+                Err(format!(
+                    "extensions {labels:02x?}, want a comment and a control"
+                ))
             }
         });
     }

@@ -1,26 +1,26 @@
-//! JPEG: an 8x8 baseline fixture with the stamp in `COM` segments.
+//! JPEG: the stamped picture ([`super::picture::jpeg`]) with the stamp also in `COM`
+//! segments.
 //!
-//! The segments go right after SOI, or after the JFIF `APP0` when the fixture
+//! The segments go right after SOI, or after the JFIF `APP0` when the picture
 //! has one, because JFIF requires its `APP0` to come first. A segment's length
 //! field is 16 bits, so large sizes use several `COM` segments.
 
 use super::{FILLER, fill, split_even, stamp};
 
-const BASE: &[u8] = include_bytes!("../fixtures/base.jpg");
 /// Marker (2) + length field (2); the length field counts itself, not the marker.
 const SEGMENT_OVERHEAD: usize = 4;
 /// The 16-bit length field includes its own two bytes.
 const MAX_DATA: usize = 65_535 - 2;
 
 pub(super) fn min_size(nonce: &str) -> usize {
-    BASE.len() + SEGMENT_OVERHEAD + stamp(nonce).len()
+    super::picture::jpeg(nonce).len() + SEGMENT_OVERHEAD + stamp(nonce).len()
 }
 
 /// Where the comments go: after SOI, and after a JFIF `APP0` if it leads.
-fn insert_at() -> usize {
+fn insert_at(base: &[u8]) -> usize {
     let after_soi = 2;
-    if BASE[after_soi..after_soi + 2] == [0xFF, 0xE0] {
-        let len = usize::from(u16::from_be_bytes([BASE[4], BASE[5]]));
+    if base[after_soi..after_soi + 2] == [0xFF, 0xE0] {
+        let len = usize::from(u16::from_be_bytes([base[4], base[5]]));
         after_soi + 2 + len
     } else {
         after_soi
@@ -29,10 +29,11 @@ fn insert_at() -> usize {
 
 pub(super) fn build(nonce: &str, size: usize) -> Vec<u8> {
     let stamp = stamp(nonce);
-    let (head, tail) = BASE.split_at(insert_at());
+    let base = super::picture::jpeg(nonce);
+    let (head, tail) = base.split_at(insert_at(&base));
     let mut out = Vec::with_capacity(size);
     out.extend_from_slice(head);
-    let comments = size - BASE.len();
+    let comments = size - base.len();
     // Even split keeps every segment over half the maximum when there are
     // several, so the first always has room for the stamp.
     for (i, seg_len) in split_even(comments, MAX_DATA + SEGMENT_OVERHEAD).enumerate() {
@@ -57,9 +58,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn fixture_walks_from_soi_to_eoi() {
-        let markers = check::jpeg(BASE).unwrap();
-        assert_eq!(markers.first(), Some(&0xE0), "fixture keeps its JFIF APP0");
+    fn the_picture_walks_from_soi_to_eoi() {
+        let markers = check::jpeg(&super::super::picture::jpeg("0123456789abcdef")).unwrap();
+        assert_eq!(markers.first(), Some(&0xE0), "the picture has a JFIF APP0");
     }
 
     #[test]
@@ -79,7 +80,7 @@ mod tests {
         let nonce = "0123456789abcdef";
         let one = MAX_DATA + SEGMENT_OVERHEAD;
         for extra in [one - 1, one, one + 1, 2 * one, 2 * one + 1, 3 * one + 7] {
-            let size = BASE.len() + extra;
+            let size = super::super::picture::jpeg(nonce).len() + extra;
             let bytes = build(nonce, size);
             assert_eq!(bytes.len(), size);
             let markers = check::jpeg(&bytes).unwrap();

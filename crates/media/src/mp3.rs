@@ -1,8 +1,12 @@
-//! MP3: six MPEG-1 Layer III frames (32 kHz mono, 32 kbit/s, made by LAME)
-//! behind an ID3v2.3 tag whose `COMM` frame holds the stamp.
+//! MP3: the tone stamp ([`crate::content::tones`]) as MPEG-1 Layer III frames (48 kHz
+//! mono, 32 kbit/s), behind an ID3v2.3 tag whose `COMM` frame holds the stamp too.
 //!
-//! Six frames rather than one: decoders lose a frame or so to priming, and
-//! speech APIs commonly reject audio under 0.1 s, so this keeps ~0.18 s.
+//! There is no encoder here: `fixtures/tone-frames.mp3` holds, made once by LAME with
+//! the bit reservoir off (so every frame decodes on its own), two consecutive frames
+//! of silence and two of each of the 16 tones. A symbol lasts 48 ms, two 24 ms frames,
+//! so the file is those pairs in the stamp's order (1.5 s). Where two pairs meet, the
+//! decoder's overlap mixes one 12 ms granule of both; the reader reads each symbol's
+//! central half, past it.
 //!
 //! ID3v2 padding (zero bytes after the last frame, counted in the tag size)
 //! sizes the file. A tag is at most 2^28-1 bytes (28-bit syncsafe size), so
@@ -11,7 +15,25 @@
 
 use super::{split_even, stamp};
 
-const AUDIO: &[u8] = include_bytes!("../fixtures/base.mp3");
+const TONE_FRAMES: &[u8] = include_bytes!("../fixtures/tone-frames.mp3");
+/// Bytes of one frame at 48 kHz and 32 kbit/s (never padded at 48 kHz).
+const FRAME: usize = 96;
+/// Frames per symbol.
+const PER_SYMBOL: usize = 2;
+/// Bytes of the frames: the tone stamp is the same length for every nonce.
+const AUDIO_LEN: usize = crate::content::tones::SYMBOLS * PER_SYMBOL * FRAME;
+
+/// The stamp's frames: each symbol's pair (silence first in the fixture, then tone 0..15).
+fn audio(nonce: &str) -> Vec<u8> {
+    let pair = PER_SYMBOL * FRAME;
+    crate::content::tones::symbols(nonce)
+        .into_iter()
+        .flat_map(|symbol| {
+            let at = symbol.map_or(0, |tone| 1 + tone) * pair;
+            TONE_FRAMES[at..at + pair].iter().copied()
+        })
+        .collect()
+}
 const TAG_HEADER: usize = 10;
 const FRAME_HEADER: usize = 10;
 /// Text encoding byte (ISO-8859-1), language, and an empty NUL-terminated description.
@@ -24,7 +46,7 @@ fn tag_min(nonce: &str) -> usize {
 }
 
 pub(super) fn min_size(nonce: &str) -> usize {
-    tag_min(nonce) + AUDIO.len()
+    tag_min(nonce) + AUDIO_LEN
 }
 
 pub(super) fn build(nonce: &str, size: usize) -> Vec<u8> {
@@ -38,7 +60,7 @@ fn build_with_max(nonce: &str, size: usize, max_body: usize) -> Vec<u8> {
     let mut out = Vec::with_capacity(size);
     // Splitting evenly keeps each stacked tag over half the maximum, far more
     // than the one frame it must hold.
-    for tag_len in split_even(size - AUDIO.len(), TAG_HEADER + max_body) {
+    for tag_len in split_even(size - AUDIO_LEN, TAG_HEADER + max_body) {
         let body = tag_len - TAG_HEADER;
         out.extend_from_slice(b"ID3\x03\x00\x00");
         out.extend_from_slice(&syncsafe(body));
@@ -51,7 +73,7 @@ fn build_with_max(nonce: &str, size: usize, max_body: usize) -> Vec<u8> {
         // ID3v2 padding must be zero bytes.
         out.resize(out.len() + body - FRAME_HEADER - frame_len, 0);
     }
-    out.extend_from_slice(AUDIO);
+    out.extend_from_slice(&audio(nonce));
     out
 }
 
@@ -67,8 +89,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn fixture_is_whole_mpeg_frames() {
-        assert_eq!(check::mpeg_frames(AUDIO), Ok(6));
+    fn the_fixture_and_the_stamp_are_whole_mpeg_frames() {
+        assert_eq!(check::mpeg_frames(TONE_FRAMES), Ok(34));
+        let audio = audio("0123456789abcdef-c1");
+        assert_eq!(audio.len(), AUDIO_LEN);
+        assert_eq!(check::mpeg_frames(&audio), Ok(64));
     }
 
     #[test]
@@ -87,7 +112,7 @@ mod tests {
     fn tags_stack_past_the_tag_limit() {
         let nonce = "0123456789abcdef";
         let min = min_size(nonce);
-        for (size, tags) in [(min + 100, 2), (min + 1000, 10), (AUDIO.len() + 2 * 110, 2)] {
+        for (size, tags) in [(min + 100, 2), (min + 1000, 10), (AUDIO_LEN + 2 * 110, 2)] {
             let bytes = build_with_max(nonce, size, 100);
             assert_eq!(bytes.len(), size);
             assert_eq!(check::mp3(&bytes), Ok(tags), "size {size}");

@@ -1,4 +1,5 @@
-//! PNG: a 1x1 fixture with the stamp in a `tEXt` chunk just before `IEND`.
+//! PNG: the stamped picture ([`super::picture::png`]) with the stamp also in a `tEXt`
+//! chunk just before `IEND`.
 //!
 //! The text of that chunk is also the padding, so any size from the minimum up
 //! is one chunk; past PNG's 2^31-1 byte chunk limit the text is spread over
@@ -6,7 +7,6 @@
 
 use super::{FILLER, fill, split_even, stamp};
 
-const BASE: &[u8] = include_bytes!("../fixtures/base.png");
 /// `IEND` is always the last chunk, an empty one: length, type, CRC.
 const IEND_LEN: usize = 12;
 /// `Comment` is a registered keyword, so viewers show the stamp as a comment.
@@ -20,7 +20,7 @@ const MAX_DATA: usize = (1 << 31) - 1;
 /// follow directly, and a CRC byte that is a letter or digit would read as part of
 /// the nonce.
 pub(super) fn min_size(nonce: &str) -> usize {
-    BASE.len() + CHUNK_OVERHEAD + KEYWORD.len() + stamp(nonce).len() + 1
+    super::picture::png(nonce).len() + CHUNK_OVERHEAD + KEYWORD.len() + stamp(nonce).len() + 1
 }
 
 pub(super) fn build(nonce: &str, size: usize) -> Vec<u8> {
@@ -31,10 +31,11 @@ pub(super) fn build(nonce: &str, size: usize) -> Vec<u8> {
 /// without allocating gigabytes.
 fn build_with_max(nonce: &str, size: usize, max_data: usize) -> Vec<u8> {
     let stamp = stamp(nonce);
-    let (head, iend) = BASE.split_at(BASE.len() - IEND_LEN);
+    let base = super::picture::png(nonce);
+    let (head, iend) = base.split_at(base.len() - IEND_LEN);
     let mut out = Vec::with_capacity(size);
     out.extend_from_slice(head);
-    let text_chunks = size - BASE.len();
+    let text_chunks = size - base.len();
     for (i, chunk_len) in split_even(text_chunks, max_data + CHUNK_OVERHEAD).enumerate() {
         let data_len = chunk_len - CHUNK_OVERHEAD;
         let start = out.len();
@@ -65,8 +66,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn fixture_is_a_bare_png() {
-        let chunks = check::png(BASE).unwrap();
+    fn the_picture_is_a_bare_png() {
+        let chunks = check::png(&super::super::picture::png("0123456789abcdef")).unwrap();
         assert_eq!(chunks, [*b"IHDR", *b"IDAT", *b"IEND"]);
     }
 

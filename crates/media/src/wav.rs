@@ -1,19 +1,21 @@
-//! WAV: PCM written directly, with the stamp as the `LIST/INFO` comment (`ICMT`).
+//! WAV: PCM written directly: the tone stamp ([`crate::content::tones`]), 1.5 s at
+//! 8 kHz, with the stamp also as the `LIST/INFO` comment (`ICMT`).
 //!
 //! `fmt ` and `data` come first, giving the canonical 44-byte header that
 //! naive readers assume; metadata and padding follow the samples, where
 //! ffmpeg, sox and libsndfile all look for (or skip) extra chunks. Padding is
 //! a `JUNK` chunk rather than more samples, so a large file still holds
-//! 100 ms of audio and a host's byte limit is tested apart from any duration
+//! the same sound and a host's byte limit is tested apart from any duration
 //! limit.
 
 use super::{riff, stamp};
+use crate::content::tones;
 
 const SAMPLE_RATE: u32 = 8_000;
 const CHANNELS: u16 = 1;
 const BITS: u16 = 16;
-/// 100 ms of silence: speech APIs commonly reject anything shorter.
-const SAMPLES: usize = 800;
+/// Samples of the tone stamp at 8 kHz (the same for every nonce).
+const SAMPLES: usize = 12_288;
 const DATA_LEN: usize = SAMPLES * (BITS as usize / 8) * CHANNELS as usize;
 const FMT_LEN: usize = 16;
 /// `JUNK` needs its own 8-byte header, so smaller growth goes into the comment.
@@ -51,7 +53,12 @@ pub(super) fn build(nonce: &str, size: usize) -> Vec<u8> {
     out.extend_from_slice(&BITS.to_le_bytes());
 
     riff::chunk_header(&mut out, b"data", DATA_LEN);
-    out.resize(out.len() + DATA_LEN, 0);
+    let samples = tones::synthesize(nonce, SAMPLE_RATE);
+    debug_assert_eq!(samples.len(), SAMPLES);
+    for sample in samples {
+        let pcm = (sample * f64::from(i16::MAX)).round() as i16;
+        out.extend_from_slice(&pcm.to_le_bytes());
+    }
 
     // The form stays even (chunks are padded); `finish` supplies an odd last byte.
     let extra = size - size % 2 - min_size(nonce);
@@ -91,6 +98,11 @@ mod tests {
         assert_eq!(&bytes[36..40], b"data");
         assert_eq!(&bytes[20..22], &[1, 0], "PCM");
         assert_eq!(&bytes[24..28], &8000u32.to_le_bytes());
+    }
+
+    #[test]
+    fn the_tone_stamp_fills_the_samples() {
+        assert_eq!(SAMPLES, tones::symbol_start(tones::SYMBOLS, SAMPLE_RATE));
     }
 
     #[test]

@@ -1,15 +1,14 @@
-//! WEBP: a 1x1 lossless fixture rewritten in the extended format, with the
-//! stamp in an XMP packet.
+//! WEBP: the stamped picture ([`super::picture::webp`], lossless) rewritten in the
+//! extended format, with the stamp also in an XMP packet.
 //!
 //! The simple format (`RIFF WEBP VP8L`) has no place for metadata, so the file
-//! becomes `VP8X` (XMP flag set) + the fixture's image chunk + `XMP `. The XMP
+//! becomes `VP8X` (XMP flag set) + the picture's image chunk + `XMP `. The XMP
 //! packet's own padding mechanism, whitespace before the closing
 //! `<?xpacket end?>`, sizes the file.
 
 use super::{riff, stamp};
 
-const BASE: &[u8] = include_bytes!("../fixtures/base.webp");
-/// Offset of the fixture's image chunk, right after `RIFF <size> WEBP`.
+/// Offset of the picture's image chunk, right after `RIFF <size> WEBP`.
 const IMAGE_AT: usize = 12;
 const VP8X_DATA: usize = 10;
 /// VP8X flag bits, as libwebp names them.
@@ -27,16 +26,16 @@ const XMP_TAIL: &str = "<?xpacket end=\"w\"?>";
 /// XMP padding is whitespace; the newlines keep lines short for line-based tools.
 const XMP_PAD: &[u8] = b"                               \n";
 
-/// The fixture's image chunk (header, data and pad byte), copied verbatim.
-fn image_chunk() -> &'static [u8] {
-    let len = u32::from_le_bytes([BASE[16], BASE[17], BASE[18], BASE[19]]);
-    let span = riff::chunk_span(usize::try_from(len).expect("fixture is tiny"));
-    &BASE[IMAGE_AT..IMAGE_AT + span]
+/// The picture's image chunk (header, data and pad byte), copied verbatim.
+fn image_chunk(nonce: &str) -> Vec<u8> {
+    let base = super::picture::webp(nonce);
+    let len = u32::from_le_bytes([base[16], base[17], base[18], base[19]]);
+    let span = riff::chunk_span(usize::try_from(len).expect("the picture is small"));
+    base[IMAGE_AT..IMAGE_AT + span].to_vec()
 }
 
 /// Canvas size and whether the image may use alpha, from the bitstream header.
-fn canvas() -> (u32, u32, bool) {
-    let chunk = image_chunk();
+fn canvas(chunk: &[u8]) -> (u32, u32, bool) {
     let data = &chunk[8..];
     match &chunk[..4] {
         // VP8L: signature 0x2f, then 14 bits width-1, 14 bits height-1, 1 bit alpha hint.
@@ -74,28 +73,29 @@ fn xmp_min(nonce: &str) -> usize {
 }
 
 /// Everything but the XMP data: RIFF header, VP8X chunk, image chunk, XMP chunk header.
-fn fixed() -> usize {
-    12 + riff::chunk_span(VP8X_DATA) + image_chunk().len() + 8
+fn fixed(chunk: &[u8]) -> usize {
+    12 + riff::chunk_span(VP8X_DATA) + chunk.len() + 8
 }
 
 pub(super) fn min_size(nonce: &str) -> usize {
     let xmp = xmp_min(nonce);
-    fixed() + xmp + xmp % 2
+    fixed(&image_chunk(nonce)) + xmp + xmp % 2
 }
 
 pub(super) fn build(nonce: &str, size: usize) -> Vec<u8> {
     let mut out = riff::start(b"WEBP", size);
-    let (w, h, alpha) = canvas();
+    let chunk = image_chunk(nonce);
+    let (w, h, alpha) = canvas(&chunk);
     riff::chunk_header(&mut out, b"VP8X", VP8X_DATA);
     out.push(XMP_FLAG | if alpha { ALPHA_FLAG } else { 0 });
     out.extend_from_slice(&[0; 3]);
     out.extend_from_slice(&(w - 1).to_le_bytes()[..3]);
     out.extend_from_slice(&(h - 1).to_le_bytes()[..3]);
-    out.extend_from_slice(image_chunk());
+    out.extend_from_slice(&chunk);
 
     // The RIFF form is even-sized; an odd `size` gets its last byte from `finish`.
     // An even XMP length means the chunk needs no pad byte.
-    let xmp_len = size - size % 2 - fixed();
+    let xmp_len = size - size % 2 - fixed(&chunk);
     riff::chunk_header(&mut out, b"XMP ", xmp_len);
     out.extend_from_slice(XMP_HEAD.as_bytes());
     out.extend_from_slice(xmp_stamp(nonce).as_bytes());
@@ -111,12 +111,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn fixture_is_simple_lossless_1x1() {
-        assert_eq!(&BASE[..4], b"RIFF");
-        assert_eq!(&BASE[8..12], b"WEBP");
-        assert_eq!(&image_chunk()[..4], b"VP8L");
-        assert_eq!(IMAGE_AT + image_chunk().len(), BASE.len());
-        assert_eq!(canvas(), (1, 1, false));
+    fn the_picture_is_simple_lossless() {
+        let nonce = "0123456789abcdef";
+        let base = super::super::picture::webp(nonce);
+        let chunk = image_chunk(nonce);
+        assert_eq!(&base[..4], b"RIFF");
+        assert_eq!(&base[8..12], b"WEBP");
+        assert_eq!(&chunk[..4], b"VP8L");
+        assert_eq!(IMAGE_AT + chunk.len(), base.len());
+        let side = crate::content::pixels::SIDE;
+        assert_eq!(canvas(&chunk), (side, side, false));
     }
 
     #[test]
@@ -126,8 +130,12 @@ mod tests {
         let ids: Vec<&[u8; 4]> = chunks.iter().map(|(id, _)| id).collect();
         assert_eq!(ids, [b"VP8X", b"VP8L", b"XMP "]);
         assert_eq!(bytes[20], XMP_FLAG);
-        // Canvas 1x1 is stored as width-1 and height-1.
-        assert_eq!(&bytes[24..30], &[0; 6]);
+        // The canvas is stored as width-1 and height-1.
+        let less = (crate::content::pixels::SIDE - 1).to_le_bytes();
+        assert_eq!(
+            &bytes[24..30],
+            &[less[0], less[1], less[2], less[0], less[1], less[2]]
+        );
     }
 
     #[test]

@@ -53,6 +53,8 @@ fault_catalogue! {
             "Inline `data` that is not valid base64 is accepted.";
         LaxBase64 => "lax-base64",
             "Inline `data` is decoded as Python's default decoder does: characters outside the alphabet are skipped, so base64 with `*` inserted is accepted.";
+        AcceptsEmptyText => "accepts-empty-text",
+            "An empty text part is accepted (and forwarded to the model as it came).";
         AcceptsMismatchedMime => "accepts-mismatched-mime",
             "Inline `data` whose bytes are not its `mimeType` (a WAV file said to be image/png) is accepted.";
         CrashOnMalformed => "crash-on-malformed",
@@ -131,6 +133,14 @@ fault_catalogue! {
             "Inline media reach the upstream model one byte short (the nonce stamp survives).";
         ForwardReordersParts => "forward-reorders-parts",
             "The parts of each message reach the upstream model in reverse order.";
+        ForwardReencodesImages => "forward-reencodes-images",
+            "Inline images reach the upstream model re-encoded (a PNG as JPEG, anything else as PNG): the same picture in other bytes, a faithful transformation that `witness: reached` accepts with a note and `delivery: intact` refuses.";
+        ForwardDownscalesImages => "forward-downscales-images",
+            "Inline images reach the upstream model scaled to half their size, in their own format: the same picture, a faithful transformation that `witness: reached` accepts with a note and `delivery: intact` refuses.";
+        ForwardImagePlaceholder => "forward-image-placeholder",
+            "Every image part reaches the upstream model as the text `[image]` instead of the picture.";
+        ForwardExtractsPdfText => "forward-extracts-pdf-text",
+            "Inline PDF documents reach the upstream model as a text part holding their page text instead of the file.";
         ForwardThenRefuses => "forward-then-refuses",
             "A call with an unadvertised part is forwarded to the upstream model, that part included, and only then refused with unsupported_modality.";
         AcceptsMappedHex => "accepts-mapped-hex",
@@ -187,6 +197,10 @@ impl HostFault for Fault {
     fn blocks_cases(&self) -> bool {
         matches!(self, Fault::SeamMissing | Fault::EnvelopeSeamMissing)
     }
+
+    fn is_faithful_transformation(&self) -> bool {
+        Fault::is_faithful_transformation(*self)
+    }
 }
 
 impl Fault {
@@ -204,7 +218,20 @@ impl Fault {
                 | ForwardWrongMime
                 | ForwardTruncatesBytes
                 | ForwardReordersParts
+                | ForwardReencodesImages
+                | ForwardDownscalesImages
+                | ForwardImagePlaceholder
+                | ForwardExtractsPdfText
                 | ForwardThenRefuses
+        )
+    }
+
+    /// Faults that transform media the way real agents do without breaking delivery:
+    /// no case may fail against them, and the witness must say what changed.
+    pub fn is_faithful_transformation(self) -> bool {
+        matches!(
+            self,
+            Fault::ForwardReencodesImages | Fault::ForwardDownscalesImages
         )
     }
 }
@@ -223,10 +250,10 @@ mod tests {
             assert!(!fault.description().is_empty());
             assert!(fault.description().ends_with('.'));
         }
-        assert_eq!(Fault::all().len(), 83);
+        assert_eq!(Fault::all().len(), 84);
         let forwarding = Fault::all().iter().filter(|f| f.needs_upstream());
         assert!(forwarding.clone().all(|f| f.name().starts_with("forward-")));
-        assert_eq!(forwarding.count(), 8);
+        assert_eq!(forwarding.count(), 12);
     }
 
     #[test]

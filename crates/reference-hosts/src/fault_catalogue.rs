@@ -21,6 +21,13 @@ pub trait HostFault: Catalogued {
         false
     }
 
+    /// Not a fault but a faithful transformation of media (a re-encoded or scaled
+    /// picture, as real agents make): no case may fail against it, and the witness
+    /// must say what changed.
+    fn is_faithful_transformation(&self) -> bool {
+        false
+    }
+
     /// Whether it acts at `door`, for a host with several (the OpenAI server's `chat`
     /// and `responses`); a host with one door is the same at every door.
     fn acts_at(&self, _door: &str) -> bool {

@@ -222,6 +222,11 @@ fn signature(fault: Fault) -> Signature {
             "400 invalid_request",
             "500 internal_error",
         ),
+        AcceptsEmptyText => sig(
+            call(user(json!([text("")]))),
+            "400 invalid_request",
+            "200 text x1",
+        ),
         AcceptsNumericContent => sig(call(user(json!(42))), "400 invalid_request", "200 - x0"),
         AcceptsEmptyMessages => sig(
             call(json!({"messages": []})),
@@ -555,6 +560,10 @@ fn signature(fault: Fault) -> Signature {
         | ForwardWrongMime
         | ForwardTruncatesBytes
         | ForwardReordersParts
+        | ForwardReencodesImages
+        | ForwardDownscalesImages
+        | ForwardImagePlaceholder
+        | ForwardExtractsPdfText
         | ForwardThenRefuses => super::forward_tests::signature(fault),
     }
 }
@@ -665,6 +674,10 @@ fault_tests! {
     forward_wrong_mime => ForwardWrongMime,
     forward_truncates_bytes => ForwardTruncatesBytes,
     forward_reorders_parts => ForwardReordersParts,
+    forward_reencodes_images => ForwardReencodesImages,
+    forward_downscales_images => ForwardDownscalesImages,
+    forward_image_placeholder => ForwardImagePlaceholder,
+    forward_extracts_pdf_text => ForwardExtractsPdfText,
     forward_then_refuses => ForwardThenRefuses,
     accepts_mapped_hex => AcceptsMappedHex,
     accepts_nat64_loopback => AcceptsNat64Loopback,
@@ -684,6 +697,7 @@ fault_tests! {
     v2_error_extra_member => V2ErrorExtraMember,
     accepts_mismatched_mime => AcceptsMismatchedMime,
     crash_on_malformed => CrashOnMalformed,
+    accepts_empty_text => AcceptsEmptyText,
     self_hosted_endpoint_leaks => SelfHostedEndpointLeaks,
     self_hosted_not_configured => SelfHostedNotConfigured,
     self_hosted_url_id => SelfHostedUrlId,

@@ -5,13 +5,16 @@
 //!
 //! A call without `provider: "compat"` (absent, or another provider) is answered by
 //! the host itself as before: its other providers are stand-ins that call nothing. A
-//! refused call is never forwarded (only `forward-then-refuses` does it). The eight
-//! forwarding faults act only here, so without an upstream they change nothing.
+//! refused call is never forwarded (only `forward-then-refuses` does it). The twelve
+//! forwarding faults act only here, so without an upstream they change nothing; the
+//! ones that transform media (re-encode, scale, replace by text) are in
+//! `forward_transform.rs`.
 
 use serde_json::{Value, json};
 
 use super::ai_call::AcceptedSummary;
 use super::error_body::{ErrorCode, Rejection};
+use super::forward_transform;
 use super::media_ref::{blob, known_media_ref};
 use super::modality::{self, PartKind};
 use super::openai_wire::{Body, Distortion, Media, WireContent, WireMessage, WirePart};
@@ -57,7 +60,13 @@ pub async fn forward(
         }
     } else {
         upstream
-            .complete(&wire_messages(config, body), distortion(config.fault))
+            .complete(
+                &forward_transform::apply(
+                    wire_messages(config, body),
+                    forward_transform::of_fault(config.fault),
+                ),
+                distortion(config.fault),
+            )
             .await
             .map_err(|e| Rejection::new(ErrorCode::UpstreamUnavailable, e.0))?
     };

@@ -3,6 +3,8 @@
 //! the seam's answers, and (`signature`, run by `fault_tests.rs`) the wrong request
 //! each forwarding fault sends.
 
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD;
 use serde_json::{Value, json};
 
 use super::fault_tests::{Signature, sig, with};
@@ -349,6 +351,14 @@ async fn a_part_a_fault_drops_is_not_forwarded_either() {
     );
 }
 
+/// A case nonce of the run form: its generated files carry a content stamp.
+const STAMPED: &str = "5eed0123456789ab-c2";
+
+/// A description computed at run time, for a [`Signature`] (tests only).
+fn leak(s: String) -> &'static str {
+    Box::leak(s.into_boxed_str())
+}
+
 /// The forwarding faults: what the mock model receives from the faithful host and
 /// from the faulted one, for the same call (`mock_upstream::describe`).
 pub(super) fn signature(fault: Fault) -> Signature {
@@ -390,6 +400,47 @@ pub(super) fn signature(fault: Fault) -> Signature {
             seen,
             "200 text,image x2 => user: image(image/png 16B) text",
         ),
+        ForwardReencodesImages | ForwardDownscalesImages | ForwardImagePlaceholder => {
+            use mmconform_media::transform::{reencode_image, scale_image};
+            let png = mmconform_media::generate("image/png", STAMPED);
+            let (mime, out) = match fault {
+                ForwardReencodesImages => ("image/jpeg", reencode_image(&png, "image/jpeg")),
+                _ => ("image/png", scale_image(&png, 50)),
+            };
+            let arrived = match fault {
+                ForwardImagePlaceholder => "text".to_string(),
+                _ => format!("image({mime} {}B)", out.unwrap().len()),
+            };
+            let stamped = media("image", "image/png", "data", &STANDARD.encode(&png));
+            sig(
+                forward(user(json!([text("look"), stamped]))),
+                leak(format!(
+                    "200 text,image x2 => user: text image(image/png {}B)",
+                    png.len()
+                )),
+                leak(format!("200 text,image x2 => user: text {arrived}")),
+            )
+        }
+        ForwardExtractsPdfText => {
+            let pdf = mmconform_media::generate("application/pdf", STAMPED);
+            let stamped = media(
+                "document",
+                "application/pdf",
+                "data",
+                &STANDARD.encode(&pdf),
+            );
+            with(
+                every_modality(),
+                sig(
+                    forward(user(json!([text("a"), stamped]))),
+                    leak(format!(
+                        "200 text,document x2 => user: text file(application/pdf {}B document.pdf)",
+                        pdf.len()
+                    )),
+                    "200 text,document x2 => user: text text",
+                ),
+            )
+        }
         ForwardThenRefuses => sig(
             forward(user(json!([text("a"), wav()]))),
             "400 unsupported_modality => nothing",

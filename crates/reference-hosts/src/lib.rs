@@ -42,6 +42,7 @@ mod error_body;
 mod fault;
 mod fault_catalogue;
 mod forward;
+pub mod forward_transform;
 mod gemini_wire;
 mod media_files;
 mod media_ref;

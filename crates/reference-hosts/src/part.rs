@@ -35,7 +35,9 @@ pub fn validate(
         PartKind::Text => match obj.get("text") {
             // Nothing to say: an empty text is malformed on every model wire it would
             // reach (llm-provider 0015 §3.1.1), so it is refused here.
-            Some(Value::String(text)) if text.is_empty() => {
+            Some(Value::String(text))
+                if text.is_empty() && !config.faulted(Fault::AcceptsEmptyText) =>
+            {
                 Err(invalid(format!("{path}.text is empty"), path))
             }
             Some(Value::String(_)) => Ok(PartOutcome::Accepted("text".into())),

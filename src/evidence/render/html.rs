@@ -12,23 +12,9 @@ use std::fmt::Write as _;
 
 const STYLE: &str = include_str!("style.css");
 
-/// Text for an element's content or a quoted attribute value.
-pub fn esc(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            '\n' => out.push_str("&#10;"),
-            c if c.is_control() && c != '\t' => out.push('\u{fffd}'),
-            c => out.push(c),
-        }
-    }
-    out
-}
+/// Text for an element's content or a quoted attribute value (one escaping for every
+/// page mmconform writes).
+pub use crate::report::html::esc;
 
 fn list(ids: &[String]) -> String {
     if ids.is_empty() {

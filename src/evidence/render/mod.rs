@@ -81,6 +81,7 @@ pub fn cell_detail(cell: &Cell) -> Vec<String> {
         lines.push(format!("reason: {reason}"));
     }
     lines.extend(cell.failed.iter().map(|f| format!("failed: {f}")));
+    lines.extend(cell.deliveries.iter().map(|d| format!("delivery: {d}")));
     lines.extend(cell.decided_on.iter().map(|f| format!("decided on: {f}")));
     if cell.offline {
         lines.push("offline: judges schema files, not the host; never host evidence".into());

@@ -6,7 +6,7 @@
 
 use super::connection::{Connection, Exchange};
 use crate::config::AgentSettings;
-use crate::process::{Command, LineLimits, Peer, PeerOptions};
+use crate::process::{Command, Environment, LineLimits, Peer, PeerOptions};
 use crate::protocol::options::OptionSpec;
 use crate::stop::Stop;
 use serde_json::{Value, json};
@@ -64,21 +64,20 @@ pub fn initialize_params(witness: bool) -> Value {
 }
 
 impl Agent {
-    /// The environment it gets on top of the parent's.
-    fn env(&self) -> Vec<(String, String)> {
-        let mut env = self.settings.env.clone();
-        if let Some(url) = &self.witness_url {
-            env.push((WITNESS_VAR.into(), url.clone()));
+    /// The environment it gets: the allow-list, `--target-env`, the witness.
+    fn environment(&self) -> Environment {
+        let environment = self.settings.environment();
+        match &self.witness_url {
+            Some(url) => environment.with(WITNESS_VAR, url),
+            None => environment,
         }
-        env
     }
 
     /// Starts the agent and shakes hands. `Err`: it could not be started.
     pub async fn start(&self, stop: &Stop) -> Result<Live, String> {
         let peer = Peer::spawn(PeerOptions {
             command: &self.command,
-            env: self.env(),
-            unset: self.settings.unset.clone(),
+            environment: self.environment(),
             limits: self.limits,
         })?;
         let mut connection = Connection::new(peer);

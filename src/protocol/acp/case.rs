@@ -113,8 +113,15 @@ pub async fn run_case(run: &AcpRun, input: CaseInput<'_>) -> Observation {
     evidence.record["unadvertised"] = json!(run.declared.unadvertised_in(&prompt));
     record.stream = Some(evidence);
     retire_if_broken(run, &mut guard, &prompted).await;
-    if let Some(Unanswered::Stopped(why)) = &prompted.unanswered {
-        return Observation::blocked(record, format!("the run stopped during the turn ({why})"));
+    match &prompted.unanswered {
+        Some(Unanswered::Stopped(why)) => {
+            return Observation::blocked(
+                record,
+                format!("the run stopped during the turn ({why})"),
+            );
+        }
+        Some(Unanswered::Unread(why)) => return Observation::blocked(record, why.clone()),
+        _ => {}
     }
     if let Some(expect) = &spec.expect.acp {
         record.assertions = super::judge::judge(expect, &prompted, alive);
@@ -156,7 +163,7 @@ async fn session_id_of_next(
 async fn retire_if_broken(run: &AcpRun, guard: &mut Option<Live>, ex: &Exchange) {
     if matches!(
         ex.unanswered,
-        Some(Unanswered::Timeout(_) | Unanswered::Ended(_))
+        Some(Unanswered::Timeout(_) | Unanswered::Ended(_) | Unanswered::Unread(_))
     ) && let Some(live) = guard.take()
     {
         live.connection.peer.close(run.agent.grace).await;

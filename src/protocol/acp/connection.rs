@@ -3,8 +3,11 @@
 //! collecting `session/update` notifications and answering the agent's own requests as
 //! a client without file-system or terminal capabilities would (a cancelled
 //! permission, method-not-found), each recorded. Every wait is bounded: `--timeout` for
-//! an answer, the line caps for output, the run's stop.
+//! an answer, the line caps for output, the run's stop. Every frame is parsed within the
+//! same bound as an HTTP body (`bounded_json`), and only what is judged is kept: the
+//! response, a count of the updates, the first lines that were no frame.
 
+use crate::bounded_json::{self, JsonProblem};
 use crate::process::{Line, Peer, ReadEnd};
 use crate::stop::Stop;
 use agent_client_protocol_schema::v1::ErrorCode;
@@ -13,6 +16,10 @@ use std::time::{Duration, Instant};
 
 /// Lines kept per exchange for the report; the rest are counted.
 const KEPT_FRAMES: usize = 200;
+/// Lines that were no frame, and the agent's requests, kept per exchange; the rest are
+/// counted.
+const KEPT_GARBAGE: usize = 20;
+const KEPT_REQUESTS: usize = 50;
 
 /// One request's exchange: what came back, and everything the agent said meanwhile.
 #[derive(Debug, Clone, Default)]
@@ -20,12 +27,15 @@ pub struct Exchange {
     pub method: String,
     /// The response frame to our request (`result` or `error`).
     pub response: Option<Value>,
-    /// `session/update` params, in order.
-    pub updates: Vec<Value>,
-    /// The agent's requests and the answers we gave (`method`, `answer`).
+    /// How many `session/update` notifications came (their content is not judged).
+    pub updates: usize,
+    /// The agent's requests and the answers we gave (`method`, `answer`): the first
+    /// [`KEPT_REQUESTS`].
     pub agent_requests: Vec<(String, Value)>,
-    /// Lines that were not a JSON-RPC frame.
+    /// Lines that were not a JSON-RPC frame (clipped): the first [`KEPT_GARBAGE`].
     pub garbage: Vec<String>,
+    /// Garbage lines and agent requests past those kept.
+    pub not_kept: usize,
     /// Frames in and out, clipped, for the report.
     pub frames: Vec<String>,
     /// Why no response came (timeout, stdout closed, a bound, the run's stop).
@@ -42,6 +52,9 @@ pub enum Unanswered {
     Ended(String),
     /// The run must stop (`--deadline`, Ctrl-C): blocked, never a verdict.
     Stopped(String),
+    /// A frame too large in JSON values to read (memory bound): whether it was the
+    /// response cannot be known, so blocked, never a verdict.
+    Unread(String),
 }
 
 impl Unanswered {
@@ -50,6 +63,7 @@ impl Unanswered {
             Unanswered::Timeout(t) => format!("no response within {}s", t.as_secs_f32()),
             Unanswered::Ended(why) => format!("no response: {why}"),
             Unanswered::Stopped(why) => format!("the run stopped ({why})"),
+            Unanswered::Unread(why) => why.clone(),
         }
     }
 }
@@ -123,7 +137,7 @@ impl Connection {
                         if self.take(&mut ex, id, &line) {
                             break;
                         }
-                        if !ex.updates.is_empty() && cancel_at.is_some() {
+                        if ex.updates > 0 && cancel_at.is_some() {
                             cancel_at = Some(tokio::time::Instant::now());
                         }
                     }
@@ -154,15 +168,23 @@ impl Connection {
         ex
     }
 
-    /// Reads one line into the exchange; true when it is our response.
+    /// Reads one line into the exchange; true when it is our response, or when the
+    /// exchange cannot go on (a frame too large to read).
     fn take(&mut self, ex: &mut Exchange, id: u64, line: &Line) -> bool {
         keep(ex, format!("<- {}", clip(&line.text)));
-        let value: Value = match serde_json::from_str(&line.text) {
+        let value: Value = match bounded_json::parse(line.text.as_bytes()) {
             Ok(Value::Object(map)) if map.get("jsonrpc") == Some(&json!("2.0")) => {
                 Value::Object(map)
             }
+            Err(JsonProblem::TooManyValues) => {
+                ex.unanswered = Some(Unanswered::Unread(format!(
+                    "the agent sent a frame of more than {} JSON values: not read (memory bound), so this exchange is not judged",
+                    crate::quoted::thousands(bounded_json::MAX_VALUES)
+                )));
+                return true;
+            }
             _ => {
-                ex.garbage.push(clip(&line.text));
+                garbage(ex, clip(&line.text));
                 return false;
             }
         };
@@ -173,29 +195,31 @@ impl Connection {
                     ex.response = Some(value);
                     return true;
                 }
-                ex.garbage.push(format!(
-                    "a response to no request of ours: {}",
-                    clip(&line.text)
-                ));
+                garbage(
+                    ex,
+                    format!("a response to no request of ours: {}", clip(&line.text)),
+                );
             }
-            (Some("session/update"), None) => {
-                ex.updates
-                    .push(value.get("params").cloned().unwrap_or(Value::Null));
-            }
+            (Some("session/update"), None) => ex.updates += 1,
             (Some(_), None) => {}
-            (None, None) => ex.garbage.push(format!(
-                "neither request nor response: {}",
-                clip(&line.text)
-            )),
+            (None, None) => garbage(
+                ex,
+                format!("neither request nor response: {}", clip(&line.text)),
+            ),
             (Some(method), Some(their_id)) => {
-                let answer = answer_for(method);
+                let method = clip_to(method, METHOD_CHARS);
+                let answer = answer_for(&method);
                 let mut reply = json!({"jsonrpc": "2.0", "id": their_id});
                 if let (Some(map), Some(answer_map)) = (reply.as_object_mut(), answer.as_object()) {
                     map.extend(answer_map.clone());
                 }
                 keep(ex, format!("-> {}", clip(&reply.to_string())));
                 self.peer.send(frame(&reply));
-                ex.agent_requests.push((method.to_string(), answer));
+                if ex.agent_requests.len() < KEPT_REQUESTS {
+                    ex.agent_requests.push((method, answer));
+                } else {
+                    ex.not_kept += 1;
+                }
             }
         }
         false
@@ -220,6 +244,14 @@ fn ended(end: &ReadEnd) -> String {
     }
 }
 
+fn garbage(ex: &mut Exchange, line: String) {
+    if ex.garbage.len() < KEPT_GARBAGE {
+        ex.garbage.push(line);
+    } else {
+        ex.not_kept += 1;
+    }
+}
+
 fn keep(ex: &mut Exchange, line: String) {
     if ex.frames.len() < KEPT_FRAMES {
         ex.frames.push(line);
@@ -233,9 +265,15 @@ pub fn frame(value: &Value) -> Vec<u8> {
     out
 }
 
+/// Longest method name of an agent's request kept (and echoed in our answer).
+const METHOD_CHARS: usize = 120;
+
 pub fn clip(text: &str) -> String {
-    const SHOWN: usize = 400;
-    let mut out: String = text.chars().take(SHOWN).collect();
+    clip_to(text, 400)
+}
+
+fn clip_to(text: &str, chars: usize) -> String {
+    let mut out: String = text.chars().take(chars).collect();
     if out.len() < text.len() {
         out.push('…');
     }

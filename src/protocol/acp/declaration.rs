@@ -17,6 +17,9 @@ pub const FACT_NAMES: [&str; 7] = [
     "witness",
 ];
 
+/// Authentication method ids kept from an `initialize` answer.
+const KEPT_AUTH_METHODS: usize = 100;
+
 /// The declaration read from an `initialize` result.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Declared {
@@ -24,7 +27,10 @@ pub struct Declared {
     pub audio: bool,
     pub embedded_context: bool,
     pub protocol_version: Option<u64>,
+    /// The ids of the first listed authentication methods (clipped), and how many
+    /// were listed.
     pub auth_methods: Vec<String>,
+    pub auth_methods_listed: usize,
     pub initialized: bool,
 }
 
@@ -42,18 +48,34 @@ impl Declared {
             audio: flag("audio"),
             embedded_context: flag("embeddedContext"),
             protocol_version: result.get("protocolVersion").and_then(Value::as_u64),
+            // The ids a run can choose from (`--acp-auth`), as many as a person reads.
             auth_methods: result
                 .get("authMethods")
                 .and_then(Value::as_array)
                 .map(|methods| {
                     methods
                         .iter()
-                        .filter_map(|m| m.get("id").and_then(Value::as_str).map(String::from))
+                        .filter_map(|m| m.get("id").and_then(Value::as_str))
+                        .take(KEPT_AUTH_METHODS)
+                        .map(super::connection::clip)
                         .collect()
                 })
                 .unwrap_or_default(),
+            auth_methods_listed: result
+                .get("authMethods")
+                .and_then(Value::as_array)
+                .map_or(0, Vec::len),
             initialized: true,
         }
+    }
+
+    /// The listed methods as a report quotes them.
+    pub fn auth_methods_quoted(&self) -> String {
+        crate::quoted::list_of(
+            self.auth_methods.iter().cloned(),
+            self.auth_methods_listed,
+            ", ",
+        )
     }
 
     pub fn facts(&self, witness: bool) -> Value {
@@ -105,7 +127,7 @@ impl Declared {
             self.protocol_version
                 .map_or("?".to_string(), |v| v.to_string()),
             kinds.join(", "),
-            self.auth_methods.join(", ")
+            self.auth_methods_quoted()
         )
     }
 }
@@ -135,7 +157,10 @@ pub fn problems(result: &Value) -> Vec<String> {
         if let Some(v) = prompt.get(name)
             && !v.is_boolean()
         {
-            out.push(format!("promptCapabilities.{name} is {v}, not a boolean"));
+            out.push(format!(
+                "promptCapabilities.{name} is {}, not a boolean",
+                super::connection::clip(&v.to_string())
+            ));
         }
     }
     if let Some(methods) = result.get("authMethods")

@@ -26,9 +26,10 @@ pub fn of_exchange(command: &str, exchanges: &[&Exchange], stderr: &str) -> Prot
             json!({
                 "method": ex.method,
                 "answered": super::judge::answered(ex),
-                "updates": ex.updates.len(),
+                "updates": ex.updates,
                 "agentRequests": ex.agent_requests.iter().map(|(m, a)| json!({"method": m, "answer": a})).collect::<Vec<_>>(),
                 "garbage": ex.garbage,
+                "notKept": ex.not_kept,
                 "frames": ex.frames,
                 "elapsedMs": ex.elapsed.as_millis() as u64,
             })

@@ -6,7 +6,7 @@
 //! again for the next one, so one crash fails one case, not the rest.
 
 use super::agent::{Agent, Live};
-use super::connection::Exchange;
+use super::connection::{Exchange, Unanswered};
 use super::declaration::{self, Declared};
 use crate::http::HttpClient;
 use crate::observation::Observation;
@@ -41,18 +41,6 @@ impl AcpRun {
     pub(super) fn shown(&self) -> String {
         self.agent.command.shown()
     }
-
-    /// Names of `--target-env` (values are never shown) and `--target-unset`.
-    fn environment(&self) -> Value {
-        let set: Vec<&str> = self
-            .agent
-            .settings
-            .env
-            .iter()
-            .map(|(k, _)| k.as_str())
-            .collect();
-        json!({"set": set, "unset": self.agent.settings.unset})
-    }
 }
 
 impl ProtocolRun for AcpRun {
@@ -61,7 +49,7 @@ impl ProtocolRun for AcpRun {
         let mut options = Map::new();
         options.insert("command".into(), json!(shown));
         options.insert("witness".into(), json!(self.agent.witness_url));
-        options.insert("environment".into(), self.environment());
+        options.insert("environment".into(), self.agent.settings.record());
         options.insert("auth".into(), json!(self.agent.auth));
         let mut properties = vec![("acp.command".into(), shown.clone())];
         for (name, _) in &self.agent.settings.env {
@@ -145,9 +133,15 @@ impl ProtocolRun for AcpRun {
         let Some((initialize, authenticate, stderr)) = &self.handshake else {
             return Some(Observation::blocked(result, "the agent was not started"));
         };
-        if let Some(super::connection::Unanswered::Stopped(why)) = &initialize.unanswered {
-            let why = format!("the run stopped during initialize ({why})");
-            return Some(Observation::blocked(result, why));
+        match &initialize.unanswered {
+            Some(Unanswered::Stopped(why)) => {
+                let why = format!("the run stopped during initialize ({why})");
+                return Some(Observation::blocked(result, why));
+            }
+            Some(Unanswered::Unread(why)) => {
+                return Some(Observation::blocked(result, format!("initialize: {why}")));
+            }
+            _ => {}
         }
         let mut exchanges = vec![initialize];
         exchanges.extend(authenticate.iter());
@@ -170,7 +164,7 @@ impl ProtocolRun for AcpRun {
             if problems.is_empty() {
                 self.declared.summary()
             } else {
-                problems.join("; ")
+                crate::quoted::list(problems.iter().cloned(), "; ")
             },
             problems.is_empty(),
         )];
@@ -183,7 +177,7 @@ impl ProtocolRun for AcpRun {
         if !self.declared.auth_methods.is_empty() {
             result.notes.push(format!(
                 "authentication methods listed: {} (--acp-auth METHOD selects one)",
-                self.declared.auth_methods.join(", ")
+                self.declared.auth_methods_quoted()
             ));
         }
         Some(Observation::judged(result))

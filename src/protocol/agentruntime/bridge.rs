@@ -1,11 +1,14 @@
 //! Bridge protocol v1, the tester's side: one process per request, one JSON line on
 //! stdin (`{"op":"describe"}` or `{"op":"execute","params":{...}}`), then stdin closed;
 //! stdout carries only event lines, stderr is free-form evidence. The process itself
-//! is run by the generic client in `crate::process`; this file only frames.
+//! is run by the generic client in `crate::process`; this file only frames, and each
+//! line is read once as it arrives (`event.rs`).
 
-use crate::process::{self, Command, Finished, Line, LineLimits, RunOptions};
+use super::classify::BridgeRun;
+use super::event::{EventLine, EventReader};
+use crate::process::{self, Command, Environment, LineLimits, RunOptions};
 use crate::stop::Stop;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 use std::time::Duration;
 
 /// Between SIGTERM and SIGKILL (abort, `--timeout`).
@@ -20,6 +23,9 @@ pub const CASE_VAR: &str = "MMCONFORM_CASE";
 #[derive(Debug, Clone)]
 pub struct Bridge {
     pub command: Command,
+    /// The allow-list and `--target-env`/`--target-unset`; the case and the witness
+    /// are added per run.
+    pub environment: Environment,
     pub witness_url: Option<String>,
     pub limits: LineLimits,
     pub timeout: Duration,
@@ -42,51 +48,24 @@ fn line(value: &Value) -> Vec<u8> {
     out
 }
 
-/// A stdout line read as an `AgentEvent`: a JSON object with a string `type`.
-pub fn event(line: &Line) -> Result<(&'static str, Map<String, Value>), String> {
-    if !line.utf8 {
-        return Err("not UTF-8 (binary output)".into());
-    }
-    let value: Value = serde_json::from_str(&line.text).map_err(|e| format!("not JSON ({e})"))?;
-    let Value::Object(map) = value else {
-        return Err("JSON but not an object".into());
-    };
-    let kind = match map.get("type").and_then(Value::as_str) {
-        Some("text") => "text",
-        Some("media") => "media",
-        Some("thinking") => "thinking",
-        Some("tool_use") => "tool_use",
-        Some("tool_result") => "tool_result",
-        Some("error") => "error",
-        Some("done") => "done",
-        Some(other) => return Err(format!("an object whose type `{other}` is no AgentEvent")),
-        None => return Err("an object without a string `type`".into()),
-    };
-    Ok((kind, map))
-}
-
-/// Whether `line` is a `done` event (the end of a run's output).
-pub fn is_done(line: &Line) -> bool {
-    // Cheap first: most lines are not.
-    line.text.contains("\"done\"") && matches!(event(line), Ok(("done", _)))
-}
-
 impl Bridge {
-    /// Runs the bridge once with `input`. `Err`: it could not be started.
+    /// Runs the bridge once with `input`, its lines read by `reader`. `Err`: it could
+    /// not be started.
     pub async fn call(
         &self,
         input: Vec<u8>,
         case_id: &str,
         stop: Stop,
         abort: bool,
-    ) -> Result<Finished, String> {
-        let mut env = vec![(CASE_VAR.to_string(), case_id.to_string())];
+        reader: &mut EventReader,
+    ) -> Result<BridgeRun, String> {
+        let mut environment = self.environment.clone().with(CASE_VAR, case_id);
         if let Some(url) = &self.witness_url {
-            env.push((WITNESS_VAR.to_string(), url.clone()));
+            environment = environment.with(WITNESS_VAR, url);
         }
         process::run_once(RunOptions {
             command: &self.command,
-            env,
+            environment,
             input,
             limits: self.limits,
             timeout: self.timeout,
@@ -97,7 +76,8 @@ impl Bridge {
             after_end: self.timeout,
             stop,
             sigterm_on_first_line: abort,
-            ends_output: &is_done,
+            keep: &mut |line| reader.read(line),
+            ends_output: &EventLine::is_done,
         })
         .await
     }
@@ -106,40 +86,6 @@ impl Bridge {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn line(text: &str) -> Line {
-        Line {
-            text: text.into(),
-            utf8: true,
-            terminated: true,
-        }
-    }
-
-    #[test]
-    fn lines_are_read_as_agent_events() {
-        assert_eq!(
-            event(&line(r#"{"type":"text","text":"hi"}"#)).unwrap().0,
-            "text"
-        );
-        assert!(
-            event(&line("thinking..."))
-                .unwrap_err()
-                .starts_with("not JSON")
-        );
-        assert!(event(&line("[1]")).unwrap_err().contains("not an object"));
-        assert!(
-            event(&line(r#"{"type":"banner"}"#))
-                .unwrap_err()
-                .contains("no AgentEvent")
-        );
-        let binary = Line {
-            utf8: false,
-            ..line("x")
-        };
-        assert!(event(&binary).unwrap_err().contains("binary"));
-        assert!(is_done(&line(r#"{"type":"done","result":{}}"#)));
-        assert!(!is_done(&line(r#"{"type":"text","text":"done"}"#)));
-    }
 
     #[test]
     fn requests_are_one_json_line() {

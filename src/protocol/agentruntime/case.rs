@@ -6,13 +6,15 @@
 //! passed: a runtime's model is the only place delivery can be seen.
 
 use super::bridge;
-use super::classify::Observed;
+use super::classify::{BridgeRun, Observed};
+use super::event::EventReader;
+use super::outbound::{self, Files};
 use super::run::AgentruntimeRun;
-use crate::observation::Observation;
+use crate::observation::{Observation, Unjudged};
 use crate::plan::result::{blocked_unsent, error_unsent, record_of};
-use crate::process::Finished;
 use crate::protocol::CaseInput;
 use crate::request::body::render_body;
+use crate::stop::Stop;
 use serde_json::{Value, json};
 use std::cell::Cell;
 
@@ -57,6 +59,7 @@ pub async fn run_case(run: &AgentruntimeRun, input: CaseInput<'_>) -> Observatio
                 &planned.id,
                 stop.clone(),
                 false,
+                &mut EventReader::default(),
             )
             .await
         {
@@ -69,19 +72,20 @@ pub async fn run_case(run: &AgentruntimeRun, input: CaseInput<'_>) -> Observatio
         };
     }
     let line = bridge::execute_line(&Value::Object(params));
+    let mut reader = EventReader::default();
     let finished = match run
         .bridge
-        .call(line, &planned.id, stop, request.abort)
+        .call(line, &planned.id, stop.clone(), request.abort, &mut reader)
         .await
     {
         Ok(finished) => finished,
         Err(e) => return blocked(format!("the bridge cannot be started: {e}")),
     };
-    judged(run, &input, finished)
+    judged(run, &input, finished, &stop).await
 }
 
 /// The `sessionId` of a first run's `done`.
-fn session_of(finished: &Finished) -> Result<String, String> {
+fn session_of(finished: &BridgeRun) -> Result<String, String> {
     let observed = Observed::new(finished);
     observed
         .result()
@@ -96,7 +100,12 @@ fn session_of(finished: &Finished) -> Result<String, String> {
         })
 }
 
-fn judged(run: &AgentruntimeRun, input: &CaseInput<'_>, finished: Finished) -> Observation {
+async fn judged(
+    run: &AgentruntimeRun,
+    input: &CaseInput<'_>,
+    finished: BridgeRun,
+    stop: &Stop,
+) -> Observation {
     let (planned, case) = (input.planned, input.case);
     let mut record = record_of(planned, case);
     record.duration_ms = finished.elapsed.as_millis() as u64;
@@ -117,15 +126,31 @@ fn judged(run: &AgentruntimeRun, input: &CaseInput<'_>, finished: Finished) -> O
         );
     }
     let expect = case.spec.expect.run.as_ref();
-    if let Some(expect) = expect {
-        record.assertions = super::judge::judge(expect, &observed, &run.caps);
+    let outbound_declared =
+        expect.is_some_and(|e| e.outbound) && run.caps.emits_outbound == Some(true);
+    let files = if outbound_declared {
+        outbound::fetch(&observed, run.bridge.timeout, stop).await
+    } else {
+        Files::new()
+    };
+    if let Some(why) = outbound::unjudged(&files) {
+        return Observation::blocked(record, why);
     }
-    // An outbound case with nothing to judge: the runtime said it emits media and sent none.
-    if record.assertions.is_empty()
-        && expect.is_some_and(|e| e.outbound)
-        && run.caps.emits_outbound == Some(true)
-    {
-        return Observation::blocked(record, super::outbound::NOTHING_SENT);
+    if let Some(expect) = expect {
+        record.assertions = super::judge::judge(expect, &observed, &run.caps, &files);
+    }
+    let outbound_judged = record.assertions.iter().any(|a| a.check == "run.outbound");
+    if outbound_declared && !outbound_judged {
+        // The runtime said it emits media and sent none, or more than are judged.
+        let why = outbound::too_many(&observed);
+        return match (why, record.assertions.is_empty()) {
+            (None, true) => Observation::blocked(record, outbound::NOTHING_SENT),
+            (Some(why), true) => Observation::blocked(record, why),
+            (why, false) => {
+                let why = why.unwrap_or_else(|| outbound::NOTHING_SENT.to_string());
+                Observation::judged(record).leaving_out(Unjudged::answer(&why))
+            }
+        };
     }
     Observation::judged(record)
 }

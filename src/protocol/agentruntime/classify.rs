@@ -1,56 +1,73 @@
-//! A finished bridge run read through the contract: each stdout line as an
-//! `AgentEvent` (or why it is not one), the `done` events, the error and media events,
-//! and one bucket: `completed` (a `done`, no error event, exit 0), `errored` (an error
-//! event), `broken` (no `done`, a crash, lines that are not events), or `unfinished`
-//! (our timeout, a bound on stdout, or the run's stop ended it before a `done`: nothing
-//! to judge, so the case is blocked).
+//! A finished bridge run read through the contract: each stdout line as it was kept
+//! (`event.rs`: an `AgentEvent`, or why it is not one), the `done` events, the error and
+//! media events, and one bucket: `completed` (a `done`, no error event, exit 0),
+//! `errored` (an error event), `broken` (no `done`, a crash, lines that are not events),
+//! or `unfinished` (our timeout, a bound on stdout or on a line's JSON, or the run's stop
+//! ended it before a `done`: nothing to judge, so the case is blocked).
 
-use super::bridge;
+use super::attachment::Attachment;
+use super::event::{Event, EventLine, NotEvent};
+use crate::bounded_json::MAX_VALUES;
 use crate::process::{EndedBy, Ending, Finished};
-use serde_json::{Map, Value};
+use serde_json::Value;
 
-/// One stdout line as the contract reads it.
-pub type Read = Result<(&'static str, Map<String, Value>), String>;
+/// A bridge run as the contract reads it.
+pub type BridgeRun = Finished<EventLine>;
 
 pub struct Observed<'a> {
-    pub finished: &'a Finished,
-    pub events: Vec<Read>,
+    pub finished: &'a BridgeRun,
 }
 
 impl<'a> Observed<'a> {
-    pub fn new(finished: &'a Finished) -> Observed<'a> {
-        let events = finished.lines.iter().map(bridge::event).collect();
-        Observed { finished, events }
+    pub fn new(finished: &'a BridgeRun) -> Observed<'a> {
+        Observed { finished }
     }
 
-    fn of_type(&self, kind: &str) -> impl Iterator<Item = (usize, &Map<String, Value>)> {
-        self.events
+    pub fn lines(&self) -> &'a [EventLine] {
+        &self.finished.lines
+    }
+
+    fn events(&self) -> impl Iterator<Item = (usize, &'a Event)> {
+        self.lines()
             .iter()
             .enumerate()
-            .filter_map(move |(i, e)| match e {
-                Ok((k, map)) if *k == kind => Some((i, map)),
-                _ => None,
-            })
+            .filter_map(|(i, l)| l.read.as_ref().ok().map(|e| (i, e)))
     }
 
     /// Line numbers (0-based) of the `done` events.
     pub fn dones(&self) -> Vec<usize> {
-        self.of_type("done").map(|(i, _)| i).collect()
+        self.events()
+            .filter(|(_, e)| matches!(e, Event::Done { .. }))
+            .map(|(i, _)| i)
+            .collect()
     }
 
-    pub fn errors(&self) -> Vec<&Map<String, Value>> {
-        self.of_type("error").map(|(_, m)| m).collect()
+    /// The error events: whether each has a message, and the first one as shown.
+    pub fn errors(&self) -> Vec<(bool, Option<&'a str>)> {
+        self.events()
+            .filter_map(|(_, e)| match e {
+                Event::Error { has_message, shown } => Some((*has_message, shown.as_deref())),
+                _ => None,
+            })
+            .collect()
     }
 
-    pub fn media(&self) -> Vec<&Map<String, Value>> {
-        self.of_type("media").map(|(_, m)| m).collect()
+    /// The media events' items (`None`: a `media` that is not an object).
+    pub fn media(&self) -> Vec<Option<&'a Attachment>> {
+        self.events()
+            .filter_map(|(_, e)| match e {
+                Event::Media(item) => Some(item.as_ref()),
+                _ => None,
+            })
+            .collect()
     }
 
     /// The first `done`'s `result`.
-    pub fn result(&self) -> Option<&Value> {
-        self.of_type("done")
-            .next()
-            .and_then(|(_, m)| m.get("result"))
+    pub fn result(&self) -> Option<&'a Value> {
+        self.events().find_map(|(_, e)| match e {
+            Event::Done { result } => result.as_ref(),
+            _ => None,
+        })
     }
 
     pub fn exited_zero(&self) -> bool {
@@ -71,8 +88,19 @@ impl<'a> Observed<'a> {
                 "the bridge ran past --timeout ({}) before its answer was complete; ended with SIGTERM/SIGKILL",
                 secs(f.elapsed)
             )),
-            _ => None,
+            _ => self.unread().map(|line| format!(
+                "stdout line {} holds more than {} JSON values: not read (memory bound), so the run is not judged",
+                line + 1,
+                crate::quoted::thousands(MAX_VALUES)
+            )),
         }
+    }
+
+    /// The first line left unread for its size in JSON values.
+    fn unread(&self) -> Option<usize> {
+        self.lines()
+            .iter()
+            .position(|l| l.read == Err(NotEvent::Unread))
     }
 
     pub fn classification(&self) -> &'static str {
@@ -82,7 +110,7 @@ impl<'a> Observed<'a> {
             "errored"
         } else if self.dones().len() == 1
             && self.exited_zero()
-            && self.events.iter().all(Result::is_ok)
+            && self.lines().iter().all(|l| l.read.is_ok())
         {
             "completed"
         } else {

@@ -128,7 +128,10 @@ impl Capabilities {
         let accepts = match &self.accepts_inbound {
             None => "acceptsInbound absent (everything)".to_string(),
             Some(list) if list.is_empty() => "acceptsInbound [] (nothing)".to_string(),
-            Some(list) => format!("accepts {}", list.join(", ")),
+            Some(list) => format!(
+                "accepts {}",
+                crate::quoted::list(list.iter().cloned(), ", ")
+            ),
         };
         let emits = match self.emits_outbound {
             Some(true) => "emits media",

@@ -3,29 +3,21 @@
 //! `mediaCapabilities` (each `acceptsInbound` entry a `type/` prefix or a full
 //! `type/subtype`; `emitsOutbound` a boolean).
 
-use super::classify::Observed;
+use super::classify::{BridgeRun, Observed};
 use super::declaration::Capabilities;
 use crate::outcome::AssertionResult;
-use crate::process::Finished;
 use serde_json::{Map, Value};
 
 /// What `describe` gave.
 pub struct Described {
-    pub finished: Finished,
-    /// The object it printed, when its first line was one.
+    pub finished: BridgeRun,
+    /// The object it printed, when its first line was one (read within the JSON bound,
+    /// `EventReader::describing`).
     pub object: Option<Map<String, Value>>,
 }
 
 impl Described {
-    pub fn new(finished: Finished) -> Described {
-        let object = finished
-            .lines
-            .first()
-            .and_then(|l| serde_json::from_str::<Value>(&l.text).ok())
-            .and_then(|v| match v {
-                Value::Object(map) => Some(map),
-                _ => None,
-            });
+    pub fn new(finished: BridgeRun, object: Option<Map<String, Value>>) -> Described {
         Described { finished, object }
     }
 
@@ -61,15 +53,16 @@ pub fn judge(described: &Described) -> Vec<AssertionResult> {
         .as_ref()
         .map(capability_problems)
         .unwrap_or_else(|| vec!["nothing to read".into()]);
+    let well_formed = problems.is_empty();
     let caps = AssertionResult::new(
         "run.capabilities",
         "mediaCapabilities, when present, is well formed".into(),
-        if problems.is_empty() {
+        if well_formed {
             "well formed".into()
         } else {
-            problems.join("; ")
+            crate::quoted::list(problems, "; ")
         },
-        problems.is_empty(),
+        well_formed,
     );
     vec![shape, caps]
 }
@@ -89,15 +82,22 @@ fn capability_problems(object: &Map<String, Value>) -> Vec<String> {
                 match entry.as_str() {
                     Some(s) if is_prefix_or_type(s) => {}
                     _ => out.push(format!(
-                        "acceptsInbound entry {entry} is neither `type/` nor `type/subtype`"
+                        "acceptsInbound entry {} is neither `type/` nor `type/subtype`",
+                        super::event::clip(&entry.to_string(), 80)
                     )),
                 }
             }
         }
-        Some(other) => out.push(format!("acceptsInbound is {other}, not a list")),
+        Some(other) => out.push(format!(
+            "acceptsInbound is {}, not a list",
+            super::event::clip(&other.to_string(), 80)
+        )),
     }
     if let Some(v) = caps.get("emitsOutbound").filter(|v| !v.is_boolean()) {
-        out.push(format!("emitsOutbound is {v}, not a boolean"));
+        out.push(format!(
+            "emitsOutbound is {}, not a boolean",
+            super::event::clip(&v.to_string(), 80)
+        ));
     }
     out
 }

@@ -1,17 +1,13 @@
 //! A bridge run as a case's evidence: what was started, how it ended, the lines it
-//! printed (the first ones, clipped), its stderr (bounded; the reporters redact it),
-//! and the bucket it fell in.
+//! printed (the first ones, clipped, as `event.rs` kept them), its stderr (bounded; the
+//! reporters redact it), and the bucket it fell in.
 
-use super::classify::Observed;
+use super::classify::{BridgeRun, Observed};
+use super::event::SHOWN_LINES;
 use crate::outcome::{EvidenceView, ProtocolEvidence};
-use crate::process::Finished;
 use serde_json::json;
 
-/// Lines kept in a report, and how much of each.
-const SHOWN_LINES: usize = 40;
-const SHOWN_CHARS: usize = 400;
-
-pub fn of_run(command: &str, op: &str, finished: &Finished) -> ProtocolEvidence {
+pub fn of_run(command: &str, op: &str, finished: &BridgeRun) -> ProtocolEvidence {
     let run = Observed::new(finished);
     // A describe prints a declaration, not events: its bucket says whether it answered.
     let classification = match op {
@@ -24,7 +20,7 @@ pub fn of_run(command: &str, op: &str, finished: &Finished) -> ProtocolEvidence 
         .lines
         .iter()
         .take(SHOWN_LINES)
-        .map(|l| clip(&l.text))
+        .map(|l| l.shown.clone().unwrap_or_default())
         .collect();
     let record = json!({
         "command": command,
@@ -50,7 +46,10 @@ pub fn of_run(command: &str, op: &str, finished: &Finished) -> ProtocolEvidence 
     );
     let mut shown: Vec<String> = lines.iter().map(|l| format!("stdout: {l}")).collect();
     if !finished.stderr.text.is_empty() {
-        shown.push(format!("stderr: {}", clip(&finished.stderr.shown())));
+        shown.push(format!(
+            "stderr: {}",
+            super::event::clip(&finished.stderr.shown(), super::event::SHOWN_CHARS)
+        ));
     }
     ProtocolEvidence {
         record,
@@ -63,12 +62,4 @@ pub fn of_run(command: &str, op: &str, finished: &Finished) -> ProtocolEvidence 
             lines: shown,
         },
     }
-}
-
-fn clip(text: &str) -> String {
-    let mut out: String = text.chars().take(SHOWN_CHARS).collect();
-    if out.len() < text.len() {
-        out.push('…');
-    }
-    out
 }

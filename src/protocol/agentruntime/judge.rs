@@ -3,12 +3,19 @@
 
 use super::classify::Observed;
 use super::declaration::Capabilities;
+use super::event::NotEvent;
+use super::outbound::Files;
 use crate::outcome::{AssertionResult, Level};
 use crate::process::EndedBy;
 use crate::scenario::model::RunExpectation;
 use serde_json::Value;
 
-pub fn judge(expect: &RunExpectation, run: &Observed, caps: &Capabilities) -> Vec<AssertionResult> {
+pub fn judge(
+    expect: &RunExpectation,
+    run: &Observed,
+    caps: &Capabilities,
+    files: &Files,
+) -> Vec<AssertionResult> {
     let mut out = Vec::new();
     if expect.contract {
         out.extend(contract(run));
@@ -17,7 +24,7 @@ pub fn judge(expect: &RunExpectation, run: &Observed, caps: &Capabilities) -> Ve
         out.push(no_error(run));
     }
     if expect.outbound {
-        out.extend(super::outbound::judge(run, caps));
+        out.extend(super::outbound::judge(run, caps, files));
     }
     if expect.aborted {
         out.extend(aborted(run));
@@ -26,37 +33,36 @@ pub fn judge(expect: &RunExpectation, run: &Observed, caps: &Capabilities) -> Ve
 }
 
 fn contract(run: &Observed) -> Vec<AssertionResult> {
+    let count = run.lines().len();
     let bad = run
-        .events
+        .lines()
         .iter()
         .enumerate()
-        .find_map(|(i, e)| e.as_ref().err().map(|why| (i, why)));
+        .find_map(|(i, l)| match &l.read {
+            Err(NotEvent::Invalid(why)) => Some((i, why, l.shown.as_deref().unwrap_or(""))),
+            _ => None,
+        });
     let lines = AssertionResult::new(
         "run.lines",
         "every stdout line is an AgentEvent".into(),
         match bad {
-            None => format!("{} line(s), each an AgentEvent", run.events.len()),
-            Some((i, why)) => format!(
-                "line {} is {why}: {}",
-                i + 1,
-                clip(&run.finished.lines[i].text)
-            ),
+            None => format!("{count} line(s), each an AgentEvent"),
+            Some((i, why, text)) => format!("line {} is {why}: {}", i + 1, clip(text)),
         },
         bad.is_none(),
     );
     let dones = run.dones();
-    let last = run.events.len().checked_sub(1);
+    let last = count.checked_sub(1);
     let done_ok = dones.len() == 1 && Some(dones[0]) == last;
     let done = AssertionResult::new(
         "run.done",
         "exactly one done, the last line".into(),
         match dones.as_slice() {
-            [] => format!("no done in {} line(s)", run.events.len()),
+            [] => format!("no done in {count} line(s)"),
             [one] if Some(*one) == last => "one done, last".into(),
             [one] => format!(
-                "done at line {} of {}: something came after it",
-                one + 1,
-                run.events.len()
+                "done at line {} of {count}: something came after it",
+                one + 1
             ),
             many => format!("{} done events", many.len()),
         },
@@ -107,7 +113,7 @@ fn error_messages(run: &Observed) -> AssertionResult {
     let errors = run.errors();
     let bare = errors
         .iter()
-        .filter(|e| !e.get("message").is_some_and(Value::is_string))
+        .filter(|(has_message, _)| !has_message)
         .count();
     AssertionResult::new(
         "run.error-message",
@@ -137,7 +143,8 @@ fn no_error(run: &Observed) -> AssertionResult {
     let errors = run.errors();
     let first = errors
         .first()
-        .map(|e| format!(": {}", clip(&Value::Object((*e).clone()).to_string())))
+        .and_then(|(_, shown)| *shown)
+        .map(|shown| format!(": {}", clip(shown)))
         .unwrap_or_default();
     AssertionResult::new(
         "run.no-error",
@@ -183,12 +190,11 @@ fn aborted(run: &Observed) -> Vec<AssertionResult> {
     vec![ended, said]
 }
 
+/// A line as an assertion quotes it.
 fn clip(text: &str) -> String {
-    let mut out: String = text.chars().take(120).collect();
-    if out.len() < text.len() {
-        out.push('…');
-    }
-    out
+    // A line kept clipped already ends in `…`: do not add a second one.
+    let text = text.strip_suffix('…').unwrap_or(text);
+    super::event::clip(text, 120)
 }
 
 #[cfg(test)]

@@ -3,23 +3,29 @@
 
 use super::*;
 use crate::process::{Ending, Finished, Line, ReadEnd, WorkDir};
+use crate::protocol::agentruntime::classify::BridgeRun;
+use crate::protocol::agentruntime::event::EventReader;
+use crate::protocol::agentruntime::outbound::{self, Files};
 use crate::scenario::model::RunExpectation;
 use base64::Engine as _;
 use serde_json::json;
 use std::time::Duration;
 
-fn finished(lines: &[&str], ending: Ending) -> Finished {
+fn finished(lines: &[&str], ending: Ending) -> BridgeRun {
     finished_in(lines, ending, std::env::temp_dir())
 }
 
-fn finished_in(lines: &[&str], ending: Ending, dir: std::path::PathBuf) -> Finished {
+fn finished_in(lines: &[&str], ending: Ending, dir: std::path::PathBuf) -> BridgeRun {
+    let mut reader = EventReader::default();
     Finished {
         lines: lines
             .iter()
-            .map(|l| Line {
-                text: l.to_string(),
-                utf8: true,
-                terminated: true,
+            .map(|l| {
+                reader.read(Line {
+                    text: l.to_string(),
+                    utf8: true,
+                    terminated: true,
+                })
             })
             .collect(),
         read_end: ReadEnd::Eof,
@@ -40,8 +46,17 @@ fn caps(emits: Option<bool>) -> Capabilities {
     }
 }
 
-fn failed(expect: RunExpectation, f: &Finished, c: &Capabilities) -> Vec<String> {
-    judge(&expect, &Observed::new(f), c)
+fn failed(expect: RunExpectation, f: &BridgeRun, c: &Capabilities) -> Vec<String> {
+    failed_with(expect, f, c, &Files::new())
+}
+
+fn failed_with(
+    expect: RunExpectation,
+    f: &BridgeRun,
+    c: &Capabilities,
+    files: &Files,
+) -> Vec<String> {
+    judge(&expect, &Observed::new(f), c, files)
         .into_iter()
         .filter(|a| !a.passed)
         .map(|a| a.check)
@@ -106,6 +121,20 @@ fn outbound_media_are_judged_against_the_declaration() {
     assert_eq!(failed(OUTBOUND, &f, &caps(Some(true))), ["run.outbound"]);
 }
 
+/// The outbound assertion's `actual` once the files the run names are read.
+async fn outbound_actual(item: serde_json::Value, dir: &std::path::Path) -> (bool, String) {
+    let line = media_line(item);
+    let f = finished_in(&[&line, DONE], Ending::Exited(0), dir.to_path_buf());
+    let observed = Observed::new(&f);
+    let stop = crate::stop::Stop::never();
+    let files = outbound::fetch(&observed, Duration::from_secs(5), &stop).await;
+    let a = judge(&OUTBOUND, &observed, &caps(Some(true)), &files)
+        .into_iter()
+        .find(|a| a.check == "run.outbound")
+        .unwrap();
+    (a.passed, a.actual)
+}
+
 fn media_line(media: serde_json::Value) -> String {
     json!({"type": "media", "media": media}).to_string()
 }
@@ -114,26 +143,49 @@ fn done_with_media(media: serde_json::Value) -> String {
     json!({"type": "done", "result": {"text": "", "sessionId": "s", "durationMs": 1, "aborted": false, "media": media}}).to_string()
 }
 
-#[test]
-fn outbound_files_are_read_where_the_bridge_ran_and_bounded() {
+#[tokio::test]
+async fn outbound_files_are_read_inside_where_the_bridge_ran_only() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(
         dir.path().join("out.png"),
         mmconform_media::generate("image/png", "n"),
     )
     .unwrap();
+    // A relative path is relative to the bridge's working directory.
+    let (passed, _) = outbound_actual(
+        json!({"mimeType": "image/png", "filePath": "out.png"}),
+        dir.path(),
+    )
+    .await;
+    assert!(passed);
+    // Outside it, existing or not: the same words, and nothing opened.
+    for path in [
+        "/dev/zero",
+        "/etc/shadow",
+        "../../../../etc/passwd",
+        "/nonexistent/x",
+    ] {
+        let (passed, actual) = outbound_actual(
+            json!({"mimeType": "image/png", "filePath": path}),
+            dir.path(),
+        )
+        .await;
+        assert!(!passed);
+        assert_eq!(
+            actual,
+            format!("image/png: filePath {path}: a path outside its working folder (not read)")
+        );
+    }
+}
+
+#[test]
+fn outbound_bytes_must_carry_their_types_signature() {
+    let dir = tempfile::tempdir().unwrap();
     let judged = |item: serde_json::Value| {
         let line = media_line(item);
         let f = finished_in(&[&line, DONE], Ending::Exited(0), dir.path().to_path_buf());
         failed(OUTBOUND, &f, &caps(Some(true)))
     };
-    // A relative path is relative to the bridge's working directory.
-    assert!(judged(json!({"mimeType": "image/png", "filePath": "out.png"})).is_empty());
-    // Not a regular file: refused without reading (a device would never end).
-    assert_eq!(
-        judged(json!({"mimeType": "image/png", "filePath": "/dev/zero"})),
-        ["run.outbound"]
-    );
     // Bytes without the declared format's signature.
     let text = base64::engine::general_purpose::STANDARD.encode("hello");
     assert_eq!(
@@ -174,9 +226,10 @@ fn declared_media_that_never_come_decide_nothing() {
         ..OUTBOUND
     };
     let f = finished(&[DONE], Ending::Exited(0));
-    assert!(judge(&only, &Observed::new(&f), &caps(Some(true))).is_empty());
+    let none = Files::new();
+    assert!(judge(&only, &Observed::new(&f), &caps(Some(true)), &none).is_empty());
     assert_eq!(
-        judge(&only, &Observed::new(&f), &caps(Some(false))).len(),
+        judge(&only, &Observed::new(&f), &caps(Some(false)), &none).len(),
         1
     );
 }

@@ -7,15 +7,18 @@
 //! `$media` as attachments ([`part`]), runs a case ([`case`]), buckets a run
 //! ([`classify`]) and judges it ([`judge`]).
 
+pub mod attachment;
 pub mod bridge;
 pub mod case;
 pub mod classify;
 pub mod declaration;
 pub mod describe;
+pub mod event;
 pub mod evidence;
 pub mod judge;
 pub mod lint;
 pub mod outbound;
+pub mod outbound_file;
 pub mod part;
 pub mod run;
 pub mod startup;
@@ -90,6 +93,7 @@ impl Protocol for Agentruntime {
         }
         let bridge = bridge::Bridge {
             command,
+            environment: config.agent.environment(),
             witness_url: config.witness_url.clone(),
             limits: LineLimits::for_body_cap(config.max_response_bytes),
             timeout: config.timeout,

@@ -5,6 +5,7 @@
 use super::bridge::{self, Bridge};
 use super::declaration::Capabilities;
 use super::describe::{self, Described};
+use super::event::EventReader;
 use crate::config::RunConfig;
 use crate::http::HttpClient;
 use crate::observation::Observation;
@@ -46,7 +47,11 @@ impl AgentruntimeRun {
         let plain = json!({"prompt": format!("mmconform probe {nonce}")});
         let line = bridge::execute_line(&plain);
         let stop = client.stop().clone();
-        let finished = self.bridge.call(line, "probe", stop, false).await.ok()?;
+        let finished = self
+            .bridge
+            .call(line, "probe", stop, false, &mut EventReader::default())
+            .await
+            .ok()?;
         super::startup::died_before_first_line(&finished)
     }
 
@@ -66,6 +71,7 @@ impl ProtocolRun for AgentruntimeRun {
         let mut options = Map::new();
         options.insert("command".into(), json!(shown));
         options.insert("witness".into(), json!(self.bridge.witness_url));
+        options.insert("environment".into(), self.config.agent.record());
         let view = EvidenceView {
             summary: format!("bridge {shown}"),
             properties: vec![("agentruntime.command".into(), shown)],
@@ -110,13 +116,20 @@ impl ProtocolRun for AgentruntimeRun {
                 None => self.settle_caps(Capabilities::unknown("not described: no bridge run")),
                 Some(client) => {
                     let stop = client.stop().clone();
+                    let mut reader = EventReader::describing();
                     match self
                         .bridge
-                        .call(bridge::describe_line(), "describe", stop, false)
+                        .call(
+                            bridge::describe_line(),
+                            "describe",
+                            stop,
+                            false,
+                            &mut reader,
+                        )
                         .await
                     {
                         Ok(finished) => {
-                            let described = Described::new(finished);
+                            let described = Described::new(finished, reader.first_object);
                             self.settle_caps(described.capabilities());
                             self.described = Some(described);
                         }

@@ -12,7 +12,7 @@ const EXCERPT: usize = 300;
 /// Why `finished` shows a bridge that dies before its first line, when it does. A
 /// run we ended (timeout, a bound, the run's stop) or one that exited 0 is no such
 /// death.
-pub fn died_before_first_line(finished: &Finished) -> Option<String> {
+pub fn died_before_first_line<T>(finished: &Finished<T>) -> Option<String> {
     if !finished.lines.is_empty() || finished.ended_by.is_some() {
         return None;
     }
@@ -46,7 +46,7 @@ mod tests {
     use crate::process::{EndedBy, ReadEnd, WorkDir};
     use std::time::Duration;
 
-    fn finished(ending: Ending, stderr: &str) -> Finished {
+    fn finished(ending: Ending, stderr: &str) -> Finished<()> {
         Finished {
             lines: Vec::new(),
             read_end: ReadEnd::Eof,

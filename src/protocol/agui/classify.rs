@@ -49,6 +49,8 @@ pub struct StreamEvidence {
 
 /// Event types kept in the evidence; the count is always complete.
 pub const MAX_EVENTS_KEPT: usize = 200;
+/// Problems of one stream kept; the rest are counted.
+pub const MAX_PROBLEMS_KEPT: usize = 20;
 
 /// The CUSTOM event name an echoing agent uses (README, "The echo event").
 pub const ECHO_EVENT_NAME: &str = "mmconform.echo";
@@ -106,6 +108,8 @@ pub struct Classifier {
     run_active: bool,
     after_terminal: usize,
     problems: Vec<String>,
+    /// Problems past the first [`MAX_PROBLEMS_KEPT`], counted.
+    problems_dropped: usize,
     echo: Option<Value>,
 }
 
@@ -120,7 +124,17 @@ impl Classifier {
 
     /// A framing problem found by the reader (bad UTF-8, an unterminated final frame).
     pub fn framing(&mut self, problem: String) {
-        self.problems.push(problem);
+        self.problem(problem);
+    }
+
+    /// A problem with the stream: the first ones kept, the rest counted (an agent that
+    /// sends 100,000 bad events gets a report of a proportionate size).
+    fn problem(&mut self, problem: String) {
+        if self.problems.len() < MAX_PROBLEMS_KEPT {
+            self.problems.push(problem);
+        } else {
+            self.problems_dropped += 1;
+        }
     }
 
     /// One SSE event's `data` (events without data are metadata and never reach here).
@@ -128,7 +142,7 @@ impl Classifier {
         let event: Value = match serde_json::from_str(data) {
             Ok(v) => v,
             Err(e) => {
-                self.problems.push(format!(
+                self.problem(format!(
                     "event {} is not JSON ({e}): {}",
                     self.total + 1,
                     shorten(data, 80)
@@ -138,7 +152,7 @@ impl Classifier {
             }
         };
         let Some(event_type) = string_field(&event, "type") else {
-            self.problems.push(format!(
+            self.problem(format!(
                 "event {} has no string `type`: {}",
                 self.total + 1,
                 shorten(data, 80)
@@ -235,6 +249,12 @@ impl Classifier {
                 StreamClass::Broken
             }
         };
+        if self.problems_dropped > 0 {
+            self.problems.push(format!(
+                "… and {} more problems",
+                crate::quoted::thousands(self.problems_dropped)
+            ));
+        }
         StreamEvidence {
             classification,
             status,

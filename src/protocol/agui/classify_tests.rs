@@ -155,3 +155,21 @@ fn the_first_echo_event_is_kept() {
     assert_eq!(e.echo, Some(json!({"parts": []})));
     assert_eq!(e.events_total, 5);
 }
+
+#[test]
+fn a_hundred_thousand_bad_events_make_twenty_problems_and_a_count() {
+    let mut c = Classifier::default();
+    for _ in 0..100_000 {
+        c.on_data("not json");
+    }
+    let e = c.finish(
+        200,
+        Some("text/event-stream".into()),
+        true,
+        ReadEnd::Eof,
+        10,
+    );
+    assert_eq!(e.classification, StreamClass::Broken);
+    assert_eq!(e.problems.len(), MAX_PROBLEMS_KEPT + 1);
+    assert_eq!(e.problems.last().unwrap(), "… and 99,980 more problems");
+}

@@ -39,11 +39,19 @@ pub const NON_TEXT_MODALITIES: [&str; 3] = ["image", "audio", "document"];
 /// Request overhead besides the base64 payload, generously rounded up.
 const PROBE_OVERHEAD_BYTES: u64 = 1024;
 
+/// Room above the smallest generated file of the probe's type: a picture's compressed
+/// size varies a little with the nonce it shows, and nonces grow with the case index.
+const PROBE_PART_MARGIN_BYTES: u64 = 512;
+
 /// The smallest cap the limit probe can test: a valid file of exactly that many bytes
-/// must exist for every type it may send (the largest minimum is a WAV's, about 1.7 KiB
-/// with a long nonce). Under it the probe does not apply; a cap of 0 also fails the
-/// advertisement schema case.
-const SMALLEST_PROBE_PART_BYTES: u64 = 2048;
+/// must exist for the type it sends (the first advertised modality's default: a PNG of
+/// about 450 B, a WAV of about 24 KiB, a PDF of about 650 B). Under it the probe does
+/// not apply; a cap of 0 also fails the advertisement schema case.
+fn smallest_probe_part(first_advertised: Option<&str>) -> u64 {
+    let mime = mmconform_media::default_mime(first_advertised.unwrap_or("image"));
+    let longest_nonce = "ffffffffffffffff-c16383";
+    mmconform_media::generate(mime, longest_nonce).len() as u64 + PROBE_PART_MARGIN_BYTES
+}
 
 fn ai_supported(ai: &Value) -> bool {
     match ai.get("supported") {
@@ -123,7 +131,16 @@ pub fn derive(document: Option<&Value>, major: u8, max_probe_bytes: u64) -> Valu
     let max_body = document
         .and_then(|d| d.pointer("/limits/maxRequestBodyBytes"))
         .and_then(Value::as_u64);
-    let limit_probe_fits = limit_probe_fits(max_bytes, max_body, max_probe_bytes);
+    let first_advertised = non_text
+        .iter()
+        .find(|m| NON_TEXT_MODALITIES.contains(&m.as_str()))
+        .map(|m| m.as_str());
+    let limit_probe_fits = limit_probe_fits(
+        max_bytes,
+        max_body,
+        max_probe_bytes,
+        smallest_probe_part(first_advertised),
+    );
 
     let mut facts = Map::new();
     facts.insert("major".into(), json!(major));
@@ -155,11 +172,7 @@ pub fn derive(document: Option<&Value>, major: u8, max_probe_bytes: u64) -> Valu
     facts.insert(
         "firstAdvertised".into(),
         // Only a modality RFC 0091 defines can carry a well-formed positive part.
-        non_text
-            .iter()
-            .find(|m| NON_TEXT_MODALITIES.contains(&m.as_str()))
-            .map(|m| json!(m))
-            .unwrap_or(Value::Null),
+        first_advertised.map(|m| json!(m)).unwrap_or(Value::Null),
     );
     // `video` can never be advertised (closed enum), so every host has an unadvertised type.
     facts.insert(
@@ -183,7 +196,12 @@ pub fn derive(document: Option<&Value>, major: u8, max_probe_bytes: u64) -> Valu
 /// fit `--max-probe-bytes` and `limits.maxRequestBodyBytes`. The host chooses these
 /// numbers: a huge one makes the probe not fit, it never overflows (a wrapped sum would
 /// make a 2^64-1 cap look tiny).
-fn limit_probe_fits(max_bytes: Option<u64>, max_body: Option<u64>, max_probe_bytes: u64) -> bool {
+fn limit_probe_fits(
+    max_bytes: Option<u64>,
+    max_body: Option<u64>,
+    max_probe_bytes: u64,
+    smallest_part: u64,
+) -> bool {
     max_bytes.is_some_and(|n| {
         let Some(over) = n.checked_add(1) else {
             return false;
@@ -192,7 +210,7 @@ fn limit_probe_fits(max_bytes: Option<u64>, max_body: Option<u64>, max_probe_byt
             .div_ceil(3)
             .checked_mul(4)
             .and_then(|e| e.checked_add(PROBE_OVERHEAD_BYTES));
-        n >= SMALLEST_PROBE_PART_BYTES
+        n >= smallest_part
             && over <= max_probe_bytes
             && encoded.is_some_and(|encoded| max_body.is_none_or(|body| encoded <= body))
     })
@@ -266,10 +284,21 @@ mod tests {
         assert_eq!(derive(Some(&doc), 1, 500)["limitProbeFits"], json!(false));
         // Too small for any valid file of every type the probe may send, or absurdly
         // large: the probe does not apply, and nothing overflows.
-        let doc = json!({"aiProviders": {"input": {"maxBytesPerPart": 1000}}});
+        let doc = json!({"aiProviders": {"input": {"maxBytesPerPart": 500}}});
         assert_eq!(
             derive(Some(&doc), 1, 1 << 20)["limitProbeFits"],
             json!(false)
+        );
+        // The probe sends the first advertised modality: a WAV needs far more room.
+        let audio = json!({"aiProviders": {"input": {"modalities": ["text", "audio"], "maxBytesPerPart": 4096}}});
+        assert_eq!(
+            derive(Some(&audio), 1, 1 << 20)["limitProbeFits"],
+            json!(false)
+        );
+        let audio = json!({"aiProviders": {"input": {"modalities": ["text", "audio"], "maxBytesPerPart": 65536}}});
+        assert_eq!(
+            derive(Some(&audio), 1, 1 << 20)["limitProbeFits"],
+            json!(true)
         );
         let doc = json!({"aiProviders": {"input": {"maxBytesPerPart": u64::MAX}}});
         assert_eq!(

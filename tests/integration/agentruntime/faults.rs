@@ -10,7 +10,8 @@ const TABLE: Table = Table {
     profile: "agentruntime",
     base: &["--profile", "agentruntime", "--target", "reference"],
     rows: ROWS,
-    elsewhere: &[],
+    // transformed.rs: a faithful transformation, which no case may fail.
+    elsewhere: &["reencodes-images"],
 };
 
 const W: &[&str] = &["--witness", "127.0.0.1:0", "--witness-wait", "2"];
@@ -43,6 +44,7 @@ const ROWS: &[Row] = &[
     ("skips-model", W, "agentruntime.text-only", MUST),
     ("skips-model", W, "agentruntime.delivery[image/gif,base64]", MUST),
     ("truncates-media", W, "agentruntime.delivery[image/png,filePath]", MUST),
+    ("image-placeholder", W, "agentruntime.delivery[image/gif,base64]", MUST),
     ("emits-undeclared-media", W, "agentruntime.outbound", MUST),
     ("outbound-without-mime", OUT, "agentruntime.outbound", MUST),
     ("outbound-file-missing", OUT, "agentruntime.outbound", MUST),

@@ -73,3 +73,85 @@ fn the_hurl_file_lists_every_request_with_its_status_and_no_secret() {
     );
     assert!(case("discovery").ends_with("HTTP *"));
 }
+
+#[test]
+fn a_streamed_case_s_hurl_entry_says_what_hurl_cannot_check() {
+    let dir = tempfile::tempdir().unwrap();
+    let hurl = dir.path().join("run.hurl");
+    let out = bin()
+        .args(["run", "--profile", "openai", "--target", "reference"])
+        .args(["--model", "reference-multimodal"])
+        .args(["--filter", "openai.string-content.stream", "--export-hurl"])
+        .arg(&hurl)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let text = std::fs::read_to_string(&hurl).unwrap();
+    let entry = text
+        .split("\n\n")
+        .find(|e| e.starts_with("# openai.string-content.stream "))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(
+        entry.contains("# not checked by hurl: the answer as mmconform reads it (completed"),
+        "{entry}"
+    );
+    assert!(entry.contains("a stream's events"), "{entry}");
+}
+
+/// The replayed curl line, run by a shell against the same host, gets the same status.
+#[test]
+fn replay_prints_a_case_s_request_whole_and_it_sends_again() {
+    let host = crate::common::served::serve(&[]);
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("r.json");
+    let case = "openwop.rfc0091.advertised-inline-accepted[image]";
+    let out = bin()
+        .args(["run", "--target", &host.url, "--filter", case, "--report"])
+        .arg(&report)
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let out = bin().arg("replay").arg(&report).arg(case).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        text.starts_with(&format!("# {case}: MUST RFC 0091 §A (pass)\n")),
+        "{text}"
+    );
+    assert!(!text.contains("not whole"), "an inline image fits: {text}");
+    let curl = text.lines().find(|l| l.starts_with("curl ")).unwrap();
+    assert!(curl.contains("\"type\":\"image\""), "{curl}");
+    if std::process::Command::new("curl")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        eprintln!("skipped sending it again: curl is not installed");
+        return;
+    }
+    let sent = std::process::Command::new("sh")
+        .args(["-c", curl])
+        .output()
+        .unwrap();
+    let answer = String::from_utf8_lossy(&sent.stdout);
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    // An unknown case names the closest.
+    let out = bin()
+        .arg("replay")
+        .arg(&report)
+        .arg("openwop.rfc0091.advertised-inline-acepted[image]")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains(&format!("the closest: {case}")));
+}

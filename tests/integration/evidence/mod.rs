@@ -3,7 +3,7 @@
 //! would work out by hand.
 
 mod html_page;
-mod html_tree;
+pub mod html_tree;
 mod support;
 mod versions;
 

@@ -97,6 +97,7 @@ const ROWS: &[Row] = &[
     ("forward-unvalidated", WITNESS, "openai-responses.malformed.no-crash.file-with-two-sources", MUST),
     ("forward-unvalidated", WITNESS, "openai-responses.malformed.refused.file-with-two-sources", SHOULD),
     ("lax-base64", WITNESS, "openai-responses.malformed.no-crash.base64-noise", MUST),
+    ("forward-unvalidated", WITNESS, "openai-responses.malformed.no-crash.input-not-string-or-array", MUST),
     ("forward-unvalidated", TEXT_WITNESS, "openai-responses.refuse.undeclared[image]", MUST),
 ];
 

@@ -33,6 +33,9 @@ const TABLE: Table = Table {
         "ignores-auth",          // ignored_auth_is_caught_when_a_token_is_configured
         "seam-missing",          // a_missing_seam_blocks_seam_cases_and_is_insufficient_evidence
         "envelope-seam-missing", // a_missing_envelope_seam_blocks_only_its_cases
+        // transformed.rs: faithful transformations, which no case may fail.
+        "forward-reencodes-images",
+        "forward-downscales-images",
         // self_hosted.rs: they need OPENWOP_TEST_COMPAT_ENDPOINT set for the run.
         "self-hosted-endpoint-leaks",
         "self-hosted-not-configured",
@@ -92,6 +95,8 @@ pub(super) const ROWS: &[Row] = &[
     ("crash-on-malformed", &[], "openwop.rfc0091.shape.empty-content", SHOULD),
     ("crash-on-malformed", &[], "openwop.rfc0091.shape.empty-text", SHOULD),
     ("accepts-mismatched-mime", &[], "openwop.rfc0091.shape.mime-disagrees-with-bytes", SHOULD),
+    ("accepts-empty-text", &[], "openwop.rfc0091.shape.empty-text", SHOULD),
+    ("accepts-empty-text", WITNESS, "openwop.rfc0091.shape.no-crash.empty-text", MUST),
     ("accepts-mismatched-mime", WITNESS, "openwop.rfc0091.shape.no-crash.mime-disagrees-with-bytes", MUST),
     ("lax-base64", WITNESS, "openwop.rfc0091.shape.no-crash.base64-noise", MUST),
     ("accepts-missing-source", WITNESS, "openwop.rfc0091.shape.no-crash.no-source", SHOULD),
@@ -105,6 +110,8 @@ pub(super) const ROWS: &[Row] = &[
     ("forward-truncates-bytes", WITNESS, "openwop.rfc0091.advertised-inline-accepted[image]", MUST),
     ("forward-reorders-parts", WITNESS, "openwop.rfc0091.advertised-inline-accepted[image]", SHOULD),
     ("forward-then-refuses", WITNESS, "openwop.rfc0091.unknown-type-rejected[video]", MUST),
+    ("forward-image-placeholder", WITNESS, "openwop.rfc0091.advertised-inline-accepted[image]", MUST),
+    ("forward-extracts-pdf-text", WITNESS_ALL, "openwop.rfc0091.advertised-inline-accepted[document]", SHOULD),
     ("accepts-invalid-base64", WITNESS, "openwop.rfc0091.shape.invalid-base64[image]", SHOULD),
     ("accepts-invalid-base64", WITNESS, "openwop.rfc0091.shape.no-crash.invalid-base64", MUST),
     // RFC 0021: the envelope accept seam and the envelope advertisement.

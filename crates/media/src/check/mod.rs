@@ -81,7 +81,7 @@ mod tests {
     use super::*;
 
     fn sample(mime: &str) -> Vec<u8> {
-        generate_sized(mime, NONCE, 2000).unwrap()
+        generate_sized(mime, NONCE, 30_000).unwrap()
     }
 
     fn broken(mime: &str, edit: impl FnOnce(&mut Vec<u8>)) -> Checked<()> {
@@ -123,13 +123,13 @@ mod tests {
 
     #[test]
     fn riff_allows_exactly_one_trailing_zero_on_odd_files() {
-        let even = generate_sized("audio/wav", NONCE, 2000).unwrap();
-        let odd = generate_sized("audio/wav", NONCE, 2001).unwrap();
-        assert_eq!(&odd[..2000], &even[..]);
-        assert_eq!(odd[2000], 0);
+        let even = generate_sized("audio/wav", NONCE, 30_000).unwrap();
+        let odd = generate_sized("audio/wav", NONCE, 30_001).unwrap();
+        assert_eq!(&odd[..30_000], &even[..]);
+        assert_eq!(odd[30_000], 0);
         assert!(wav(&odd).is_ok());
         let mut bad = odd.clone();
-        bad[2000] = 1;
+        bad[30_000] = 1;
         assert!(wav(&bad).is_err());
     }
 }

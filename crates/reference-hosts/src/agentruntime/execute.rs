@@ -7,6 +7,7 @@
 use super::attach::{self, Attached};
 use super::outbound;
 use super::{RuntimeConfig, RuntimeFault};
+use crate::forward_transform::Transformation;
 use crate::openai_wire::{Distortion, WireContent, WireMessage, WirePart};
 use crate::upstream::Upstream;
 use serde_json::{Value, json};
@@ -188,5 +189,15 @@ fn user_turn(
         role: "user".into(),
         content: WireContent::Parts(parts),
     };
-    (vec![message], distortion)
+    let transformation = if config.faulted(RuntimeFault::ReencodesImages) {
+        Some(Transformation::ReencodesImages)
+    } else if config.faulted(RuntimeFault::ImagePlaceholder) {
+        Some(Transformation::ImagePlaceholder)
+    } else {
+        None
+    };
+    (
+        crate::forward_transform::apply(vec![message], transformation),
+        distortion,
+    )
 }

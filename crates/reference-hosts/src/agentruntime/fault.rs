@@ -21,6 +21,10 @@ fault_catalogue! {
             "Runs end with a reply without calling the model at all.";
         TruncatesMedia => "truncates-media",
             "Attachments reach the model one byte short.";
+        ReencodesImages => "reencodes-images",
+            "Images reach the model re-encoded (a PNG as JPEG, any other picture as PNG), as Codex does: the same picture in other bytes, a faithful transformation the delivery cases accept with a note.";
+        ImagePlaceholder => "image-placeholder",
+            "Images reach the model as the text `[image]` instead of the picture.";
         EmitsUndeclaredMedia => "emits-undeclared-media",
             "Every run emits a media event although mediaCapabilities.emitsOutbound is false.";
         OutboundWithoutMime => "outbound-without-mime",
@@ -60,5 +64,10 @@ fault_catalogue! {
     }
 }
 
-/// Its faults are the agent's own: none needs an upstream to show.
-impl HostFault for RuntimeFault {}
+/// Its faults are the agent's own: none needs an upstream to show; re-encoding images
+/// is a faithful transformation, not a fault.
+impl HostFault for RuntimeFault {
+    fn is_faithful_transformation(&self) -> bool {
+        *self == RuntimeFault::ReencodesImages
+    }
+}

@@ -35,6 +35,12 @@ fault_catalogue! {
             "A data source whose value is not base64 is passed on undecoded and the run completes.";
         AcceptsNonHttpUrl => "accepts-non-http-url",
             "A url source of any scheme (file://, ftp://, gopher://) is taken as if it were http(s) and the run completes (never opened).";
+        AcceptsEmptyContent => "accepts-empty-content",
+            "A user message whose content is an empty list is passed to the model as it came and the run completes.";
+        AcceptsEmptyText => "accepts-empty-text",
+            "An empty text part is passed to the model as it came and the run completes.";
+        IgnoresSystemParts => "ignores-system-parts",
+            "Content parts on a system or developer message (whose content is a string) are ignored and the run completes on the other messages.";
         AcceptsMismatchedMime => "accepts-mismatched-mime",
             "A data source whose bytes are not its mimeType (a WAV file said to be image/png) is taken as it says.";
         LaxBase64 => "lax-base64",

@@ -145,7 +145,7 @@ fn part(v: &Value, at: &str, fault: Option<AguiFault>) -> Result<Option<Part>, S
     if kind == "text" {
         let text = string(v, "text", at)?;
         // Valid in the 1.0 schema, malformed on every model wire: refused before the run.
-        if text.is_empty() {
+        if text.is_empty() && fault != Some(AguiFault::AcceptsEmptyText) {
             return Err(SchemaError(format!("{at}.text: an empty text part")));
         }
         return Ok(Some(Part::Text {
@@ -184,7 +184,9 @@ fn user_content(v: &Value, at: &str, fault: Option<AguiFault>) -> Result<Vec<Par
             string_content: true,
         }]),
         // Valid in the 1.0 schema, malformed on every model wire: refused before the run.
-        Some(Value::Array(items)) if items.is_empty() => {
+        Some(Value::Array(items))
+            if items.is_empty() && fault != Some(AguiFault::AcceptsEmptyContent) =>
+        {
             Err(SchemaError(format!("{at}.content: an empty content list")))
         }
         Some(Value::Array(items)) => {
@@ -242,6 +244,7 @@ pub fn read(input: &Value, fault: Option<AguiFault>) -> Result<Vec<Vec<Part>>, S
             parts.push(user_content(message, &at, fault)?);
         } else if matches!(role, "system" | "developer")
             && !message.get("content").is_some_and(Value::is_string)
+            && fault != Some(AguiFault::IgnoresSystemParts)
         {
             // A system or developer message's content is a string (1.0 schema): no parts.
             return Err(SchemaError(format!(
@@ -343,6 +346,11 @@ mod tests {
                 .0
                 .contains("a system message's content is a string")
         );
+        assert!(read(&system_parts, Some(AguiFault::IgnoresSystemParts)).is_ok());
+        assert!(read(&input(json!([])), Some(AguiFault::AcceptsEmptyContent)).is_ok());
+        let empty_text = input(json!([{"type": "text", "text": ""}]));
+        assert!(read(&empty_text, Some(AguiFault::AcceptsEmptyText)).is_ok());
+        assert!(read(&empty_text, Some(AguiFault::AcceptsEmptyContent)).is_err());
         let mut no_tools = input(json!("x"));
         no_tools.as_object_mut().unwrap().remove("tools");
         assert!(read(&no_tools, None).unwrap_err().0.contains("input.tools"));

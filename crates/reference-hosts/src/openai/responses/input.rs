@@ -110,6 +110,8 @@ fn message(config: &OpenaiConfig, item: &Value, at: &str) -> Result<Value, Refus
             }
             Value::Array(out)
         }
+        // `forward-unvalidated`: content this door cannot read goes on as it came.
+        Some(other) if unvalidated(config) => other.clone(),
         Some(other) => {
             return Err(wrong_type(
                 &format!("{at}.content"),

@@ -4,10 +4,16 @@
 //! pass their final text through the same redactor as a second line of defence.
 //!
 //! Three things are masked: the configured secret values (token, secret header values,
-//! passwords in URLs) wherever they appear; the value of every sensitive header
+//! passwords in URLs, the values of secret-looking environment variables a started
+//! program could have learnt, see [`environment`]) wherever they appear, in any ASCII
+//! case and in their JSON-escaped spelling; the value of every sensitive header
 //! (`Authorization`, `Cookie`, `Set-Cookie`, `Proxy-Authorization` and each
 //! `--secret-header`) whatever it holds; and the userinfo of any URL in any text
 //! (`http://user:pass@host` becomes `http://[REDACTED]@host`).
+
+pub mod environment;
+
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 
 /// Header names whose values are always replaced, whatever their content.
 pub const SENSITIVE_HEADERS: [&str; 4] = [
@@ -21,7 +27,11 @@ pub const MASK: &str = "[REDACTED]";
 
 #[derive(Debug, Clone, Default)]
 pub struct Redactor {
-    secrets: Vec<String>,
+    /// Finds the secrets and [`MASK`] itself, leftmost-longest, in any ASCII case (a
+    /// host name, an RFC 0108 endpoint, may come back in another case, and masking a
+    /// token that differs from the real one only in case costs nothing); `None` when
+    /// there are no secrets.
+    matcher: Option<AhoCorasick>,
     /// Lower-case names of headers masked on top of [`SENSITIVE_HEADERS`].
     secret_headers: Vec<String>,
 }
@@ -33,16 +43,32 @@ impl Redactor {
         I: IntoIterator<Item = S>,
         S: Into<String>,
     {
-        let mut secrets: Vec<String> = secrets
-            .into_iter()
-            .map(Into::into)
-            .filter(|s| !s.is_empty())
-            .collect();
-        // Longest first, so a secret that contains another is masked whole.
-        secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
-        secrets.dedup();
+        let mut patterns = vec![MASK.to_string()];
+        for secret in secrets.into_iter().map(Into::into) {
+            if secret.is_empty() {
+                continue;
+            }
+            // A secret inside a JSON string a target printed (a JSON-RPC frame, an
+            // event line) is spelled escaped: `a"b` as `a\"b`.
+            let escaped = serde_json::to_string(&secret)
+                .map(|quoted| quoted[1..quoted.len() - 1].to_string())
+                .unwrap_or_default();
+            if !escaped.is_empty() && escaped != secret {
+                patterns.push(escaped);
+            }
+            patterns.push(secret);
+        }
+        patterns.sort();
+        patterns.dedup();
+        let matcher = (patterns.len() > 1).then(|| {
+            AhoCorasickBuilder::new()
+                .match_kind(MatchKind::LeftmostLongest)
+                .ascii_case_insensitive(true)
+                .build(&patterns)
+                .expect("literal patterns always build")
+        });
         Redactor {
-            secrets,
+            matcher,
             secret_headers: Vec::new(),
         }
     }
@@ -72,25 +98,17 @@ impl Redactor {
     }
 
     fn mask_secrets(&self, text: &str) -> String {
-        if self.secrets.is_empty() {
-            return text.to_string();
-        }
-        let mut out = String::with_capacity(text.len());
-        let mut rest = text;
-        while let Some(c) = rest.chars().next() {
-            if rest.starts_with(MASK) {
-                out.push_str(MASK);
-                rest = &rest[MASK.len()..];
-            } else if let Some(secret) = self.secrets.iter().find(|s| starts_with_any_case(rest, s))
-            {
-                out.push_str(MASK);
-                rest = &rest[secret.len()..];
-            } else {
-                out.push(c);
-                rest = &rest[c.len_utf8()..];
+        match &self.matcher {
+            None => text.to_string(),
+            Some(matcher) => {
+                let mut out = String::with_capacity(text.len());
+                matcher.replace_all_with(text, &mut out, |_, _, out| {
+                    out.push_str(MASK);
+                    true
+                });
+                out
             }
         }
-        out
     }
 
     /// The value to show for a header: masked entirely for sensitive names, else redacted.
@@ -134,14 +152,6 @@ fn mask_userinfo(text: &str) -> String {
     out
 }
 
-/// Secrets are matched without regard to ASCII case: a host name (an RFC 0108 endpoint)
-/// may come back in another case, and masking a token that differs from the real one
-/// only in case costs nothing.
-fn starts_with_any_case(text: &str, secret: &str) -> bool {
-    text.get(..secret.len())
-        .is_some_and(|head| head.eq_ignore_ascii_case(secret))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -158,6 +168,15 @@ mod tests {
         assert_eq!(r.redact("at COMPAT.Internal:8089/v1"), "at [REDACTED]/v1");
         // Never cut a character in two when a secret's length ends inside one.
         assert_eq!(Redactor::new(["ab"]).redact("aé"), "aé");
+    }
+
+    #[test]
+    fn a_secret_is_masked_in_its_json_escaped_spelling_too() {
+        let r = Redactor::new([r#"pa"ss\word"#]);
+        let frame = serde_json::json!({"echo": r#"pa"ss\word"#}).to_string();
+        assert_eq!(frame, r#"{"echo":"pa\"ss\\word"}"#);
+        assert_eq!(r.redact(&frame), r#"{"echo":"[REDACTED]"}"#);
+        assert_eq!(r.redact(r#"raw pa"ss\word"#), "raw [REDACTED]");
     }
 
     #[test]
