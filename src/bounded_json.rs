@@ -44,6 +44,17 @@ pub fn parse(bytes: &[u8]) -> Result<Value, JsonProblem> {
 }
 
 pub fn parse_with_limit(bytes: &[u8], limit: usize) -> Result<Value, JsonProblem> {
+    check_with_limit(bytes, limit)?;
+    serde_json::from_slice(bytes).map_err(|e| JsonProblem::Invalid(e.to_string()))
+}
+
+/// Whether `bytes` is one JSON document of at most [`MAX_VALUES`] values, without
+/// building it (for a reader that only needs to know).
+pub fn check(bytes: &[u8]) -> Result<(), JsonProblem> {
+    check_with_limit(bytes, MAX_VALUES)
+}
+
+fn check_with_limit(bytes: &[u8], limit: usize) -> Result<(), JsonProblem> {
     let count = Cell::new(0usize);
     let mut de = serde_json::Deserializer::from_slice(bytes);
     let counted = Counter {
@@ -53,11 +64,10 @@ pub fn parse_with_limit(bytes: &[u8], limit: usize) -> Result<Value, JsonProblem
     .deserialize(&mut de)
     .and_then(|()| de.end());
     match counted {
-        Err(_) if count.get() > limit => return Err(JsonProblem::TooManyValues),
-        Err(e) => return Err(JsonProblem::Invalid(e.to_string())),
-        Ok(()) => {}
+        Err(_) if count.get() > limit => Err(JsonProblem::TooManyValues),
+        Err(e) => Err(JsonProblem::Invalid(e.to_string())),
+        Ok(()) => Ok(()),
     }
-    serde_json::from_slice(bytes).map_err(|e| JsonProblem::Invalid(e.to_string()))
 }
 
 /// Counts values without keeping them; fails once the count passes `limit`.

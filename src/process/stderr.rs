@@ -20,9 +20,12 @@ impl Captured {
         if self.dropped == 0 {
             self.text.clone()
         } else {
+            // `…` marks the cut, where a secret cut in two is still masked.
             format!(
-                "{}\n[{} more bytes of stderr not kept]",
-                self.text, self.dropped
+                "{}{}\n[{} more bytes of stderr not kept]",
+                self.text,
+                crate::redact::CUT,
+                self.dropped
             )
         }
     }

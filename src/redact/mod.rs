@@ -32,9 +32,18 @@ pub struct Redactor {
     /// token that differs from the real one only in case costs nothing); `None` when
     /// there are no secrets.
     matcher: Option<AhoCorasick>,
+    /// The secrets (and their JSON-escaped spellings), to find their beginnings where a
+    /// text was cut.
+    secrets: Vec<String>,
     /// Lower-case names of headers masked on top of [`SENSITIVE_HEADERS`].
     secret_headers: Vec<String>,
 }
+
+/// The mark every clip of a long text ends with. A secret a clip cut in two leaves its
+/// beginning right before it, which no whole-secret match finds: that beginning is
+/// masked too, from [`MIN_CUT_PREFIX`] characters on.
+pub const CUT: char = '…';
+const MIN_CUT_PREFIX: usize = 3;
 
 impl Redactor {
     /// Secrets shorter than 4 characters are still masked; empty ones are ignored.
@@ -67,8 +76,10 @@ impl Redactor {
                 .build(&patterns)
                 .expect("literal patterns always build")
         });
+        patterns.retain(|p| p != MASK);
         Redactor {
             matcher,
+            secrets: patterns,
             secret_headers: Vec::new(),
         }
     }
@@ -94,7 +105,33 @@ impl Redactor {
     /// a mask already present is copied as is, so redacting twice changes nothing (reporters
     /// redact text the runner already redacted).
     pub fn redact(&self, text: &str) -> String {
-        mask_userinfo(&self.mask_secrets(text))
+        mask_userinfo(&self.mask_cut_secrets(&self.mask_secrets(text)))
+    }
+
+    /// Masks the beginning of a secret that ends right before a [`CUT`] mark.
+    fn mask_cut_secrets(&self, text: &str) -> String {
+        if self.secrets.is_empty() || !text.contains(CUT) {
+            return text.to_string();
+        }
+        let mut out = String::with_capacity(text.len());
+        let mut rest = text;
+        while let Some(at) = rest.find(CUT) {
+            let head = &rest[..at];
+            let cut = self
+                .secrets
+                .iter()
+                .filter_map(|secret| cut_beginning(head, secret))
+                .max()
+                .unwrap_or(0);
+            out.push_str(&head[..head.len() - cut]);
+            if cut > 0 {
+                out.push_str(MASK);
+            }
+            out.push(CUT);
+            rest = &rest[at + CUT.len_utf8()..];
+        }
+        out.push_str(rest);
+        out
     }
 
     fn mask_secrets(&self, text: &str) -> String {
@@ -119,6 +156,21 @@ impl Redactor {
             self.redact(value)
         }
     }
+}
+
+/// How many bytes at the end of `head` are the beginning of `secret` (at least
+/// [`MIN_CUT_PREFIX`] characters, less than all of it), in any ASCII case.
+fn cut_beginning(head: &str, secret: &str) -> Option<usize> {
+    let shortest = secret
+        .char_indices()
+        .nth(MIN_CUT_PREFIX)
+        .map_or(secret.len(), |(i, _)| i);
+    (shortest..secret.len()).rev().find(|&k| {
+        secret.is_char_boundary(k)
+            && head.len() >= k
+            && head.is_char_boundary(head.len() - k)
+            && head[head.len() - k..].eq_ignore_ascii_case(&secret[..k])
+    })
 }
 
 /// Masks the userinfo of every `scheme://userinfo@host` in `text`. The authority ends
@@ -177,6 +229,26 @@ mod tests {
         assert_eq!(frame, r#"{"echo":"pa\"ss\\word"}"#);
         assert_eq!(r.redact(&frame), r#"{"echo":"[REDACTED]"}"#);
         assert_eq!(r.redact(r#"raw pa"ss\word"#), "raw [REDACTED]");
+    }
+
+    #[test]
+    fn the_beginning_of_a_secret_a_clip_cut_is_masked_too() {
+        let r = Redactor::new(["sk-canary-openai-8Jd2w"]);
+        assert_eq!(r.redact("key: sk-canary-op…"), "key: [REDACTED]…");
+        assert_eq!(
+            r.redact("key SK-CAN…, then sk…"),
+            "key [REDACTED]…, then sk…"
+        );
+        assert_eq!(
+            r.redact("the whole sk-canary-openai-8Jd2w…"),
+            "the whole [REDACTED]…"
+        );
+        let once = r.redact("x sk-canary…");
+        assert_eq!(r.redact(&once), once);
+        assert_eq!(
+            r.redact("nothing cut here: sk-canary"),
+            "nothing cut here: sk-canary"
+        );
     }
 
     #[test]

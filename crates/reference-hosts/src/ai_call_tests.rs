@@ -3,7 +3,7 @@
 use serde_json::{Value, json};
 
 use super::test_support::{data, media, mp4, png, text, user, verdict_of, wav};
-use super::{ErrorCode, ReferenceConfig, known_media_ref, validate_call};
+use super::{ErrorCode, KNOWN_BLOB_BYTES, ReferenceConfig, known_media_ref, validate_call};
 
 fn host(modalities: &[&str]) -> ReferenceConfig {
     ReferenceConfig {
@@ -266,17 +266,17 @@ fn max_bytes_per_part_is_inclusive() {
 }
 
 #[test]
-fn media_refs_must_be_known_and_count_as_one_kib() {
+fn media_refs_must_be_known_and_count_as_their_attributed_size() {
     let known = known_media_ref("image").unwrap();
     let body = user(json!([media("image", "image/png", "mediaRef", known)]));
     assert_eq!(default_verdict(body.clone()), "200 image x1");
     let small_cap = ReferenceConfig {
-        max_bytes_per_part: Some(1023),
+        max_bytes_per_part: Some(KNOWN_BLOB_BYTES - 1),
         ..ReferenceConfig::default()
     };
     assert_eq!(verdict(&small_cap, body), "413 payload_too_large");
     let exact_cap = ReferenceConfig {
-        max_bytes_per_part: Some(1024),
+        max_bytes_per_part: Some(KNOWN_BLOB_BYTES),
         ..ReferenceConfig::default()
     };
     let body = user(json!([media("image", "image/png", "mediaRef", known)]));

@@ -129,7 +129,7 @@ async fn inline_bytes_arrive_byte_for_byte_and_media_refs_as_the_blob() {
     assert_eq!(
         describe(&received),
         format!(
-            "user: image(image/png {}B) audio(wav {}B) file(application/pdf 1024B document.pdf)",
+            "user: image(image/png {}B) audio(wav {}B) file(application/pdf 2048B document.pdf)",
             stamped.len(),
             blob("audio", None).1.len()
         )

@@ -8,7 +8,7 @@
 /// The size the reference host attributes to every blob it holds, so a `mediaRef` part
 /// is subject to `maxBytesPerPart` like an inline part (RFC 0091 §B: the cap covers
 /// "a single inline/mediaRef part").
-pub const KNOWN_BLOB_BYTES: u64 = 1024;
+pub const KNOWN_BLOB_BYTES: u64 = 2048;
 
 /// The `mediaRef` handle the reference host resolves for `modality`, if any.
 ///

@@ -86,11 +86,13 @@ fn an_agent_that_answers_requests_of_its_own_gets_a_capability_less_clients_answ
 }
 
 /// An agent that prints every secret it can find: in its `initialize` answer, in a
-/// `session/update`, in error answers, in lines that are no frame and on stderr;
+/// `session/update`, in error answers, in lines that are no frame (one cut in two where
+/// a report clips it) and on stderr;
 /// those of its environment and those of mmconform's own (`/proc/$PPID/environ`).
 const LEAKING_AGENT: &str = r#"
 found=$(tr '\0' ' ' < /proc/$PPID/environ | tr -d '"\\')
 mine="$OPENAI_API_KEY $GH_TOKEN $MY_APP_SECRET"
+key=$(tr '\0' '\n' < /proc/$PPID/environ | sed -n 's/^OPENAI_API_KEY=//p')
 echo "stderr: $found $mine" >&2
 while read -r line; do
     id=$(printf '%s' "$line" | sed -n 's/.*"id":\([0-9][0-9]*\).*/\1/p')
@@ -102,6 +104,7 @@ while read -r line; do
     *'"session/prompt"'*)
         echo "{\"jsonrpc\":\"2.0\",\"method\":\"session/update\",\"params\":{\"sessionId\":\"s\",\"update\":{\"sessionUpdate\":\"agent_message_chunk\",\"content\":{\"type\":\"text\",\"text\":\"inherited ${GH_TOKEN:-absent} $found\"}}}}"
         echo "garbage $mine"
+        printf '%388s%s\n' '' "$key" | tr ' ' x
         echo "{\"jsonrpc\":\"2.0\",\"id\":$id,\"error\":{\"code\":-32000,\"message\":\"$found\"}}";;
     *)
         [ -n "$id" ] && echo "{\"jsonrpc\":\"2.0\",\"id\":$id,\"error\":{\"code\":-32601,\"message\":\"$mine\"}}";;

@@ -170,24 +170,30 @@ fn a_secret_a_bridge_prints_is_redacted_in_every_output() {
 }
 
 /// A bridge that prints every secret it can find, on stdout (as event text, as a line
-/// that is no event, inside describe's declaration), on stderr and in its error
-/// event: those of its environment, and those of mmconform's own, read from
-/// `/proc/$PPID/environ` (mmconform is its parent). `${GH_TOKEN:-absent}` says whether
-/// it inherited them.
+/// that is no event, inside describe's declaration, cut in two where a report clips a
+/// line), on stderr (and where stderr is cut) and in its error event: those of its
+/// environment, and those of mmconform's own, read from `/proc/$PPID/environ`
+/// (mmconform is its parent). `${GH_TOKEN:-absent}` says whether it inherited them.
 const LEAKING_BRIDGE: &str = r#"
 read line
 found=$(tr '\0' ' ' < /proc/$PPID/environ)
 mine="$OPENAI_API_KEY $GH_TOKEN $MY_APP_SECRET"
+key=$(tr '\0' '\n' < /proc/$PPID/environ | sed -n 's/^OPENAI_API_KEY=//p')
+# The key placed where a report clips a line (400 characters) and stderr (64 KiB).
+printf '%388s%s\n' '' "$key" | tr ' ' x
+cut_stderr() { head -c 65530 /dev/zero | tr '\0' y >&2; echo "$key" >&2; }
 case "$line" in
 *describe*)
     echo "{\"name\":\"$found\",\"mediaCapabilities\":{\"acceptsInbound\":[\"$GH_TOKEN\",\"x $MY_APP_SECRET\"],\"emitsOutbound\":false}}"
     echo "stderr: $found $mine" >&2
+    cut_stderr
     exit 0;;
 esac
 echo "{\"type\":\"text\",\"text\":\"inherited ${GH_TOKEN:-absent} $mine\"}"
 echo "{\"type\":\"error\",\"message\":\"$found\"}"
 echo "not an event: $mine $found"
 echo "stderr: $found $mine" >&2
+cut_stderr
 echo "{\"type\":\"done\",\"result\":{\"text\":\"$mine\",\"sessionId\":\"$GH_TOKEN\",\"durationMs\":1,\"aborted\":false}}"
 "#;
 
@@ -471,4 +477,80 @@ yes '"not a type",' | head -n 89999 | tr -d '\n'; echo '"x"]}}'
     ] {
         assert!(size < 64 * 1024, "{name}: {size} bytes");
     }
+}
+
+#[test]
+fn more_values_are_masked_when_named_on_the_command_line_or_in_the_project_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let body = r#"read line
+tr '\0' '\n' < /proc/$PPID/environ | grep -E '^(DEPLOY_HOOK|BUILD_NOTE)='
+"#;
+    let command = hostile_target::script(dir.path(), "bridge.sh", body);
+    let config = dir.path().join("mmconform.toml");
+    std::fs::write(&config, "mask_env = [\"BUILD_NOTE\"]\n").unwrap();
+    let (r, _) = run_timed(
+        &[
+            "--profile",
+            "agentruntime",
+            "--target-cmd",
+            &command,
+            "--filter",
+            "agentruntime.describe",
+            "--mask-env",
+            "DEPLOY_HOOK",
+            "--mask-env",
+            "NOT_SET_ANYWHERE",
+            "--config",
+            config.to_str().unwrap(),
+        ],
+        &[
+            ("DEPLOY_HOOK", "https://hooks.example/deploy-7f3a9"),
+            ("BUILD_NOTE", "internal-build-note-55"),
+        ],
+        Duration::from_secs(60),
+    );
+    judged(&r);
+    let report = r.report.as_ref().unwrap().to_string();
+    assert!(report.contains("DEPLOY_HOOK=[REDACTED]"), "{report}");
+    assert!(report.contains("BUILD_NOTE=[REDACTED]"), "{report}");
+    for (name, text) in hostile_target::every_output(&r, &[]) {
+        assert!(!text.contains("deploy-7f3a9"), "{name}");
+        assert!(!text.contains("internal-build-note"), "{name}");
+    }
+    assert!(
+        r.stdout
+            .contains("--mask-env NOT_SET_ANYWHERE: no such variable in this environment"),
+        "{}",
+        r.stdout
+    );
+}
+
+#[test]
+fn what_shapes_a_started_program_is_checked_before_anything_runs() {
+    let (r, _) = run_timed(
+        &[
+            "--profile",
+            "agentruntime",
+            "--target-cmd",
+            "true",
+            "--target-env",
+            "NOT_SET_ANYWHERE_42",
+        ],
+        &[],
+        Duration::from_secs(60),
+    );
+    assert_eq!(r.code, 2, "{}", r.context());
+    assert!(
+        r.stderr
+            .contains("--target-env NOT_SET_ANYWHERE_42: no such variable in this environment"),
+        "{}",
+        r.stderr
+    );
+    let (r, _) = run_timed(
+        &["--target", "reference", "--target-inherit-env"],
+        &[],
+        Duration::from_secs(60),
+    );
+    assert_eq!(r.code, 2, "{}", r.context());
+    assert!(r.stderr.contains("--target-inherit-env"), "{}", r.stderr);
 }
