@@ -96,6 +96,12 @@ fn accepts_overrides_the_card_and_says_so_and_claims_are_refused() {
 /// Serves `card` at /.well-known/agent-card.json and answers every POST with 404,
 /// on 127.0.0.1 from a background runtime; the base URL.
 fn agent_with_card(card: Value) -> String {
+    agent_answering(card, axum::http::StatusCode::NOT_FOUND)
+}
+
+/// Serves `card` at /.well-known/agent-card.json and answers every POST with `status`
+/// (and a bearer challenge), on 127.0.0.1 from a background runtime; the base URL.
+fn agent_answering(card: Value, status: axum::http::StatusCode) -> String {
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         let runtime = tokio::runtime::Builder::new_current_thread()
@@ -110,7 +116,7 @@ fn agent_with_card(card: Value) -> String {
                 )
                 .route(
                     "/{*rest}",
-                    post(|| async { axum::http::StatusCode::NOT_FOUND }),
+                    post(move || async move { (status, [("www-authenticate", "Bearer")]) }),
                 );
             let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
             tx.send(format!("http://{}", listener.local_addr().unwrap()))
@@ -196,4 +202,46 @@ fn a_target_that_is_the_card_url_is_refused_naming_the_base() {
     ]);
     assert_eq!(r.code, 2, "{}", r.context());
     assert!(r.stderr.contains("http://127.0.0.1:9"), "{}", r.stderr);
+}
+
+#[test]
+fn a_401_blocks_the_cases_and_names_the_variable_never_the_token() {
+    let mut card = card(json!([
+        {"url": "http://127.0.0.1:1/a2a", "protocolBinding": "JSONRPC", "protocolVersion": "1.0"}
+    ]));
+    card["securitySchemes"] = json!({"bearer": {"httpAuthSecurityScheme": {"scheme": "Bearer"}}});
+    let base = agent_answering(card, axum::http::StatusCode::UNAUTHORIZED);
+    let canary = "a2a-mmconform-canary-77d0";
+    let r = common::run_with_env(
+        &[
+            "--profile",
+            "a2a",
+            "--target",
+            &base,
+            "--filter",
+            "a2a.send.* or a2a.accept.raw",
+        ],
+        &[("A2A_TOKEN", canary)],
+    );
+    let sent: Vec<Value> = r
+        .cases()
+        .into_iter()
+        .filter(|c| c["outcome"] != "skip" && c["outcome"] != "excluded")
+        .collect();
+    assert!(!sent.is_empty(), "{}", r.context());
+    for case in &sent {
+        assert_eq!(case["outcome"], "blocked", "{case}");
+        assert!(
+            case["reason"]
+                .as_str()
+                .unwrap()
+                .starts_with("authentication refused"),
+            "{case}"
+        );
+    }
+    assert_eq!(r.code, 3, "{}", r.context());
+    let said = format!("{}{}", r.stdout, r.stderr);
+    assert!(said.contains("A2A_TOKEN"), "{said}");
+    assert!(!said.contains(canary), "{said}");
+    assert!(!r.report.as_ref().unwrap().to_string().contains(canary));
 }
