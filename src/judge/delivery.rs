@@ -13,6 +13,10 @@
 //! - *lost*: nothing (a placeholder such as `[image]`, a file name or a description is
 //!   text without the stamp: lost).
 //!
+//! A referenced part (url, mediaRef) sent no bytes: the file is the host's, so only
+//! its absence can be told, or, for a document, a text beside the prompt in its place
+//! (converted to text: the most the witness can see of a host's extraction).
+//!
 //! Intact always counts; transformed counts unless the case asks for `intact`; a
 //! document converted to text counts with `delivery: text`, warns (SHOULD) by default
 //! and fails with `intact`; everything else fails (MUST). `docs/decisions.md` records
@@ -39,7 +43,8 @@ pub fn text_may_stand_for(m: &SentMedia) -> bool {
 }
 
 /// What became of sent part `m`: `found` is the media part it arrived as, `converted`
-/// a text carrying its stamp. `None` for a part that sent no bytes (a reference).
+/// a text carrying its stamp (for a reference, a text in its place). `None` for a part
+/// that sent no bytes (a reference), unless it arrived as text.
 pub fn classify(
     m: &SentMedia,
     found: Option<&Part>,
@@ -53,7 +58,19 @@ pub fn classify(
         kept,
     } = &m.source
     else {
-        return None;
+        // A reference's bytes are the host's: only a text in its place can be told.
+        return (found.is_none() && matches!(m.source, SentSource::Reference(_)))
+            .then_some(converted)
+            .flatten()
+            .map(|text| Delivery {
+                outcome: DeliveryOutcome::ConvertedToText,
+                sent: m.describe(),
+                received: Some(format!("text at {}", text.at)),
+                changes: vec![format!(
+                    "{} -> text (the host's own file, so the text cannot be traced to it)",
+                    m.mime
+                )],
+            });
     };
     let sent = m.describe();
     let Some(part) = found else {

@@ -257,18 +257,33 @@ fn match_call<'a>(media: &[&SentMedia], call: &'a ModelCall, nonce: &str) -> Mat
             used[i] = true;
         }
         found.push(hit.map(|i| &call.parts[i]));
-        let as_text = matches!(m.source, SentSource::Data { .. }) && hit.is_none();
-        converted.push(
-            as_text
-                .then(|| call.parts.iter().find(|p| delivery::is_converted(p, nonce)))
-                .flatten(),
-        );
+        converted.push(match (&m.source, hit) {
+            (SentSource::Data { .. }, None) => {
+                call.parts.iter().find(|p| delivery::is_converted(p, nonce))
+            }
+            (SentSource::Reference(_), None) if delivery::text_may_stand_for(m) => {
+                text_in_place_of_reference(call, nonce)
+            }
+            _ => None,
+        });
     }
     Matched {
         call,
         found,
         converted,
     }
+}
+
+/// A text beside the case's prompt, in the prompt's own message, that is not the
+/// prompt: what a host that extracts a referenced document's text puts in its place.
+/// Its content is the host's blob, so it cannot carry the case's stamp; this is the
+/// most the witness can see of it (judged as converted, never as intact).
+fn text_in_place_of_reference<'a>(call: &'a ModelCall, nonce: &str) -> Option<&'a Part> {
+    let is_text = |p: &Part| p.kind == PartKind::Text || p.source == Some(SourceKind::Text);
+    let prompt = call.parts.iter().find(|p| is_text(p) && p.carries(nonce))?;
+    call.parts.iter().find(|p| {
+        is_text(p) && p.message == prompt.message && p.at != prompt.at && !p.carries(nonce)
+    })
 }
 
 fn same_type(part: &Part, mime: &str) -> bool {

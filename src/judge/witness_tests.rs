@@ -269,6 +269,51 @@ fn a_reference_is_found_by_any_media_part_of_the_call() {
     assert!(!checks(&got).contains(&("witness.bytes", true)));
 }
 
+/// A referenced document the host read out as text: the text in its place cannot carry
+/// the case's stamp (the file is the host's), so it counts as converted, a SHOULD-level
+/// warning by default, never as lost; with nothing in its place it is lost; a
+/// referenced picture read out is lost too.
+#[test]
+fn a_referenced_document_read_out_as_text_is_converted_and_nothing_in_its_place_is_lost() {
+    let judge_ref = |kind: &str, content: Value| {
+        let body = json!({"messages": [{"role": "user", "content": [
+            {"type": "text", "text": "{nonce}"}, {"$media": {"type": kind, "source": "url"}}]}]});
+        let sent = sent_parts(&body, &|_| None, NONCE).unwrap();
+        judge(
+            WitnessExpectation::Reached,
+            DeliveryExpectation::default(),
+            &sent,
+            &[call(1, content)],
+            NONCE,
+            Answered::Success,
+        )
+    };
+    let read_out = json!([text(), {"type": "text", "text": "Quarterly report, page 1"}]);
+    let got = judge_ref("document", read_out.clone());
+    assert_eq!(
+        checks(&got),
+        [
+            ("witness.reached", true),
+            ("witness.bytes", false),
+            ("witness.text", true)
+        ],
+        "{got:?}"
+    );
+    assert_eq!(got[1].level, Some(Level::Should));
+    assert!(
+        got[1].actual.contains("converted to text"),
+        "{}",
+        got[1].actual
+    );
+
+    let got = judge_ref("document", json!([text()]));
+    assert_eq!(checks(&got), [("witness.reached", false)], "{got:?}");
+    assert!(got[0].actual.contains("(lost)"), "{}", got[0].actual);
+
+    let got = judge_ref("image", read_out);
+    assert_eq!(checks(&got), [("witness.reached", false)], "{got:?}");
+}
+
 #[test]
 fn a_gateway_that_drops_detail_or_renames_a_file_is_told_what_changed() {
     let png = mmconform_media::generate("image/png", NONCE);
