@@ -166,26 +166,19 @@ mod tests {
                 .map(|w| w.len())
                 .map_err(|e| e.kind)
         };
+        assert_eq!(code(None), Err(ErrorKind::ContentTypeNotSupported));
         assert_eq!(
-            code(None, Binding::JsonRpc),
-            Err(ErrorKind::ContentTypeNotSupported)
-        );
-        assert_eq!(
-            code(Some(A2aFault::RefusesWithInvalidParams), Binding::JsonRpc),
+            code(Some(A2aFault::RefusesWithInvalidParams)),
             Err(ErrorKind::InvalidParams)
         );
+        // The 415 fault changes how HTTP+JSON renders the refusal (rest.rs), not the
+        // refusal itself.
         assert_eq!(
-            code(Some(A2aFault::Http415WithoutErrorInfo), Binding::HttpJson),
-            Err(ErrorKind::Bare415)
+            code(Some(A2aFault::Http415WithoutErrorInfo)),
+            Err(ErrorKind::ContentTypeNotSupported)
         );
-        assert_eq!(
-            code(Some(A2aFault::AcceptsUnadvertised), Binding::JsonRpc),
-            Ok(1)
-        );
-        assert_eq!(
-            code(Some(A2aFault::DropsUnadvertised), Binding::JsonRpc),
-            Ok(0)
-        );
+        assert_eq!(code(Some(A2aFault::AcceptsUnadvertised)), Ok(1));
+        assert_eq!(code(Some(A2aFault::DropsUnadvertised)), Ok(0));
     }
 
     #[test]
@@ -193,18 +186,9 @@ mod tests {
         let wav = mmconform_media::generate("audio/wav", "n");
         let said_png = inline("image/png", &wav);
         assert_eq!(
-            check(&with(None), Binding::JsonRpc, &said_png)
-                .unwrap_err()
-                .kind,
+            check(&with(None), &said_png).unwrap_err().kind,
             ErrorKind::InvalidParams
         );
-        assert!(
-            check(
-                &with(Some(A2aFault::AcceptsMismatchedMediaType)),
-                Binding::JsonRpc,
-                &said_png
-            )
-            .is_ok()
-        );
+        assert!(check(&with(Some(A2aFault::AcceptsMismatchedMediaType)), &said_png).is_ok());
     }
 }

@@ -32,7 +32,9 @@ fn png() -> String {
 async fn the_card_lists_both_bindings_and_a_send_completes_a_task() {
     let running = start(AgentConfig::default()).await;
     let base = running.base_url();
-    let card: Value = reqwest::get(format!("{base}{CARD_PATH}"))
+    let card: Value = crate::test_support::client()
+        .get(format!("{base}{CARD_PATH}"))
+        .send()
         .await
         .unwrap()
         .json()
@@ -130,7 +132,9 @@ async fn a_0_3_agent_streams_and_finishes_tasks_later() {
     assert_eq!(answer["result"]["status"]["state"], "working", "{body}");
     let id = answer["result"]["id"].as_str().unwrap().to_string();
     tokio::time::sleep(LATER * 3).await;
-    let got = reqwest::get(format!("{base}{REST_PATH}/v1/tasks/{id}"))
+    let got = crate::test_support::client()
+        .get(format!("{base}{REST_PATH}/v1/tasks/{id}"))
+        .send()
         .await
         .unwrap()
         .text()
@@ -162,7 +166,9 @@ async fn a_configured_token_guards_operations_not_the_card() {
     let running = start(AgentConfig::default().with_token(Some("t0k".into()))).await;
     let base = running.base_url();
     assert_eq!(
-        reqwest::get(format!("{base}{CARD_PATH}"))
+        crate::test_support::client()
+            .get(format!("{base}{CARD_PATH}"))
+            .send()
             .await
             .unwrap()
             .status()
