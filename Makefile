@@ -1,5 +1,5 @@
 # `make test` is the test command CONTRIBUTING.md gives and .ci/run calls.
-.PHONY: test lint fmt build run-reference fuzz hostile-numbers bench cli-reference parity-table
+.PHONY: test lint fmt build calibrate run-reference fuzz hostile-numbers bench cli-reference parity-table
 
 CARGO ?= cargo
 
@@ -14,9 +14,15 @@ lint:
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 	python3 scripts/module-cycles.py
+	python3 scripts/protocol-names.py --quiet
 
 fmt:
 	$(CARGO) fmt --all
+
+# The calibration of the whole built-in suite, the one test `make test` leaves out
+# (minutes long); .ci/run runs it too.
+calibrate:
+	$(CARGO) nextest run --profile calibration --run-ignored only
 
 build:
 	$(CARGO) build --release

@@ -17,7 +17,8 @@ pub struct OptionSpec {
     pub flag: bool,
     /// What `--help` calls its value (`auto|1|2`).
     pub value_name: &'static str,
-    /// Its `--help` text.
+    /// Its `--help` text, after the profiles that take it (the CLI names them); for an
+    /// option read only from its variable, what the man page says of the variable.
     pub help: &'static str,
     /// The `--help` heading it is listed under (`None`: Target).
     pub heading: Option<&'static str>,

@@ -32,13 +32,13 @@ const fn entry(
 pub static REGISTRY: &[Registered] = &[
     entry(&protocol::openwop::Openwop, &reference::openwop::HOST),
     entry(&protocol::agui::Agui, &reference::agui::HOST),
-    entry(&protocol::openai::Openai, &reference::openai::SERVER),
+    entry(&protocol::openai::OPENAI, &reference::openai::SERVER),
     entry(
-        &protocol::openai_responses::OpenaiResponses,
+        &protocol::openai_responses::OPENAI_RESPONSES,
         &reference::openai::SERVER,
     ),
     entry(
-        &protocol::anthropic::Anthropic,
+        &protocol::anthropic::ANTHROPIC,
         &reference::anthropic::SERVER,
     ),
     entry(
@@ -110,6 +110,16 @@ pub fn serve_forms() -> Vec<(&'static ServeForm, &'static dyn ReferenceHost)> {
         .collect()
 }
 
+/// What a saved report's protocol reads in it (`Protocol::read_report`); nothing for a
+/// profile the registry does not know.
+pub fn read_report(report: &serde_json::Value) -> crate::evidence::input::ReportReading {
+    report["run"]["profile"]
+        .as_str()
+        .and_then(protocol)
+        .map(|p| p.read_report(report))
+        .unwrap_or_default()
+}
+
 /// The checks scenario files get: every protocol's vocabulary and its case checks.
 pub fn check_options(allow_external_probe_urls: bool) -> crate::scenario::checks::CheckOptions {
     crate::scenario::checks::CheckOptions {
@@ -173,3 +183,7 @@ mod tests {
         );
     }
 }
+
+#[cfg(test)]
+#[path = "registry_docs_tests.rs"]
+mod docs_tests;

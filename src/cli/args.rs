@@ -1,9 +1,8 @@
 //! Command-line definitions (clap). Only `cli::resolve` turns these into configuration;
 //! nothing downstream of the CLI module reads them.
 
+use super::help_text::{profile_values, run_after_help, serve_values, target_help, token_env_help};
 use super::protocol_flags::ProtocolFlags;
-use crate::protocol::TargetKind;
-use clap::builder::{PossibleValue, PossibleValuesParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
@@ -15,21 +14,6 @@ const REPORTS: &str = "Reports";
 const LIMITS: &str = "Limits";
 const TLS: &str = "TLS";
 const WITNESS: &str = "Witness";
-
-pub(super) const RUN_EXAMPLES: &str = "Examples:
-  mmconform run --target reference                     # the embedded reference host (exits 0)
-  mmconform run --target http://localhost:8080 --junit junit.xml --report evidence.json
-  mmconform run --profile agui --target http://localhost:8000/agent --accepts image/,application/pdf
-  mmconform run --profile openai --target http://localhost:8000/v1 --model llava --accepts image/
-  mmconform run --target $URL --filter 'openwop.rfc0091.*' --filter level:MUST --strict
-  mmconform run --target $URL --baseline baseline.yaml  # known failures are xfail; drift exits 5
-  mmconform run --config ci/mmconform.toml --junit junit.xml  # the file's options; --junit wins
-";
-
-/// `run --help`'s closing text: examples, then the exit codes.
-fn run_after_help() -> String {
-    format!("{RUN_EXAMPLES}\n\n{}", crate::exit::contract_text())
-}
 
 #[derive(Debug, Parser)]
 #[command(
@@ -51,83 +35,6 @@ pub enum ColorArg {
     Auto,
     Always,
     Never,
-}
-
-/// `--profile`'s values: every registered protocol, each with its summary.
-fn profile_values() -> PossibleValuesParser {
-    PossibleValuesParser::new(
-        crate::registry::protocols()
-            .map(|p| PossibleValue::new(p.name()).help(p.description().summary)),
-    )
-}
-
-/// `serve-reference --profile`'s values: every reference host's forms, which may
-/// include a reference whose run profile does not exist yet.
-fn serve_values() -> PossibleValuesParser {
-    PossibleValuesParser::new(
-        crate::registry::serve_forms()
-            .into_iter()
-            .map(|(form, _)| PossibleValue::new(form.profile).help(form.help)),
-    )
-}
-
-/// `--target`'s help: what the URL is for each profile, and the variables.
-fn target_help() -> String {
-    let mut what: Vec<(Vec<&str>, &str)> = Vec::new();
-    let mut variables: Vec<(&str, Vec<&str>)> = Vec::new();
-    for protocol in crate::registry::protocols() {
-        let TargetKind::Url(url) = &protocol.description().target else {
-            continue;
-        };
-        if let Some(text) = url.what {
-            match what.iter_mut().find(|(_, t)| *t == text) {
-                Some((names, _)) => names.push(protocol.name()),
-                None => what.push((vec![protocol.name()], text)),
-            }
-        }
-        match variables.iter_mut().find(|(v, _)| *v == url.env) {
-            Some((_, names)) => names.push(protocol.name()),
-            None => variables.push((url.env, vec![protocol.name()])),
-        }
-    }
-    let what: Vec<String> = what
-        .iter()
-        .map(|(names, text)| format!("{}: {text}", names.join(", ")))
-        .collect();
-    let variables: Vec<String> = variables
-        .iter()
-        .map(|(v, names)| format!("{v} ({})", names.join(", ")))
-        .collect();
-    format!(
-        "Host base URL ({}), or `reference` for the embedded reference host. [env: {}]",
-        what.join("; "),
-        variables.join(", ")
-    )
-}
-
-/// `--token-env`'s help: the default variable, and each profile's own.
-fn token_env_help() -> String {
-    let default = crate::registry::default_protocol()
-        .description()
-        .token_env
-        .unwrap_or_default();
-    let mut own: Vec<(&str, Vec<&str>)> = Vec::new();
-    for protocol in crate::registry::protocols() {
-        match protocol.description().token_env {
-            Some(variable) if variable != default => {
-                match own.iter_mut().find(|(v, _)| *v == variable) {
-                    Some((_, names)) => names.push(protocol.name()),
-                    None => own.push((variable, vec![protocol.name()])),
-                }
-            }
-            _ => {}
-        }
-    }
-    let own: String = own
-        .iter()
-        .map(|(v, names)| format!("; {}: {v}", names.join(", ")))
-        .collect();
-    format!("Environment variable holding the bearer token. [default: {default}{own}]")
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -363,7 +270,7 @@ pub struct RunArgs {
     #[arg(long, help_heading = VERDICT)]
     pub strict: bool,
     /// A requirement none of whose cases ran fails (skipped siblings of an exercised one do not).
-    #[arg(long, env = "OPENWOP_REQUIRE_BEHAVIOR", value_parser = clap::builder::FalseyValueParser::new(), help_heading = VERDICT)]
+    #[arg(long, env = super::environment::REQUIRE_ENV, value_parser = clap::builder::FalseyValueParser::new(), help_heading = VERDICT)]
     pub require: bool,
     /// Conformance profile honestly opted out of (repeatable).
     /// [env: OPENWOP_OPTED_OUT_PROFILES, comma-separated, added to these]

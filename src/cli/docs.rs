@@ -8,51 +8,6 @@ use clap::CommandFactory;
 use clap_mangen::roff::{Roff, bold, roman};
 use std::io::Write;
 
-/// The environment variables mmconform reads, for the man page.
-pub(super) const ENVIRONMENT: [(&str, &str); 11] = [
-    (
-        "OPENWOP_BASE_URL",
-        "run, list: the openwop target when --target is absent",
-    ),
-    (
-        "AGUI_TARGET_URL",
-        "run, list: the AG-UI target when --target is absent",
-    ),
-    (
-        "OPENAI_BASE_URL",
-        "run, list: the OpenAI-compatible API base when --target is absent",
-    ),
-    (
-        "MMCONFORM_TARGET_CMD",
-        "run, list: the AgentRuntime bridge command when --target-cmd is absent (--profile agentruntime)",
-    ),
-    (
-        "OPENWOP_API_KEY",
-        "the bearer token (another variable with --token-env)",
-    ),
-    (
-        "OPENAI_API_KEY",
-        "the bearer token of a --profile openai run (another variable with --token-env)",
-    ),
-    (
-        "OPENWOP_TEST_COMPAT_ENDPOINT",
-        "run: the self-hosted endpoint the openwop host is configured with, looked for in its answers (RFC 0108; never printed)",
-    ),
-    ("OPENWOP_REQUIRE_BEHAVIOR", "run: true means --require"),
-    (
-        "OPENWOP_OPTED_OUT_PROFILES",
-        "run: comma-separated profiles added to --opt-out",
-    ),
-    (
-        "NO_COLOR",
-        "no colours with --color auto (when set and not empty)",
-    ),
-    (
-        "GITHUB_STEP_SUMMARY",
-        "run: the run's Markdown verdict is appended to this file (GitHub Actions sets it)",
-    ),
-];
-
 fn print(bytes: &[u8]) -> Result<Ending, CliError> {
     // A closed stdout (`| head`) is the reader's choice, not an error.
     match std::io::stdout().lock().write_all(bytes) {
@@ -99,7 +54,7 @@ pub fn man(args: &ManArgs) -> Result<Ending, CliError> {
 /// clap_mangen's sections, then the exit status and environment.
 fn render(page: clap::Command) -> std::io::Result<String> {
     let has_subcommands = page.get_subcommands().next().is_some();
-    let examples = (page.get_name() == "mmconform-run").then_some(super::args::RUN_EXAMPLES);
+    let examples = (page.get_name() == "mmconform-run").then(super::help_text::run_examples);
     let man = clap_mangen::Man::new(page);
     let mut out = Vec::new();
     man.render_title(&mut out)?;
@@ -126,7 +81,7 @@ fn render(page: clap::Command) -> std::io::Result<String> {
     }
     roff.control("PP", []).text([roman(OTHER_COMMANDS)]);
     roff.control("SH", ["ENVIRONMENT"]);
-    for (name, meaning) in ENVIRONMENT {
+    for (name, meaning) in super::environment::variables() {
         roff.control("TP", []).text([bold(name)]);
         roff.text([roman(meaning)]);
     }

@@ -48,7 +48,7 @@ fn merge_reports(args: &MergeArgs) -> Result<Ending, CliError> {
             Err(diagnostics) => return Err(CliError::Scenarios(diagnostics)),
         },
     };
-    let inputs = match read_all(&args.reports) {
+    let mut inputs = match read_all(&args.reports) {
         Ok(inputs) => inputs,
         Err(InputProblem::Unreadable(m)) => return Err(CliError::Usage(m)),
         Err(InputProblem::Refused(refusals)) => {
@@ -66,6 +66,10 @@ fn merge_reports(args: &MergeArgs) -> Result<Ending, CliError> {
             return Ok(Ending::Verified(false));
         }
     };
+    // What each report's protocol reads in it (its wire, its advertisement, its variant).
+    for input in &mut inputs {
+        input.reading = crate::registry::read_report(&input.report);
+    }
     let judging = criteria.as_ref().map(|c| Judging {
         criteria: c,
         extra_excludes: &args.exclude_origins,

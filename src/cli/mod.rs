@@ -9,13 +9,16 @@ mod colour;
 mod connection;
 mod destination;
 mod docs;
+mod environment;
 mod evidence;
 mod export_hurl;
+mod help_text;
 mod lint;
 mod list;
 mod media;
 mod model;
 mod project;
+mod project_declared;
 mod protocol_flags;
 // Generates docs/guide/cli-reference.md from within its own test (`make cli-reference`).
 #[cfg(test)]
@@ -26,6 +29,7 @@ pub mod resolve;
 mod run;
 mod run_witness;
 mod serve;
+mod target;
 mod target_cmd;
 mod verify;
 mod witness;

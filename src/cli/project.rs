@@ -10,6 +10,7 @@
 
 use super::CliError;
 use super::args::{ListArgs, RunArgs, TargetArgs};
+use super::project_declared::{ProgramSection, take_program_section, take_protocol_keys};
 use crate::plan::filter::Filter;
 use crate::protocol::options::OptionSpec;
 use crate::scenario::diagnostic::Diagnostic;
@@ -44,16 +45,6 @@ struct ProjectFile {
     mask_env: Option<Vec<Spanned<String>>>,
     deadline: Option<Spanned<toml::Value>>,
     witness: Option<Spanned<String>>,
-    agentruntime: Option<AgentruntimeSection>,
-}
-
-/// `[agentruntime]`: the bridge `--target-cmd` and `--target-cwd` name (a relative
-/// `cwd` is relative to the file).
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct AgentruntimeSection {
-    command: Spanned<String>,
-    cwd: Option<PathBuf>,
 }
 
 /// A project file read and checked.
@@ -64,6 +55,8 @@ struct Project {
     file: ProjectFile,
     /// The keys the protocols declare for their options (`model`), with their values.
     protocol_keys: Vec<(&'static OptionSpec, String)>,
+    /// A program protocol's table, and its name.
+    program: Option<(&'static str, ProgramSection)>,
 }
 
 impl Project {
@@ -108,6 +101,7 @@ fn load(explicit: Option<&Path>) -> Result<Option<Project>, CliError> {
     let mut table = root.into_inner();
     let protocol_keys = take_protocol_keys(&mut table)
         .map_err(|(at, message)| problem(&name, &text, at, message))?;
+    let program = take_program_section(&mut table).map_err(syntax)?;
     let file = ProjectFile::deserialize(toml::de::Deserializer::from(Spanned::new(span, table)))
         .map_err(syntax)?;
     let dir = match path.parent() {
@@ -123,44 +117,13 @@ fn load(explicit: Option<&Path>) -> Result<Option<Project>, CliError> {
         dir,
         file,
         protocol_keys,
+        program,
     }))
 }
 
 fn problem(name: &str, text: &str, at: usize, message: String) -> CliError {
     let position = position_at(text, at);
     CliError::Scenarios(vec![Diagnostic::new(name, text, position, message)])
-}
-
-/// Takes the keys the registered protocols declare for their options out of `table`
-/// (the rest is the file's own), each with its value. A value that is not a string is
-/// refused where it stands.
-fn take_protocol_keys(
-    table: &mut toml::de::DeTable,
-) -> Result<Vec<(&'static OptionSpec, String)>, (usize, String)> {
-    let specs = super::protocol_flags::option_specs();
-    let keys: Vec<_> = table
-        .keys()
-        .filter(|key| {
-            let key = key.get_ref();
-            specs.iter().any(|s| s.project_key == Some(key.as_ref()))
-        })
-        .cloned()
-        .collect();
-    let mut taken = Vec::new();
-    for key in keys {
-        let spec = specs
-            .iter()
-            .copied()
-            .find(|s| s.project_key == Some(key.get_ref().as_ref()))
-            .expect("filtered above");
-        let value = table.remove(&key).expect("listed above");
-        let at = value.span().start;
-        match value.into_inner() {
-            toml::de::DeValue::String(text) => taken.push((spec, text.trim().to_string())),
-            _ => return Err((at, format!("{}: expected a string", key.get_ref()))),
-        }
-    }
-    Ok(taken)
 }
 
 /// Whether the environment names the target for `profile` (a blank value does not).
@@ -343,8 +306,8 @@ fn apply_target(
             })?;
         args.profile = known.name().to_string();
     }
-    if let Some(section) = &file.agentruntime {
-        apply_agentruntime(project, section, args, matches)?;
+    if let Some((name, section)) = &project.program {
+        apply_program(project, name, section, args, matches)?;
     }
     if let Some(target) = &file.target
         && !given(matches, "target")
@@ -427,11 +390,12 @@ fn apply_declaration(
     Ok(())
 }
 
-/// `[agentruntime]`: the bridge command, checked to split as a shell would, and its
-/// working directory; the command line's `--target-cmd`/`--target-cwd` win.
-fn apply_agentruntime(
+/// A program's table: the command, checked to split as a shell would, and its working
+/// directory; the command line's `--target-cmd`/`--target-cwd` win.
+fn apply_program(
     project: &Project,
-    section: &AgentruntimeSection,
+    name: &str,
+    section: &ProgramSection,
     args: &mut TargetArgs,
     matches: &ArgMatches,
 ) -> Result<(), CliError> {
@@ -439,9 +403,8 @@ fn apply_agentruntime(
         return Ok(());
     }
     let command = section.command.get_ref();
-    crate::process::Command::parse(command, None).map_err(|e| {
-        project.problem(section.command.span(), format!("agentruntime.command: {e}"))
-    })?;
+    crate::process::Command::parse(command, None)
+        .map_err(|e| project.problem(section.command.span(), format!("{name}.command: {e}")))?;
     args.target_cmd = Some(command.clone());
     if let Some(cwd) = &section.cwd
         && !given(matches, "target_cwd")

@@ -51,7 +51,7 @@ fn arg(spec: &'static OptionSpec) -> Arg {
     let mut arg = Arg::new(spec.name)
         .long(spec.name)
         .value_name(spec.value_name)
-        .help(spec.help)
+        .help(format!("{}: {}", takers(spec.name).join(", "), spec.help))
         .help_heading(spec.heading.unwrap_or(TARGET));
     if !spec.values.is_empty() {
         arg = arg.value_parser(PossibleValuesParser::new(

@@ -44,8 +44,8 @@ fn markdown() -> String {
     }
     page.push_str(&format!("\n{OTHER_COMMANDS}\n"));
     page.push_str("\n## Environment\n\n| variable | read by |\n|---|---|\n");
-    for (name, meaning) in super::docs::ENVIRONMENT {
-        page.push_str(&format!("| `{name}` | {} |\n", cell(meaning)));
+    for (name, meaning) in super::environment::variables() {
+        page.push_str(&format!("| `{name}` | {} |\n", cell(&meaning)));
     }
     page
 }

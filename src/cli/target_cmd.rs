@@ -18,7 +18,7 @@ pub const TARGET_CMD_ENV: &str = "MMCONFORM_TARGET_CMD";
 fn programs() -> Vec<(&'static str, &'static str)> {
     crate::registry::protocols()
         .filter_map(|p| match p.description().target {
-            TargetKind::Command { program } => Some((p.name(), program)),
+            TargetKind::Command { program, .. } => Some((p.name(), program)),
             TargetKind::Url(_) => None,
         })
         .collect()
@@ -35,7 +35,7 @@ pub fn resolve(
     offline: bool,
     env: Env,
 ) -> Result<TargetChoice, String> {
-    let TargetKind::Command { program } = protocol.description().target else {
+    let TargetKind::Command { program, .. } = protocol.description().target else {
         let profiles: Vec<String> = programs()
             .iter()
             .map(|(name, program)| format!("--profile {name} ({program})"))
@@ -48,7 +48,7 @@ pub fn resolve(
     if offline {
         return Err(format!(
             "--offline runs {}'s schema checks; a run of a program needs --target-cmd",
-            super::resolve::offline_profiles()
+            super::target::offline_profiles()
         ));
     }
     if args.reference.reference_upstream.is_some() {
@@ -57,12 +57,12 @@ pub fn resolve(
         );
     }
     if args.target.as_deref().map(str::trim) == Some("reference") {
-        return Ok(match super::resolve::reference(args, protocol)? {
+        return Ok(match super::target::reference(args, protocol)? {
             ReferenceTarget::Command(command) => TargetChoice::Given(Target::Command(command)),
             ReferenceTarget::Embedded(host) => TargetChoice::Embedded(host),
         });
     }
-    super::resolve::refuse_reference_flags(args)?;
+    super::target::refuse_reference_flags(args)?;
     let from_env = env(TARGET_CMD_ENV).filter(|v| !v.trim().is_empty());
     let command = match (
         args.target.as_deref().map(str::trim),

@@ -57,21 +57,22 @@ impl CaseInfo {
         }
     }
 
-    /// The case as an auto run names it when a `--openwop-major 2` report judged it: an
-    /// id written for no major becomes its twin `<id>@v2` (source marked `(openwop 2)`),
-    /// so the two majors of one host stay apart and auto and major-2 reports line up.
-    /// `openwop.v2.*` cases (written for v2) and ids already marked keep theirs.
-    fn judged_at_v2(mut self) -> CaseInfo {
-        if self.case_id.contains('@') || self.case_id.starts_with("openwop.v2.") {
+    /// The case as a run of several variants names it when a report judged every case
+    /// at variant `tag` (`ReportReading::variant`: a `--openwop-major 2` report's `v2`):
+    /// an id written for no variant becomes its twin `<id>@<tag>` (source marked with
+    /// `label`), so the variants of one host stay apart and the reports line up. Cases
+    /// written for the variant (`<profile>.<tag>.*`) and ids already marked keep theirs.
+    fn judged_at(mut self, profile: &str, tag: &str, label: &str) -> CaseInfo {
+        if self.case_id.contains('@') || self.case_id.starts_with(&format!("{profile}.{tag}.")) {
             return self;
         }
-        let twin = format!("{}@v2", self.case_id);
+        let twin = format!("{}@{tag}", self.case_id);
         self.id = match self.id.strip_prefix(&self.case_id) {
             Some(rest) => format!("{twin}{rest}"),
             None => self.id,
         };
         self.case_id = twin;
-        self.requirement.source = format!("{} (openwop 2)", self.requirement.source);
+        self.requirement.source = format!("{} ({label})", self.requirement.source);
         self
     }
 
@@ -88,10 +89,13 @@ pub fn merged_cells(reports: &[&InputReport]) -> Vec<(CaseInfo, Cell)> {
         let cases = input.report["cases"]
             .as_array()
             .map_or(&[][..], Vec::as_slice);
-        let at_v2 = input.report["run"]["openwop_major"] == 2;
+        let profile = input.report["run"]["profile"].as_str().unwrap_or_default();
         for case in cases {
             let info = CaseInfo::of(case);
-            let info = if at_v2 { info.judged_at_v2() } else { info };
+            let info = match &input.reading.variant {
+                Some((tag, label)) => info.judged_at(profile, tag, label),
+                None => info,
+            };
             let cell = Cell::from_case(case, input.index);
             match at.get(&info.key()) {
                 Some(&i) => out[i].1.absorb(cell),
@@ -111,22 +115,26 @@ mod tests {
     use serde_json::json;
 
     #[test]
-    fn a_major_2_report_names_its_cases_as_the_auto_run_twins() {
+    fn a_report_judged_at_one_variant_names_its_cases_as_the_twins() {
         let case = |id: &str, case_id: &str| {
             CaseInfo::of(&json!({
                 "id": id, "case_id": case_id, "title": "t",
                 "requirement": {"source": "RFC 0091 §A", "level": "MUST", "text": "x"}
             }))
         };
-        let twin = case("a.b[image]", "a.b").judged_at_v2();
+        let at_v2 = |info: CaseInfo| info.judged_at("openwop", "v2", "openwop 2");
+        let twin = at_v2(case("a.b[image]", "a.b"));
         assert_eq!(
             (twin.id.as_str(), twin.case_id.as_str()),
             ("a.b@v2[image]", "a.b@v2")
         );
         assert_eq!(twin.requirement.source, "RFC 0091 §A (openwop 2)");
-        let v2 = case("openwop.v2.discovery.root", "openwop.v2.discovery.root").judged_at_v2();
+        let v2 = at_v2(case(
+            "openwop.v2.discovery.root",
+            "openwop.v2.discovery.root",
+        ));
         assert_eq!(v2.id, "openwop.v2.discovery.root");
-        let marked = case("a.b@v2", "a.b@v2").judged_at_v2();
+        let marked = at_v2(case("a.b@v2", "a.b@v2"));
         assert_eq!(marked.id, "a.b@v2");
     }
 }

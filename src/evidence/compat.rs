@@ -188,6 +188,7 @@ mod tests {
             integrity: format!("digest-{index}"),
             report: json!({"run": {"tool_version": version, "scenario_set_sha256": "aa",
                 "filters": []}, "summary": {"incomplete": false}, "cases": cases}),
+            reading: Default::default(),
         }
     }
 

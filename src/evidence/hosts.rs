@@ -69,7 +69,7 @@ pub fn group(inputs: &[InputReport]) -> Vec<Host> {
                     origin: key.origin.clone(),
                     digest: key.digest.clone(),
                     digest_of: key.digest_of,
-                    advertised: advertised(report),
+                    advertised: advertised(report, &input.reading),
                     protocols: Vec::new(),
                     dates: Vec::new(),
                     tool_versions: Vec::new(),
@@ -83,7 +83,7 @@ pub fn group(inputs: &[InputReport]) -> Vec<Host> {
         let host = &mut hosts[at];
         let run = &report["run"];
         let text = |v: &serde_json::Value| v.as_str().unwrap_or_default().to_string();
-        push_unique(&mut host.protocols, protocol(report));
+        push_unique(&mut host.protocols, protocol(report, &input.reading));
         push_unique(
             &mut host.dates,
             text(&run["started_at"]).chars().take(10).collect(),

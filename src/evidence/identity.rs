@@ -14,6 +14,7 @@
 //! the faithful host does in that shape, so the two are the same host to a reader of
 //! the reports: their runs are merged and any disagreement is shown as a conflict.
 
+use super::input::ReportReading;
 use crate::canonical::canonical_sha256;
 use serde::Serialize;
 use serde_json::Value;
@@ -81,7 +82,7 @@ pub fn host_key(report: &Value) -> HostKey {
     }
 }
 
-fn list(value: &Value) -> Option<String> {
+pub fn list(value: &Value) -> Option<String> {
     let items = value.as_array()?;
     Some(
         items
@@ -92,8 +93,9 @@ fn list(value: &Value) -> Option<String> {
     )
 }
 
-/// What the host advertised (openwop) or was declared to accept (AG-UI), one fact a line.
-pub fn advertised(report: &Value) -> Vec<String> {
+/// What the host advertised in its discovery document (as its protocol reads it:
+/// `ReportReading::advertised`) or was declared to accept, one fact a line.
+pub fn advertised(report: &Value, reading: &ReportReading) -> Vec<String> {
     let declared = &report["run"]["declared"];
     if !declared.is_null() {
         let mut out = vec![format!(
@@ -127,55 +129,18 @@ pub fn advertised(report: &Value) -> Vec<String> {
     if let Some(problem) = discovery["problem"].as_str() {
         return vec![format!("discovery unusable: {problem}")];
     }
-    openwop_advertisement(&discovery["document"])
+    reading.advertised.clone()
 }
 
-fn openwop_advertisement(document: &Value) -> Vec<String> {
-    let mut out = Vec::new();
-    let root = &document["aiProviders"];
-    let wrapped = &document["capabilities"]["aiProviders"];
-    let input_facts = |providers: &Value, out: &mut Vec<String>, prefix: &str| {
-        match list(&providers["input"]["modalities"]) {
-            Some(m) => out.push(format!("{prefix}modalities: {m}")),
-            None => out.push(format!("{prefix}no aiProviders.input (text-only)")),
-        }
-        if let Some(max) = providers["input"]["maxBytesPerPart"].as_u64() {
-            out.push(format!("{prefix}maxBytesPerPart: {max}"));
-        }
-    };
-    if root.is_object() {
-        input_facts(root, &mut out, "");
-    } else if wrapped.is_object() {
-        out.push("aiProviders only inside `capabilities`, not at the document root".into());
-        input_facts(wrapped, &mut out, "wrapper ");
-    } else {
-        out.push("no aiProviders (text-only)".into());
-    }
-    match &document["supportedEnvelopes"] {
-        Value::Null => {}
-        envelopes => out.push(format!(
-            "supportedEnvelopes: {}",
-            list(envelopes).unwrap_or_else(|| envelopes.to_string())
-        )),
-    }
-    out
-}
-
-/// The wire protocol of the run, e.g. `openwop v1, spec dialect` or `AG-UI 1.0`.
-pub fn protocol(report: &Value) -> String {
-    let run = &report["run"];
-    match run["profile"].as_str().unwrap_or_default() {
-        "agui" => "AG-UI 1.0".to_string(),
-        "openwop" => format!(
-            "openwop {}, {} dialect",
-            match &run["openwop_major"] {
-                serde_json::Value::String(s) if s == "auto" => "auto (v1, v2 where listed)".into(),
-                other => format!("v{other}"),
-            },
-            run["dialect"].as_str().unwrap_or("?")
-        ),
-        other => other.to_string(),
-    }
+/// The wire protocol of the run: what its protocol reads in it
+/// (`ReportReading::wire`: `openwop v1, spec dialect`), else its profile.
+pub fn protocol(report: &Value, reading: &ReportReading) -> String {
+    reading.wire.clone().unwrap_or_else(|| {
+        report["run"]["profile"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    })
 }
 
 #[cfg(test)]
@@ -222,36 +187,11 @@ mod tests {
     }
 
     #[test]
-    fn advertisement_names_modalities_wrappers_and_envelopes() {
-        let doc = |d: Value| json!({"run": {}, "discovery": {"problem": null, "document": d}});
-        assert_eq!(
-            advertised(&doc(
-                json!({"aiProviders": {"input": {"modalities": ["text", "image"],
-                "maxBytesPerPart": 10}}, "supportedEnvelopes": ["error"]})
-            )),
-            vec![
-                "modalities: text, image",
-                "maxBytesPerPart: 10",
-                "supportedEnvelopes: error"
-            ]
-        );
-        let wrapped = advertised(&doc(json!({"capabilities": {"aiProviders": {}}})));
-        assert!(
-            wrapped[0].contains("not at the document root"),
-            "{wrapped:?}"
-        );
-        assert_eq!(
-            advertised(&doc(json!({}))),
-            vec!["no aiProviders (text-only)"]
-        );
-    }
-
-    #[test]
     fn a_declaration_shows_the_claims_its_protocol_records() {
         let agui = json!({"run": {"declared": {"accepts": ["image/"], "sources": ["data"],
             "echo": true, "declared_by": "--accepts"}}});
         assert_eq!(
-            advertised(&agui),
+            advertised(&agui, &ReportReading::default()),
             [
                 "accepts: image/",
                 "sources: data",
@@ -262,7 +202,7 @@ mod tests {
         let openai = json!({"run": {"declared": {"accepts": [], "sources": ["data"],
             "detail": false, "streaming": true, "model": "m", "declared_by": "nothing declared"}}});
         assert_eq!(
-            advertised(&openai),
+            advertised(&openai, &ReportReading::default()),
             [
                 "accepts: ",
                 "sources: data",

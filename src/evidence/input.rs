@@ -20,6 +20,24 @@ pub struct InputReport {
     /// The report's own digest (`integrity.canonical_sha256`), which `verify` recomputes.
     pub integrity: String,
     pub report: Value,
+    /// What the report's protocol reads in it that evidence cannot read generically
+    /// (the registry fills it: `Protocol::read_report`).
+    pub reading: ReportReading,
+}
+
+/// What a report's protocol says about its run where the merge cannot know: its wire,
+/// what its discovery advertised, the variant all its cases were judged at.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ReportReading {
+    /// The wire protocol of the run (`openwop v1, spec dialect`); `None`: the profile's
+    /// name.
+    pub wire: Option<String>,
+    /// What the host's discovery document advertised, one fact a line.
+    pub advertised: Vec<String>,
+    /// The variant every case of the run was judged at (`v2`) and how a requirement's
+    /// source names it (`openwop 2`): its cases line up with the twins (`<id>@v2`) a run
+    /// of both variants names.
+    pub variant: Option<(String, String)>,
 }
 
 /// A report that may not be merged, and why.
@@ -85,6 +103,7 @@ pub fn admit(index: usize, file: &str, bytes: &[u8]) -> Result<InputReport, Refu
         file_sha256: sha256_hex(bytes),
         integrity,
         report,
+        reading: ReportReading::default(),
     })
 }
 

@@ -23,19 +23,22 @@ fn report(
     require: bool,
     cases: Vec<Value>,
 ) -> InputReport {
-    InputReport {
-        index,
-        file: format!("r{index}.json"),
-        file_sha256: "f".repeat(64),
-        integrity: "i".repeat(64),
-        report: json!({
+    let report = json!({
             "run": {"target": origin, "require": require, "strict": false, "profile": "openwop",
                 "openwop_major": 1, "dialect": "spec", "tool_version": "0.1.0",
                 "started_at": "2026-01-02T03:04:05Z"},
             "discovery": {"canonical_sha256": digest, "problem": null,
                 "document": {"aiProviders": {"input": {"modalities": ["text", "image"]}}}},
             "cases": cases,
-        }),
+    });
+    InputReport {
+        index,
+        file: format!("r{index}.json"),
+        file_sha256: "f".repeat(64),
+        integrity: "i".repeat(64),
+        // What the registry reads in it, as `evidence merge` does.
+        reading: crate::registry::read_report(&report),
+        report,
     }
 }
 

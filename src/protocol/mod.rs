@@ -11,7 +11,9 @@ pub mod agentruntime;
 pub mod agui;
 pub mod anthropic;
 pub mod claims_file;
+pub mod declared_media;
 pub mod description;
+pub mod door;
 pub mod media_server;
 
 pub mod openwop;
@@ -38,7 +40,7 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 pub use crate::protocol_options as options;
-pub use description::{Description, PlannedOn, TargetKind, UrlTarget};
+pub use description::{Description, ExpectKey, PlannedOn, TargetKind, UrlTarget, UserDeclaration};
 
 /// The modalities a media reference (`--media-ref MODALITY=REF`) names, where a
 /// protocol's parts are named by modality.
@@ -61,21 +63,6 @@ impl LintFinding {
             message,
         }
     }
-}
-
-/// `expect.usage` outside an openai file: only the OpenAI wire reports `usage`.
-pub fn usage_outside_openai(
-    case: &crate::scenario::model::CaseSpec,
-    base: &str,
-) -> Option<LintFinding> {
-    case.expect.usage.map(|_| {
-        LintFinding::new(
-            format!("{base}/expect/usage"),
-            true,
-            "`expect.usage` compares an OpenAI answer's usage.prompt_tokens (profile: openai)"
-                .into(),
-        )
-    })
 }
 
 /// A protocol as the registry knows it: its name, what scenario files may say in it,
@@ -104,6 +91,13 @@ pub trait Protocol: Sync {
     /// The header the token travels in as it is (`x-api-key`); `None`: a bearer token.
     fn api_key_header(&self) -> Option<&'static str> {
         None
+    }
+
+    /// What it reads in a saved report of one of its runs that the evidence merge
+    /// cannot read generically: its wire, what its discovery advertised, the variant all
+    /// its cases were judged at.
+    fn read_report(&self, _report: &Value) -> crate::evidence::input::ReportReading {
+        Default::default()
     }
 
     /// Checks the run's options before anything starts (an error is a usage error, exit
@@ -263,22 +257,57 @@ pub trait ProtocolRun: Send + Sync {
     }
 }
 
-/// What the protocol `own` of a file (`profile:`) finds foreign in one of its cases.
+/// What the protocol `own` of a file (`profile:`) finds foreign in one of its cases:
+/// its own checks, a key of `expect:` only other protocols read (`all`), and a value
+/// of one of its own keys that is not one it reads.
 pub fn lint_file_case<'a>(
     own: &dyn Protocol,
-    _all: impl Iterator<Item = &'a dyn Protocol>,
+    all: impl Iterator<Item = &'a dyn Protocol>,
     case: &CaseSpec,
     raw: &Value,
     base: &str,
 ) -> Vec<crate::scenario::checks::Finding> {
     let mut findings = own.lint_case(case, raw, base);
-    // Only openwop has a self-hosted provider to judge (RFC 0108).
-    if case.expect.self_hosted.is_some() && own.name() != openwop::PROFILE {
+    let written: Vec<&str> = raw
+        .get("expect")
+        .and_then(Value::as_object)
+        .map(|expect| expect.keys().map(String::as_str).collect())
+        .unwrap_or_default();
+    let owned = own.description().expect_keys;
+    let others: Vec<&dyn Protocol> = all.filter(|p| p.name() != own.name()).collect();
+    for key in written {
+        let pointer = format!("{base}/expect/{key}");
+        if let Some(mine) = owned.iter().find(|k| k.key == key) {
+            if let Some(value) = raw.pointer(&format!("/expect/{key}"))
+                && let Err(e) = (mine.check)(value)
+            {
+                findings.push(LintFinding::new(
+                    pointer,
+                    false,
+                    format!("`expect.{key}`: {e}"),
+                ));
+            }
+            continue;
+        }
+        let owners: Vec<&dyn Protocol> = others
+            .iter()
+            .copied()
+            .filter(|p| p.description().expect_keys.iter().any(|k| k.key == key))
+            .collect();
+        let Some(first) = owners.first() else {
+            continue;
+        };
+        let about = first
+            .description()
+            .expect_keys
+            .iter()
+            .find(|k| k.key == key)
+            .map_or("", |k| k.about);
+        let names: Vec<&str> = owners.iter().map(|p| p.name()).collect();
         findings.push(LintFinding::new(
-            format!("{base}/expect/self_hosted"),
+            pointer,
             true,
-            "`expect.self_hosted` judges an openwop host's self-hosted provider (profile: openwop)"
-                .into(),
+            format!("`expect.{key}` {about} (profile: {})", names.join(", ")),
         ));
     }
     findings

@@ -5,4 +5,5 @@ pub mod base64_in_place;
 pub mod base64_noise;
 pub mod body;
 pub mod document;
+pub mod extension;
 pub mod sent;

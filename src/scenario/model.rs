@@ -5,6 +5,7 @@ use super::stream::{EchoAspect, StreamClass};
 use crate::outcome::Requirement;
 use serde::Deserialize;
 use serde_json::Value;
+use std::collections::BTreeMap;
 
 /// One scenario file: a profile and the cases it contributes.
 #[derive(Debug, Clone, Deserialize)]
@@ -243,9 +244,10 @@ fn default_true() -> bool {
     true
 }
 
-/// What a response must show. Each present field is one assertion.
+/// What a response must show. Each present field is one assertion. Unknown keys are
+/// the scenario schema's to refuse (it runs first); a key no field names is one a
+/// protocol owns, kept in `protocol_keys`.
 #[derive(Debug, Clone, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
 pub struct Expectations {
     #[serde(default)]
     pub status: Option<StatusExpectation>,
@@ -288,88 +290,35 @@ pub struct Expectations {
     /// `run --witness`: whether what was sent must reach the model or never reach it.
     #[serde(default)]
     pub witness: Option<WitnessExpectation>,
-    /// a2a: what an A2A answer or card must show, read by the protocol
-    /// (`protocol::a2a::expect`).
-    #[serde(default)]
-    pub a2a: Option<Value>,
     /// `run --witness`, with `witness: reached` or `delivered`: which forms of a part's
     /// arrival count as delivered (default: intact or transformed).
     #[serde(default)]
     pub delivery: Option<DeliveryExpectation>,
-    /// agentruntime: what the bridge's run must show.
-    #[serde(default)]
-    pub run: Option<RunExpectation>,
-    /// acp: what the agent's answers must show.
-    #[serde(default)]
-    pub acp: Option<AcpExpectation>,
-    /// openai: what the answer's `usage` must show (`protocol::openai::usage`).
-    #[serde(default)]
-    pub usage: Option<UsageExpectation>,
-    /// openwop RFC 0108: a check about the host's self-hosted provider
-    /// (`protocol::openwop::self_hosted`).
-    #[serde(default)]
-    pub self_hosted: Option<SelfHostedExpectation>,
+    /// The keys one protocol owns (each protocol's `Description::expect_keys`: the
+    /// bridge's `run`, an ACP agent's answers, a door's `usage`, a self-hosted
+    /// provider), as written: the protocol of the file reads its own
+    /// ([`Expectations::protocol_key`]), the registry's lint refuses them in another
+    /// protocol's file, and the scenario schema checks their shape (so no key lands
+    /// here that the schema does not know).
+    #[serde(flatten)]
+    pub protocol_keys: BTreeMap<String, Value>,
 }
 
-/// `expect.self_hosted` (openwop, RFC 0108 §A.3).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum SelfHostedExpectation {
-    /// The self-hosted provider's id does not encode a location (judged on the id the
-    /// run knows: the v1 document's, or `--self-hosted-provider`'s).
-    IdOpaque,
-    /// The self-hosted provider's id is one of the host's providers (v1 `supported`,
-    /// v2 `providers`).
-    IdListed,
-    /// The endpoint `OPENWOP_TEST_COMPAT_ENDPOINT` names appears in no body or header of
-    /// this case's answer nor of the run's discovery answers.
-    EndpointHidden,
-}
-
-/// `expect.acp`: each field one assertion on an ACP exchange (`protocol::acp::judge`).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct AcpExpectation {
-    /// `initialize` was answered with a well-formed `InitializeResponse`.
-    #[serde(default)]
-    pub initialize: bool,
-    /// `session/prompt` ended with this `stopReason` (`end_turn`, `cancelled`).
-    #[serde(default)]
-    pub stop_reason: Option<String>,
-    /// `session/prompt` was answered with a JSON-RPC error, and the agent still answers.
-    #[serde(default)]
-    pub rejected: bool,
-}
-
-/// `expect.usage` (openai): a check on `usage.prompt_tokens` that needs a second call.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum UsageExpectation {
-    /// The same request without its media parts is sent too: the call with them must
-    /// count more prompt tokens, or the parts never reached the model.
-    MediaCounted,
-}
-
-/// `expect.run` (agentruntime): each true field is one group of assertions on the
-/// bridge's run (`protocol::agentruntime::judge`).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct RunExpectation {
-    /// `describe` printed one JSON object with a well-formed `mediaCapabilities`.
-    #[serde(default)]
-    pub capabilities: bool,
-    /// Every line an `AgentEvent`, exactly one `done`, last, a full `result`, exit 0.
-    #[serde(default)]
-    pub contract: bool,
-    /// No `error` event.
-    #[serde(default)]
-    pub no_error: bool,
-    /// Media events agree with `emitsOutbound`.
-    #[serde(default)]
-    pub outbound: bool,
-    /// After SIGTERM: ended within the grace (MUST), `done` with `aborted: true` (SHOULD).
-    #[serde(default)]
-    pub aborted: bool,
+impl Expectations {
+    /// The protocol-owned key `key`, read as the protocol's type; `Ok(None)` when the
+    /// case does not have it. `Err` says why the value is not one (lint reports it
+    /// where it stands).
+    pub fn protocol_key<T: serde::de::DeserializeOwned>(
+        &self,
+        key: &str,
+    ) -> Result<Option<T>, String> {
+        self.protocol_keys
+            .get(key)
+            .map(|value| {
+                serde_json::from_value(value.clone()).map_err(|e| format!("`expect.{key}`: {e}"))
+            })
+            .transpose()
+    }
 }
 
 /// `expect.witness`: judged on the model calls the witness recorded for the case
@@ -529,16 +478,9 @@ pub struct ErrorCodeRule {
     pub one_of: Option<Vec<String>>,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ErrorShapeExpectation {
-    /// The canonical flat envelope `{error, message, details?}`.
-    Flat,
-    /// The OpenAI error envelope `{error: {message, type, param?, code?}}`.
-    Openai,
-    /// Anthropic's error envelope `{type: "error", error: {type, message}}`.
-    Anthropic,
-}
+/// `expect.error_shape`: the error envelope an answer must have, as the wires
+/// describe them (`crate::wire::ErrorEnvelope`).
+pub type ErrorShapeExpectation = crate::wire::ErrorEnvelope;
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]

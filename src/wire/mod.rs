@@ -15,3 +15,17 @@ pub mod chat;
 pub mod data_url;
 pub mod gemini;
 pub mod responses;
+
+/// The error envelopes an answer may be judged to have (`expect.error_shape`), by the
+/// name a scenario gives them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ErrorEnvelope {
+    /// The canonical flat envelope `{error, message, details?}`.
+    Flat,
+    /// The OpenAI error envelope `{error: {message, type, param?, code?}}` (`chat::error`).
+    Openai,
+    /// Anthropic's error envelope `{type: "error", error: {type, message}}`
+    /// (`anthropic::error`).
+    Anthropic,
+}

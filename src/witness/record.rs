@@ -42,6 +42,26 @@ impl Wire {
         }
     }
 
+    /// The model wires the witness hears, one each (a token count and an unknown path
+    /// are calls, not wires).
+    pub const MODEL_WIRES: [Wire; 4] = [
+        Wire::OpenaiChat,
+        Wire::OpenaiResponses,
+        Wire::AnthropicMessages,
+        Wire::Gemini,
+    ];
+
+    /// The wire's name as the guide writes it.
+    pub fn title(self) -> &'static str {
+        match self {
+            Wire::OpenaiChat => "Chat Completions",
+            Wire::AnthropicMessages => "Anthropic Messages",
+            Wire::OpenaiResponses => "Responses",
+            Wire::Gemini | Wire::GeminiCountTokens => "Gemini",
+            Wire::Unknown => "unknown",
+        }
+    }
+
     /// Whether a model reads what a call to this wire carries: false for a token
     /// count, which a `witness:` judgement must never take for the model seeing it.
     pub fn reads(self) -> bool {

@@ -1,5 +1,6 @@
-//! The driver of the fault tables ("every fault fails its case"), one table per protocol:
-//! `openwop/faults.rs` (host and envelope faults) and `agui/faults.rs` (agent faults).
+//! The driver of the fault tables ("every fault fails its case"), one table per profile:
+//! `<profile>/faults.rs` (a profile of the registry without one fails
+//! `src/registry_docs_tests.rs`).
 //!
 //! A row is `(fault, setup arguments, the case that must catch it, its level)`. Rows of
 //! one fault and setup share their runs:

@@ -8,9 +8,8 @@
 //! Adding an area: a file `tests/integration/<area>.rs` (or a folder with a `mod.rs`
 //! for an area with submodules) and one `mod <area>;` line below, kept in order. Helpers
 //! every area may use belong in `tests/common/mod.rs` (`crate::common`). A new fault of
-//! the reference host or agent needs a row in its protocol's fault table
-//! (`openwop/faults.rs`, `agui/faults.rs`, driven by `fault_table.rs`); the suite fails
-//! until it has one.
+//! a reference host needs a row in its profile's fault table (`<profile>/faults.rs`,
+//! driven by `fault_table.rs`); the suite fails until it has one.
 
 #[path = "../common/mod.rs"]
 mod common;

@@ -1,7 +1,10 @@
-//! The embedded reference hosts mmconform is calibrated against: a spec-faithful
-//! openwop host (this module), a strict AG-UI 1.0 agent ([`agui`]) and a strict
-//! OpenAI-compatible Chat Completions server ([`openai`]), each with single-fault
-//! variants.
+//! The reference hosts mmconform is calibrated against: a spec-faithful openwop host
+//! (this module), a strict AG-UI 1.0 agent ([`agui`]), a strict OpenAI-compatible
+//! server with a Chat Completions and a Responses door ([`openai`]), a strict Anthropic
+//! Messages server ([`anthropic`]), a reference AgentRuntime bridge
+//! ([`agentruntime`]), a reference ACP agent ([`acp`]) and a reference A2A agent
+//! ([`a2a`]), each with single-fault
+//! variants (a `fault_catalogue!` table implementing [`HostFault`]).
 //!
 //! Used by `mmconform run --target reference`, by the test-suite and by calibration.
 //! The hosts are written from the wire description and never use the tool's own

@@ -45,7 +45,7 @@ pub fn observe(
     };
     record.assertions = judged.assertions;
     record.notes = judged.notes;
-    match super::expect::read(case.spec.expect.a2a.as_ref()) {
+    match super::expect::read(&case.spec.expect) {
         Ok(Some(expect)) if !expect.card.is_empty() && fetched.card.is_none() => {
             let why = fetched.problem.clone().unwrap_or_else(|| "no card".into());
             return Observation::blocked(record, format!("no agent card to judge: {why}"));

@@ -128,7 +128,7 @@ pub async fn run_case(
                 return Observation::error(record, format!("scenario defect while judging: {e}"));
             }
         };
-    let a2a = match super::expect::read(case.spec.expect.a2a.as_ref()) {
+    let a2a = match super::expect::read(&case.spec.expect) {
         Ok(a2a) => a2a,
         Err(e) => return Observation::error(record, e),
     };

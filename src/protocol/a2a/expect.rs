@@ -72,11 +72,18 @@ pub enum CardCheck {
     MediaTypes,
 }
 
+/// `expect.a2a`, a key only this protocol reads (`Description::expect_keys`).
+pub static A2A: crate::protocol::description::ExpectKey = crate::protocol::description::ExpectKey {
+    key: "a2a",
+    about: "judges an A2A agent's answers and card",
+    check: crate::protocol::description::reads_as::<A2aExpectation>,
+};
+
 /// Reads the case's `expect.a2a` (`Err`: a scenario defect, named).
-pub fn read(value: Option<&serde_json::Value>) -> Result<Option<A2aExpectation>, String> {
-    value
-        .map(|v| serde_json::from_value(v.clone()).map_err(|e| format!("`expect.a2a`: {e}")))
-        .transpose()
+pub fn read(
+    expect: &crate::scenario::model::Expectations,
+) -> Result<Option<A2aExpectation>, String> {
+    expect.protocol_key(A2A.key)
 }
 
 /// What judging an answer gave: assertions, notes, and what could not be judged.
@@ -255,8 +262,13 @@ mod tests {
         reading
     }
 
+    /// A case's `expect:` holding `a2a: value`.
+    fn expectations(value: serde_json::Value) -> crate::scenario::model::Expectations {
+        serde_json::from_value(serde_json::json!({ "a2a": value })).unwrap()
+    }
+
     fn judged(expect: serde_json::Value, binding: Binding, reading: &Reading) -> Judged {
-        let expect = read(Some(&expect)).unwrap().unwrap();
+        let expect = read(&expectations(expect)).unwrap().unwrap();
         let mut out = Judged::default();
         judge_answer(&expect, binding, reading, &mut out);
         out
@@ -345,6 +357,6 @@ mod tests {
         working.spelling.push("the state ...".into());
         let out = judged(want, Binding::JsonRpc, &working);
         assert!(out.assertions[0].passed && !out.assertions[1].passed);
-        assert!(read(Some(&serde_json::json!({"nope": 1}))).is_err());
+        assert!(read(&expectations(serde_json::json!({"nope": 1}))).is_err());
     }
 }

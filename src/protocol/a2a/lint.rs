@@ -24,7 +24,6 @@ pub fn lint_case(case: &CaseSpec, raw: &Value, base: &str) -> Vec<LintFinding> {
             ),
         ));
     }
-    out.extend(crate::protocol::usage_outside_openai(case, base));
     if let Some(body) = raw.pointer("/request/body")
         && !body.is_object()
     {

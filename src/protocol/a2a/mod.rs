@@ -89,9 +89,14 @@ static DESCRIPTION: Description = Description {
     token_env: Some("A2A_TOKEN"),
     offline: false,
     planned_on: PlannedOn::Target,
+    declaration: crate::protocol::UserDeclaration::AcceptsOnly {
+        own: "the agent card's defaultInputModes",
+    },
+    example: Some("--profile a2a --target http://localhost:9999"),
     media_ref_kinds: &[],
     options: &[],
     run_facts: &[],
+    expect_keys: &[&crate::protocol::description::STREAM, &expect::A2A],
 };
 
 impl Protocol for A2a {

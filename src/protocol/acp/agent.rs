@@ -21,7 +21,7 @@ pub const WITNESS_VAR: &str = "MMCONFORM_WITNESS_URL";
 pub static AUTH_OPTION: OptionSpec = OptionSpec::flag(
     "acp-auth",
     "METHOD",
-    "acp: the authentication method (one of initialize's authMethods) to call `authenticate` with before the first session; with --witness, a \"gateway\" method (`_meta.gateway`) is given the witness as its model's base URL.",
+    "the authentication method (one of initialize's authMethods) to call `authenticate` with before the first session; with --witness, a \"gateway\" method (`_meta.gateway`) is given the witness as its model's base URL.",
 );
 
 /// How the run's agent is started.

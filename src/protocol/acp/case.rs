@@ -100,9 +100,8 @@ pub async fn run_case(run: &AcpRun, input: CaseInput<'_>) -> Observation {
         .connection
         .request("session/prompt", params, run.agent.timeout, &stop, cancel)
         .await;
-    let alive = match spec.expect.acp.as_ref().is_some_and(|a| a.rejected)
-        && prompted.unanswered.is_none()
-    {
+    let expect = super::expect::of(&spec.expect);
+    let alive = match expect.as_ref().is_some_and(|a| a.rejected) && prompted.unanswered.is_none() {
         true => Some(session_id_of_next(run, live, cwd.path(), &stop).await),
         false => None,
     };
@@ -123,7 +122,7 @@ pub async fn run_case(run: &AcpRun, input: CaseInput<'_>) -> Observation {
         Some(Unanswered::Unread(why)) => return Observation::blocked(record, why.clone()),
         _ => {}
     }
-    if let Some(expect) = &spec.expect.acp {
+    if let Some(expect) = &expect {
         record.assertions = super::judge::judge(expect, &prompted, alive);
     }
     Observation::judged(record)

@@ -4,8 +4,8 @@
 //! (decided before judging, in `case.rs`).
 
 use super::connection::Exchange;
+use super::expect::AcpExpectation;
 use crate::outcome::AssertionResult;
-use crate::scenario::model::AcpExpectation;
 use agent_client_protocol_schema::v1::PromptResponse;
 use serde_json::Value;
 

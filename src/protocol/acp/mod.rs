@@ -13,6 +13,7 @@ pub mod case;
 pub mod connection;
 pub mod declaration;
 pub mod evidence;
+pub mod expect;
 pub mod gateway;
 pub mod judge;
 pub mod lint;
@@ -44,13 +45,19 @@ static DESCRIPTION: Description = Description {
     summary: "Agent Client Protocol agents (JSON-RPC on stdio): one agent process per run, `--target-cmd`",
     target: TargetKind::Command {
         program: "an ACP agent",
+        project_section: None,
     },
     token_env: None,
     offline: false,
+    example: None,
+    declaration: crate::protocol::UserDeclaration::None {
+        own: "the agent's initialize (promptCapabilities)",
+    },
     planned_on: PlannedOn::Target,
     media_ref_kinds: &crate::protocol::MEDIA_MODALITIES,
     options: &[&agent::AUTH_OPTION],
     run_facts: &[],
+    expect_keys: &[&expect::ACP],
 };
 
 impl Protocol for Acp {
@@ -80,9 +87,6 @@ impl Protocol for Acp {
                 );
             }
         };
-        if config.claims.file.is_some() || !config.claims.accepts.is_empty() {
-            return Err("an ACP agent declares itself in initialize (promptCapabilities): --claims and --accepts do not apply".into());
-        }
         let agent = agent::Agent {
             command,
             witness_url: config.witness_url.clone(),

@@ -39,7 +39,7 @@ pub fn render(
                 Some(name) => text(name)?,
                 None => format!(
                     "{kind}-{index}.{}",
-                    crate::protocol::openwop::part::extension(&mime)
+                    crate::request::extension::extension(&mime)
                 ),
             };
             let mut resource = Map::new();

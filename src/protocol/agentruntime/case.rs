@@ -125,7 +125,8 @@ async fn judged(
             "the run ended before SIGTERM could interrupt it (its first line was its done, or it printed none): abort not tested",
         );
     }
-    let expect = case.spec.expect.run.as_ref();
+    let expect = super::expect::of(&case.spec.expect);
+    let expect = expect.as_ref();
     let outbound_declared =
         expect.is_some_and(|e| e.outbound) && run.caps.emits_outbound == Some(true);
     let files = if outbound_declared {

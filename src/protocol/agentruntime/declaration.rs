@@ -87,7 +87,7 @@ impl Capabilities {
         };
         // The same prefix rule as --accepts (AgentRuntime #385 is where it comes from).
         list.iter()
-            .any(|entry| crate::protocol::agui::declaration::prefix_accepts(entry, mime))
+            .any(|entry| crate::protocol::declared_media::prefix_accepts(entry, mime))
     }
 
     pub fn accepted_mimes(&self) -> Vec<&'static str> {

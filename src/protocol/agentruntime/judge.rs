@@ -4,10 +4,10 @@
 use super::classify::Observed;
 use super::declaration::Capabilities;
 use super::event::NotEvent;
+use super::expect::RunExpectation;
 use super::outbound::Files;
 use crate::outcome::{AssertionResult, Level};
 use crate::process::EndedBy;
-use crate::scenario::model::RunExpectation;
 use serde_json::Value;
 
 pub fn judge(

@@ -1,12 +1,12 @@
 //! `expect.run` on synthetic bridge runs: the contract's assertions, and outbound media
 //! judged against both declarations.
 
+use super::super::expect::RunExpectation;
 use super::*;
 use crate::process::{Ending, Finished, Line, ReadEnd, WorkDir};
 use crate::protocol::agentruntime::classify::BridgeRun;
 use crate::protocol::agentruntime::event::EventReader;
 use crate::protocol::agentruntime::outbound::{self, Files};
-use crate::scenario::model::RunExpectation;
 use base64::Engine as _;
 use serde_json::json;
 use std::time::Duration;

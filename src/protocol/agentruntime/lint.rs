@@ -8,7 +8,6 @@ use serde_json::Value;
 
 pub fn lint_case(case: &CaseSpec, _raw: &Value, base: &str) -> Vec<LintFinding> {
     let mut out = Vec::new();
-    out.extend(crate::protocol::usage_outside_openai(case, base));
     if let Some(request) = &case.request {
         if !super::ENDPOINTS.contains(&request.endpoint.as_str()) {
             out.push(LintFinding::new(

@@ -15,6 +15,7 @@ pub mod declaration;
 pub mod describe;
 pub mod event;
 pub mod evidence;
+pub mod expect;
 pub mod judge;
 pub mod lint;
 pub mod outbound;
@@ -47,13 +48,19 @@ static DESCRIPTION: Description = Description {
     summary: "AgentRuntimes (RemoteClaw #385) through a bridge process: `--target-cmd`",
     target: TargetKind::Command {
         program: "a bridge",
+        project_section: Some("agentruntime"),
     },
     token_env: None,
     offline: false,
+    example: None,
+    declaration: crate::protocol::UserDeclaration::AcceptsOnly {
+        own: "the runtime's describe (--accepts overrides it)",
+    },
     planned_on: PlannedOn::Target,
     media_ref_kinds: &crate::protocol::MEDIA_MODALITIES,
     options: &[],
     run_facts: &[],
+    expect_keys: &[&expect::RUN],
 };
 
 impl Protocol for Agentruntime {
@@ -88,9 +95,6 @@ impl Protocol for Agentruntime {
                 );
             }
         };
-        if config.claims.file.is_some() {
-            return Err("an agentruntime runtime declares itself through describe: use --accepts to override it, not --claims".into());
-        }
         let bridge = bridge::Bridge {
             command,
             environment: config.agent.environment(),

@@ -33,7 +33,7 @@ impl Attach {
 
 /// The file extension a generated MIME type is written with.
 fn extension(mime: &str) -> &'static str {
-    crate::protocol::openwop::part::extension(mime)
+    crate::request::extension::extension(mime)
 }
 
 /// Renders one attachment, writing its file into `dir` when it carries a `filePath`.

@@ -8,6 +8,7 @@
 
 use super::{PART_KINDS, SOURCE_KINDS, kind_of_mime};
 use crate::config::Claims;
+use crate::protocol::declared_media::{parse_prefixes, parse_sources, prefix_accepts, split_kinds};
 use mmconform_media as media;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -57,78 +58,6 @@ struct ClaimFile {
 
 fn default_sources() -> Vec<String> {
     vec!["data".to_string()]
-}
-
-/// One MIME prefix, normalised: lower case, `image/*` written `image/`.
-pub fn parse_prefix(raw: &str) -> Result<String, String> {
-    let lowered = raw.trim().to_ascii_lowercase();
-    let prefix = lowered.strip_suffix('*').unwrap_or(&lowered);
-    let token = |s: &str| {
-        !s.is_empty()
-            && s.chars().all(|c| {
-                c.is_ascii_alphanumeric()
-                    || matches!(c, '!' | '#' | '$' | '&' | '^' | '_' | '.' | '+' | '-')
-            })
-    };
-    match prefix.split_once('/') {
-        Some((top, sub)) if token(top) && (sub.is_empty() || token(sub)) => Ok(prefix.to_string()),
-        _ => Err(format!(
-            "`{raw}` is not a MIME prefix (write `image/` for every image type, or a full type such as `audio/wav`)"
-        )),
-    }
-}
-
-/// Whether `mime` is accepted by `prefix` (see the module comment).
-/// Every non-blank entry of `--accepts` (or a claim file's `accepts`) as a prefix, in
-/// order, each once. Shared by the declaration-based protocols (AG-UI, OpenAI).
-pub fn parse_prefixes(accepts: &[String]) -> Result<Vec<String>, String> {
-    let mut prefixes: Vec<String> = Vec::new();
-    for raw in accepts.iter().filter(|a| !a.trim().is_empty()) {
-        let prefix = parse_prefix(raw)?;
-        if !prefixes.contains(&prefix) {
-            prefixes.push(prefix);
-        }
-    }
-    Ok(prefixes)
-}
-
-/// The declared source kinds, each one of `known`, in order, each once.
-pub fn parse_sources(sources: &[String], known: &[&str]) -> Result<Vec<String>, String> {
-    let mut list: Vec<String> = Vec::new();
-    for raw in sources.iter().map(|s| s.trim()).filter(|s| !s.is_empty()) {
-        if !known.contains(&raw) {
-            return Err(format!(
-                "unknown source kind `{raw}` (use {})",
-                known.join(", ")
-            ));
-        }
-        if !list.iter().any(|s| s == raw) {
-            list.push(raw.to_string());
-        }
-    }
-    Ok(list)
-}
-
-/// The protocol's part `kinds` split into those some prefix declares (by `kind_of`, the
-/// protocol's MIME -> part kind) and the rest, which must be refused.
-pub fn split_kinds(
-    kinds: &[&str],
-    prefixes: &[String],
-    kind_of: fn(&str) -> &'static str,
-) -> (Vec<String>, Vec<String>) {
-    kinds
-        .iter()
-        .map(|k| k.to_string())
-        .partition(|k| prefixes.iter().any(|p| kind_of(p) == k))
-}
-
-pub fn prefix_accepts(prefix: &str, mime: &str) -> bool {
-    let essence = media::mime_essence(mime);
-    if prefix.ends_with('/') {
-        essence.starts_with(prefix)
-    } else {
-        essence == prefix
-    }
 }
 
 impl Declaration {
@@ -253,27 +182,6 @@ mod tests {
 
     fn list(s: &str) -> Vec<String> {
         s.split(',').map(str::to_string).collect()
-    }
-
-    #[test]
-    fn prefixes_are_normalised_and_checked() {
-        assert_eq!(parse_prefix(" Image/* ").unwrap(), "image/");
-        assert_eq!(parse_prefix("audio/wav").unwrap(), "audio/wav");
-        assert_eq!(
-            parse_prefix("application/vnd.ms-excel").unwrap(),
-            "application/vnd.ms-excel"
-        );
-        for bad in ["image", "/png", "image/p ng", "", "*"] {
-            assert!(parse_prefix(bad).is_err(), "{bad}");
-        }
-    }
-
-    #[test]
-    fn a_prefix_accepts_its_subtypes_and_a_full_type_only_itself() {
-        assert!(prefix_accepts("image/", "image/png"));
-        assert!(prefix_accepts("audio/wav", "Audio/WAV; rate=8000"));
-        assert!(!prefix_accepts("audio/wav", "audio/wave"));
-        assert!(!prefix_accepts("image/", "video/mp4"));
     }
 
     #[test]

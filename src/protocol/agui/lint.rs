@@ -1,5 +1,5 @@
-//! What `lint` refuses in a `profile: agui` file: another protocol's endpoint, and
-//! openwop's `mediaRef` or several sources on an AG-UI part.
+//! What `lint` refuses in a `profile: agui` file: another protocol's endpoint, and a
+//! `mediaRef` or several sources on an AG-UI part.
 
 use super::ENDPOINT;
 use crate::protocol::LintFinding;
@@ -18,7 +18,6 @@ pub fn lint_case(case: &CaseSpec, raw: &Value, base: &str) -> Vec<LintFinding> {
             format!("an agui case sends to `{ENDPOINT}`, not `{endpoint}`"),
         ));
     }
-    out.extend(crate::protocol::usage_outside_openai(case, base));
     for (pointer, media) in media_in_body(raw, base) {
         check_media(&pointer, media, &mut out);
         if case.expect.witness == Some(WitnessExpectation::Reached)
@@ -39,7 +38,7 @@ fn check_media(pointer: &str, media: &Value, out: &mut Vec<LintFinding>) {
         out.push(LintFinding::new(
             pointer.to_string(),
             false,
-            "`mediaRef` is openwop's; an AG-UI part takes a `file` source".into(),
+            "an AG-UI part has no `mediaRef`; it takes a `file` source".into(),
         ));
     }
     if matches!(media.get("source"), Some(Value::Array(items)) if items.len() > 1) {

@@ -24,7 +24,7 @@ pub use declaration::Declaration;
 
 use crate::config::RunConfig;
 use crate::protocol::{
-    Description, LintFinding, PlannedOn, Protocol, ProtocolRun, TargetKind, UrlTarget,
+    Description, ExpectKey, LintFinding, PlannedOn, Protocol, ProtocolRun, TargetKind, UrlTarget,
 };
 use crate::scenario::model::CaseSpec;
 use serde_json::Value;
@@ -51,10 +51,15 @@ static DESCRIPTION: Description = Description {
     }),
     token_env: None,
     offline: false,
+    example: Some(
+        "--profile agui --target http://localhost:8000/agent --accepts image/,application/pdf",
+    ),
+    declaration: crate::protocol::UserDeclaration::AcceptsOrClaims,
     planned_on: PlannedOn::Declaration,
     media_ref_kinds: &PART_KINDS,
     options: &[],
     run_facts: &[],
+    expect_keys: &[&crate::protocol::description::STREAM, &ECHO],
 };
 
 impl Protocol for Agui {
@@ -78,11 +83,26 @@ impl Protocol for Agui {
         lint::lint_case(case, raw, base)
     }
 
+    /// Its wire, named by its version: AG-UI runs record no option of their own.
+    fn read_report(&self, _report: &Value) -> crate::evidence::input::ReportReading {
+        crate::evidence::input::ReportReading {
+            wire: Some("AG-UI 1.0".into()),
+            ..Default::default()
+        }
+    }
+
     fn open(&self, config: &Arc<RunConfig>) -> Result<Box<dyn ProtocolRun>, String> {
         let declaration = Declaration::from_claims(&config.claims)?;
         Ok(Box::new(run::AguiRun::new(config.clone(), declaration)))
     }
 }
+
+/// `expect.echo`: an echoing agent's report of what reached its model.
+pub static ECHO: ExpectKey = ExpectKey {
+    key: "echo",
+    about: "compares an echoing agent's report of what reached its model with what was sent",
+    check: crate::protocol::description::reads_as::<crate::scenario::model::EchoExpectation>,
+};
 
 /// The non-text content-part kinds AG-UI 1.0 defines.
 pub const PART_KINDS: [&str; 4] = ["image", "audio", "video", "document"];

@@ -3,7 +3,7 @@
 //! or, with `legacy: true`, the seed proposal's `{type: binary, mimeType, data|url|id}`
 //! (removed in 1.0; sent only by the legacy case).
 
-use crate::protocol::openwop::part::extension;
+use crate::request::extension::extension;
 use crate::scenario::model::{MediaSource, MediaSpec};
 use crate::scenario::template;
 use base64::Engine as _;
@@ -65,7 +65,7 @@ fn source(
             }
         },
         MediaSource::MediaRef => {
-            return Err("`mediaRef` is openwop's; AG-UI parts use a `file` source".into());
+            return Err("AG-UI parts have no `mediaRef`; they use a `file` source".into());
         }
     };
     Ok(Source { kind, value })

@@ -19,9 +19,9 @@
 //! An error body or event is `{type: "error", error: {type, message}}`; its `error`
 //! member is read as the OpenAI doors read theirs.
 
-use crate::protocol::openai::CompletionEvidence;
-use crate::protocol::openai::classify::{ErrorSummary, classify_door_body};
-use crate::protocol::openai::stream_reading::{Reading, StreamDoor, StreamReading};
+use crate::protocol::door::CompletionEvidence;
+use crate::protocol::door::classify::{ErrorSummary, classify_door_body};
+use crate::protocol::door::stream_reading::{Reading, StreamDoor, StreamReading};
 use crate::protocol::sse_read::ReadEnd;
 use crate::scenario::stream::StreamClass;
 use crate::wire::anthropic::event::{

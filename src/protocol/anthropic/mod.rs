@@ -14,13 +14,10 @@
 pub mod classify;
 pub mod part;
 
-use crate::config::RunConfig;
-use crate::protocol::openai::wire::Wire;
-use crate::protocol::openai::{Declaration, lint, run};
-use crate::protocol::{Description, LintFinding, PlannedOn, Protocol, ProtocolRun, TargetKind};
-use crate::scenario::model::CaseSpec;
-use serde_json::{Value, json};
-use std::sync::Arc;
+use crate::protocol::door::wire::{Wire, api_base_target};
+use crate::protocol::door::{Door, MODEL_OPTION};
+use crate::protocol::{Description, PlannedOn, TargetKind};
+use serde_json::json;
 
 /// The profile name (`profile: anthropic`, `--profile anthropic`).
 pub const PROFILE: &str = "anthropic";
@@ -63,63 +60,27 @@ pub static MESSAGES: Wire = Wire {
 };
 
 /// The Messages protocol, as the registry (`crate::registry`) lists it.
-pub struct Anthropic;
+pub static ANTHROPIC: Door = Door {
+    description: &DESCRIPTION,
+    wire: &MESSAGES,
+    api_key_header: Some(API_KEY_HEADER),
+};
 
 /// What the Messages profile says about itself.
 static DESCRIPTION: Description = Description {
     name: PROFILE,
     summary: "Anthropic Messages (`POST {base}/messages`) of gateways and model servers",
-    target: TargetKind::Url(crate::protocol::openai::wire::UrlTarget {
+    target: TargetKind::Url(crate::protocol::UrlTarget {
         env: "ANTHROPIC_BASE_URL",
-        ..crate::protocol::openai::wire::api_base_target(PATH)
+        ..api_base_target(PATH)
     }),
     token_env: Some("ANTHROPIC_API_KEY"),
     offline: false,
+    example: None,
+    declaration: crate::protocol::UserDeclaration::AcceptsOrClaims,
     planned_on: PlannedOn::DeclarationOrTextOnly,
     media_ref_kinds: &KINDS,
-    options: &[&crate::protocol::openai::MODEL_OPTION],
+    options: &[&MODEL_OPTION],
     run_facts: &[],
+    expect_keys: &crate::protocol::door::DOOR_KEYS,
 };
-
-impl Protocol for Anthropic {
-    fn description(&self) -> &'static Description {
-        &DESCRIPTION
-    }
-
-    /// The declaration's facts are `openai.*`, registered by the `openai` profile.
-    fn vocabulary(&self) -> Vec<(String, Option<Vec<String>>)> {
-        Vec::new()
-    }
-
-    fn lint_case(&self, case: &CaseSpec, raw: &Value, base: &str) -> Vec<LintFinding> {
-        lint::lint_door(ENDPOINT, PROFILE, case, raw, base)
-    }
-
-    fn check_options(
-        &self,
-        options: &crate::protocol::options::ProtocolOptions,
-    ) -> Result<Vec<String>, String> {
-        crate::protocol::openai::check_model(options)
-    }
-
-    fn prepare<'a>(
-        &'a self,
-        config: &'a mut RunConfig,
-        client: &'a crate::protocol::ClientMaker,
-    ) -> futures_util::future::BoxFuture<'a, Result<(), String>> {
-        crate::protocol::openai::models::prepare(&MESSAGES, config, client)
-    }
-
-    fn open(&self, config: &Arc<RunConfig>) -> Result<Box<dyn ProtocolRun>, String> {
-        let declaration = Declaration::from_claims(&config.claims)?;
-        Ok(Box::new(run::OpenaiRun::new(
-            &MESSAGES,
-            config.clone(),
-            declaration,
-        )))
-    }
-
-    fn api_key_header(&self) -> Option<&'static str> {
-        Some(API_KEY_HEADER)
-    }
-}

@@ -13,7 +13,7 @@
 //! The bytes, stamps and sources are the Chat door's (`protocol::openai::part`);
 //! `omit: [source]` leaves the source out, `omit: [mimeType]` the `media_type`.
 
-use crate::protocol::openai::part::{PartInputs, rendered, without_type};
+use crate::protocol::door::part::{PartInputs, rendered, without_type};
 use crate::scenario::model::MediaSpec;
 use crate::wire::anthropic;
 use base64::Engine as _;

@@ -3,36 +3,17 @@
 //! gateways and proxies speak: `POST {base}/chat/completions`, answered with a
 //! `chat.completion` or, with `stream: true`, a chunk stream ending in `data: [DONE]`.
 //!
-//! There is no capability discovery, so what the model takes is declared
-//! ([`declaration`]; none means text-only). [`part`] renders `$media` into
-//! `image_url` / `input_audio` / `file` parts, [`read`] POSTs a case and reads the
-//! answer within bounds, [`classify`] puts it into one bucket, [`judge`] judges the
-//! stream expectations on it, and [`models`] picks the model when `--model` is absent.
+//! What every model door shares (the declaration, the model pick, the request bounds,
+//! the judging) is `protocol::door`'s; this folder holds the Chat door: [`part`]
+//! renders `$media` into `image_url` / `input_audio` / `file` parts and [`classify`]
+//! buckets its answers.
 
-pub mod case;
 pub mod classify;
-pub mod declaration;
-pub mod evidence;
-pub mod judge;
-pub mod lint;
-pub mod models;
 pub mod part;
-pub mod probe_hint;
-pub mod read;
-pub mod run;
-pub mod stream_reading;
-pub mod usage;
-pub mod wire;
 
-pub use classify::CompletionEvidence;
-pub use declaration::Declaration;
-
-use crate::config::RunConfig;
-use crate::protocol::options::{OptionSpec, ProtocolOptions};
-use crate::protocol::{Description, LintFinding, PlannedOn, Protocol, ProtocolRun, TargetKind};
-use crate::scenario::model::CaseSpec;
-use serde_json::Value;
-use std::sync::Arc;
+use crate::protocol::door::wire::{Wire, api_base_target};
+use crate::protocol::door::{DOOR_KEYS, Door, KINDS, MODEL_OPTION};
+use crate::protocol::{Description, PlannedOn, TargetKind};
 
 /// The scenario endpoint name of a Chat Completions call.
 pub const ENDPOINT: &str = "chat-completions";
@@ -44,7 +25,7 @@ pub const PATH: &str = "/chat/completions";
 pub const PROFILE: &str = "openai";
 
 /// The Chat Completions door.
-pub static CHAT: wire::Wire = wire::Wire {
+pub static CHAT: Wire = Wire {
     profile: PROFILE,
     endpoint: ENDPOINT,
     path: PATH,
@@ -61,130 +42,27 @@ pub static CHAT: wire::Wire = wire::Wire {
     classify_body: classify::classify_body,
 };
 
-/// The part kinds a model may take, named for the Chat Completions part each travels in
-/// (`image_url`, `input_audio`, `file`).
-pub const KINDS: [&str; 3] = ["image", "audio", "file"];
-
-/// How media may be given: a data URL (or base64), an http(s) URL, a file id.
-pub const SOURCE_KINDS: [&str; 3] = ["data", "http", "file_id"];
-
-/// The part kind a MIME type travels in.
-pub fn kind_of_mime(mime: &str) -> &'static str {
-    let essence = mime.split(';').next().unwrap_or("").trim();
-    match essence
-        .split('/')
-        .next()
-        .unwrap_or("")
-        .to_ascii_lowercase()
-        .as_str()
-    {
-        "image" => "image",
-        "audio" => "audio",
-        _ => "file",
-    }
-}
-
 /// The OpenAI-compatible protocol, as the registry (`crate::registry`) lists it.
-pub struct Openai;
+pub static OPENAI: Door = Door {
+    description: &DESCRIPTION,
+    wire: &CHAT,
+    api_key_header: None,
+};
 
 /// What the Chat Completions profile says about itself.
 static DESCRIPTION: Description = Description {
     name: PROFILE,
     summary: "OpenAI-compatible Chat Completions endpoints (model servers, gateways, proxies)",
-    target: TargetKind::Url(wire::api_base_target(PATH)),
-    token_env: Some(TOKEN_ENV),
+    target: TargetKind::Url(api_base_target(PATH)),
+    token_env: Some(crate::protocol::door::wire::API_KEY_ENV),
     offline: false,
+    example: Some(
+        "--profile openai --target http://localhost:8000/v1 --model llava --accepts image/",
+    ),
+    declaration: crate::protocol::UserDeclaration::AcceptsOrClaims,
     planned_on: PlannedOn::DeclarationOrTextOnly,
     media_ref_kinds: &KINDS,
     options: &[&MODEL_OPTION],
     run_facts: &[],
+    expect_keys: &DOOR_KEYS,
 };
-
-/// The variable the token of an OpenAI-compatible endpoint is read from.
-pub const TOKEN_ENV: &str = "OPENAI_API_KEY";
-
-/// The option naming the model every request names.
-pub const MODEL: &str = "model";
-
-/// `--model` (project file: `model`), the option every model door takes.
-pub static MODEL_OPTION: OptionSpec = OptionSpec {
-    project_key: Some("model"),
-    ..OptionSpec::flag(
-        MODEL,
-        "NAME",
-        "openai: the model every request names; when absent, the one model `GET {base}/models` lists (more or fewer is a usage error naming them).",
-    )
-};
-
-/// The model the run names: `--model`, the one `GET {base}/models` listed, or the
-/// reference server's.
-pub fn model(options: &ProtocolOptions) -> Option<&str> {
-    options.value(MODEL).map(str::trim)
-}
-
-/// `--model` must name a model when given.
-pub fn check_model(options: &ProtocolOptions) -> Result<Vec<String>, String> {
-    match model(options) {
-        Some("") => Err("--model must name a model".into()),
-        _ => Ok(Vec::new()),
-    }
-}
-
-impl Protocol for Openai {
-    fn description(&self) -> &'static Description {
-        &DESCRIPTION
-    }
-
-    fn vocabulary(&self) -> Vec<(String, Option<Vec<String>>)> {
-        vec![(
-            PROFILE.to_string(),
-            Some(
-                declaration::FACT_NAMES
-                    .iter()
-                    .map(|s| s.to_string())
-                    .collect(),
-            ),
-        )]
-    }
-
-    fn lint_case(&self, case: &CaseSpec, raw: &Value, base: &str) -> Vec<LintFinding> {
-        lint::lint_case(case, raw, base)
-    }
-
-    fn check_options(
-        &self,
-        options: &crate::protocol::options::ProtocolOptions,
-    ) -> Result<Vec<String>, String> {
-        check_model(options)
-    }
-
-    fn prepare<'a>(
-        &'a self,
-        config: &'a mut RunConfig,
-        client: &'a crate::protocol::ClientMaker,
-    ) -> futures_util::future::BoxFuture<'a, Result<(), String>> {
-        models::prepare(&CHAT, config, client)
-    }
-
-    fn open(&self, config: &Arc<RunConfig>) -> Result<Box<dyn ProtocolRun>, String> {
-        let declaration = Declaration::from_claims(&config.claims)?;
-        Ok(Box::new(run::OpenaiRun::new(
-            &CHAT,
-            config.clone(),
-            declaration,
-        )))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn mime_types_map_to_the_part_they_travel_in() {
-        assert_eq!(kind_of_mime("image/webp"), "image");
-        assert_eq!(kind_of_mime("Audio/mpeg"), "audio");
-        assert_eq!(kind_of_mime("application/pdf"), "file");
-        assert_eq!(kind_of_mime("text/plain; charset=utf-8"), "file");
-    }
-}

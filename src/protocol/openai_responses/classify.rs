@@ -14,9 +14,9 @@
 //!   not JSON, a 2xx body that is not a response, a stream where JSON was asked for);
 //! - `unfinished`: our deadline or read cap ended the read first (not a verdict).
 
-use crate::protocol::openai::CompletionEvidence;
-use crate::protocol::openai::classify::{ErrorSummary, classify_door_body};
-use crate::protocol::openai::stream_reading::{Reading, StreamDoor, StreamReading};
+use crate::protocol::door::CompletionEvidence;
+use crate::protocol::door::classify::{ErrorSummary, classify_door_body};
+use crate::protocol::door::stream_reading::{Reading, StreamDoor, StreamReading};
 use crate::protocol::sse_read::ReadEnd;
 use crate::scenario::stream::StreamClass;
 use crate::wire::{chat, responses};

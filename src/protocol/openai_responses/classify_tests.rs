@@ -1,5 +1,5 @@
 use super::*;
-use crate::protocol::openai::wire::StreamClassifier;
+use crate::protocol::door::wire::StreamClassifier;
 use crate::protocol::sse_read::EventSink;
 use serde_json::json;
 

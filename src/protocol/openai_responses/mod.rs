@@ -13,13 +13,10 @@
 pub mod classify;
 pub mod part;
 
-use crate::config::RunConfig;
-use crate::protocol::openai::wire::Wire;
-use crate::protocol::openai::{Declaration, lint, run};
-use crate::protocol::{Description, LintFinding, PlannedOn, Protocol, ProtocolRun, TargetKind};
-use crate::scenario::model::CaseSpec;
-use serde_json::{Value, json};
-use std::sync::Arc;
+use crate::protocol::door::wire::{Wire, api_base_target};
+use crate::protocol::door::{Door, MODEL_OPTION};
+use crate::protocol::{Description, PlannedOn, TargetKind};
+use serde_json::json;
 
 /// The profile name (`profile: openai-responses`, `--profile openai-responses`).
 pub const PROFILE: &str = "openai-responses";
@@ -44,56 +41,24 @@ pub static RESPONSES: Wire = Wire {
 };
 
 /// The Responses protocol, as the registry (`crate::registry`) lists it.
-pub struct OpenaiResponses;
+pub static OPENAI_RESPONSES: Door = Door {
+    description: &DESCRIPTION,
+    wire: &RESPONSES,
+    api_key_header: None,
+};
 
 /// What the Responses profile says about itself.
 static DESCRIPTION: Description = Description {
     name: PROFILE,
     summary: "The OpenAI Responses API (`POST {base}/responses`) of gateways and model servers",
-    target: TargetKind::Url(crate::protocol::openai::wire::api_base_target(PATH)),
-    token_env: Some(crate::protocol::openai::TOKEN_ENV),
+    target: TargetKind::Url(api_base_target(PATH)),
+    token_env: Some(crate::protocol::door::wire::API_KEY_ENV),
     offline: false,
+    example: None,
+    declaration: crate::protocol::UserDeclaration::AcceptsOrClaims,
     planned_on: PlannedOn::DeclarationOrTextOnly,
-    media_ref_kinds: &crate::protocol::openai::KINDS,
-    options: &[&crate::protocol::openai::MODEL_OPTION],
+    media_ref_kinds: &crate::protocol::door::KINDS,
+    options: &[&MODEL_OPTION],
     run_facts: &[],
+    expect_keys: &crate::protocol::door::DOOR_KEYS,
 };
-
-impl Protocol for OpenaiResponses {
-    fn description(&self) -> &'static Description {
-        &DESCRIPTION
-    }
-
-    /// The declaration's facts are `openai.*`, registered by the `openai` profile.
-    fn vocabulary(&self) -> Vec<(String, Option<Vec<String>>)> {
-        Vec::new()
-    }
-
-    fn lint_case(&self, case: &CaseSpec, raw: &Value, base: &str) -> Vec<LintFinding> {
-        lint::lint_door(ENDPOINT, PROFILE, case, raw, base)
-    }
-
-    fn check_options(
-        &self,
-        options: &crate::protocol::options::ProtocolOptions,
-    ) -> Result<Vec<String>, String> {
-        crate::protocol::openai::check_model(options)
-    }
-
-    fn prepare<'a>(
-        &'a self,
-        config: &'a mut RunConfig,
-        client: &'a crate::protocol::ClientMaker,
-    ) -> futures_util::future::BoxFuture<'a, Result<(), String>> {
-        crate::protocol::openai::models::prepare(&RESPONSES, config, client)
-    }
-
-    fn open(&self, config: &Arc<RunConfig>) -> Result<Box<dyn ProtocolRun>, String> {
-        let declaration = Declaration::from_claims(&config.claims)?;
-        Ok(Box::new(run::OpenaiRun::new(
-            &RESPONSES,
-            config.clone(),
-            declaration,
-        )))
-    }
-}

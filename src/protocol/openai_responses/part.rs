@@ -10,7 +10,7 @@
 //!
 //! The bytes, stamps and sources are the Chat door's (`protocol::openai::part`).
 
-use crate::protocol::openai::part::{
+use crate::protocol::door::part::{
     PartInputs, audio_format, filename, rendered, unknown_part, without_type,
 };
 use crate::scenario::model::MediaSpec;

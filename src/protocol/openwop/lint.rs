@@ -1,9 +1,11 @@
-//! What `lint` refuses in a `profile: openwop` file: another protocol's endpoint,
-//! stream and echo expectations, and AG-UI part spellings.
+//! What `lint` refuses in a `profile: openwop` file: another protocol's endpoint, a
+//! witness expectation where no call reaches a model, `expect.self_hosted` on the
+//! wrong endpoint, and part spellings openwop does not have.
 
+use super::expect::SelfHostedExpectation;
 use crate::protocol::LintFinding;
 use crate::scenario::media_objects::{media_in_body, sources};
-use crate::scenario::model::{CaseSpec, SelfHostedExpectation};
+use crate::scenario::model::CaseSpec;
 use serde_json::Value;
 
 pub fn lint_case(case: &CaseSpec, raw: &Value, base: &str) -> Vec<LintFinding> {
@@ -20,15 +22,6 @@ pub fn lint_case(case: &CaseSpec, raw: &Value, base: &str) -> Vec<LintFinding> {
             ),
         ));
     }
-    for key in ["stream", "echo"] {
-        if raw.pointer(&format!("/expect/{key}")).is_some() {
-            out.push(LintFinding::new(
-                format!("{base}/expect/{key}"),
-                true,
-                format!("`expect.{key}` judges AG-UI event streams (profile: agui)"),
-            ));
-        }
-    }
     if case.expect.witness.is_some()
         && let Some(endpoint) = case.endpoint()
         && !matches!(endpoint, "ai-call" | super::self_hosted::ENDPOINT)
@@ -40,7 +33,6 @@ pub fn lint_case(case: &CaseSpec, raw: &Value, base: &str) -> Vec<LintFinding> {
         ));
     }
     out.extend(self_hosted_where(case, base));
-    out.extend(crate::protocol::usage_outside_openai(case, base));
     for (pointer, media) in media_in_body(raw, base) {
         check_media(&pointer, media, &mut out);
     }
@@ -50,7 +42,7 @@ pub fn lint_case(case: &CaseSpec, raw: &Value, base: &str) -> Vec<LintFinding> {
 /// `expect.self_hosted` where it can be judged: `id-opaque`, `id-listed` on the discovery document
 /// (no request), `endpoint-hidden` on a call through the self-hosted provider.
 fn self_hosted_where(case: &CaseSpec, base: &str) -> Option<LintFinding> {
-    let wanted = match case.expect.self_hosted? {
+    let wanted = match super::expect::self_hosted(&case.expect)? {
         SelfHostedExpectation::IdOpaque | SelfHostedExpectation::IdListed => "discovery",
         SelfHostedExpectation::EndpointHidden => super::self_hosted::ENDPOINT,
     };
@@ -70,7 +62,7 @@ fn check_media(pointer: &str, media: &Value, out: &mut Vec<LintFinding>) {
             out.push(LintFinding::new(
                 format!("{pointer}/{key}"),
                 true,
-                format!("`$media.{key}` is for AG-UI parts (profile: agui)"),
+                format!("`$media.{key}` is not an openwop part field"),
             ));
         }
     }
@@ -78,7 +70,7 @@ fn check_media(pointer: &str, media: &Value, out: &mut Vec<LintFinding>) {
         out.push(LintFinding::new(
             format!("{pointer}/source"),
             false,
-            "a `file` source is AG-UI's; openwop parts use mediaRef".into(),
+            "openwop parts have no `file` source; they use mediaRef".into(),
         ));
     }
 }

@@ -7,6 +7,7 @@
 
 pub mod discovery;
 pub mod evidence;
+pub mod expect;
 pub mod facts;
 pub mod lint;
 pub mod major;
@@ -14,6 +15,7 @@ pub mod negotiation;
 pub mod options;
 pub mod part;
 pub mod provider;
+pub mod report_reading;
 pub mod run;
 pub mod seam_case;
 pub mod self_hosted;
@@ -60,6 +62,10 @@ static DESCRIPTION: Description = Description {
     }),
     token_env: Some("OPENWOP_API_KEY"),
     offline: true,
+    example: None,
+    declaration: crate::protocol::UserDeclaration::None {
+        own: "the host's discovery document",
+    },
     planned_on: PlannedOn::Target,
     media_ref_kinds: &crate::protocol::MEDIA_MODALITIES,
     options: &[
@@ -69,6 +75,7 @@ static DESCRIPTION: Description = Description {
         &options::OPTIONS[3],
     ],
     run_facts: &["dialect", "openwopMajor"],
+    expect_keys: &[&expect::SELF_HOSTED],
 };
 
 impl Protocol for Openwop {
@@ -103,10 +110,11 @@ impl Protocol for Openwop {
             .unwrap_or_default())
     }
 
+    fn read_report(&self, report: &Value) -> crate::evidence::input::ReportReading {
+        report_reading::read(report)
+    }
+
     fn open(&self, config: &Arc<RunConfig>) -> Result<Box<dyn ProtocolRun>, String> {
-        if !config.claims.is_empty() {
-            return Err("--accepts/--claims declare an AG-UI agent: add --profile agui".into());
-        }
         let options = options::OpenwopOptions::read(&config.options)?;
         Ok(Box::new(run::OpenwopRun::new(config.clone(), options)))
     }

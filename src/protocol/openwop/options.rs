@@ -91,7 +91,7 @@ pub static OPTIONS: [OptionSpec; 4] = [
         ..OptionSpec::flag(
             MAJOR,
             "auto|1|2",
-            "openwop protocol major: `auto` runs the v1 suite, and the v2 suite too (case ids `...@v2`) when the host lists a 2.x version; `1` or `2` runs that one.",
+            "the protocol major: `auto` runs the v1 suite, and the v2 suite too (case ids `...@v2`) when the host lists a 2.x version; `1` or `2` runs that one.",
         )
     },
     OptionSpec {
@@ -99,7 +99,7 @@ pub static OPTIONS: [OptionSpec; 4] = [
         ..OptionSpec::flag(
             SELF_HOSTED_PROVIDER,
             "ID",
-            "openwop RFC 0108: the id of the host's self-hosted provider. Needed at major 2, where `aiProviders.selfHosted` is a boolean; at major 1 it overrides `selfHosted[0]`. The endpoint itself comes from OPENWOP_TEST_COMPAT_ENDPOINT.",
+            "RFC 0108: the id of the host's self-hosted provider. Needed at major 2, where `aiProviders.selfHosted` is a boolean; at major 1 it overrides `selfHosted[0]`. The endpoint itself comes from OPENWOP_TEST_COMPAT_ENDPOINT.",
         )
     },
     OptionSpec {
@@ -114,13 +114,17 @@ pub static OPTIONS: [OptionSpec; 4] = [
         ..OptionSpec::flag(
             DIALECT,
             "DIALECT",
-            "Request-body spelling of content parts.",
+            "request-body spelling of content parts.",
         )
     },
     OptionSpec {
         flag: false,
         env: Some(ENDPOINT_VAR),
-        ..OptionSpec::flag(COMPAT_ENDPOINT, "URL", "")
+        ..OptionSpec::flag(
+            COMPAT_ENDPOINT,
+            "URL",
+            "run: the self-hosted endpoint the openwop host is configured with, looked for in its answers (RFC 0108; never printed)",
+        )
     },
 ];
 

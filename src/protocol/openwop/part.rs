@@ -3,6 +3,7 @@
 //! (`file` + `dataBase64`) for documents under `--dialect suite`.
 
 use super::Dialect;
+use crate::request::extension::extension;
 use crate::scenario::model::{MediaSource, MediaSpec};
 use crate::scenario::template;
 use mmconform_media as media;
@@ -18,20 +19,6 @@ pub struct PartInputs<'a> {
     pub media_base_url: Option<&'a str>,
     /// `--media-ref MODALITY=REF`.
     pub media_refs: &'a BTreeMap<String, String>,
-}
-
-/// The file extension the media base URL uses for a MIME type (`image.png`).
-pub(crate) fn extension(mime: &str) -> &'static str {
-    match mime {
-        "image/png" => "png",
-        "image/jpeg" | "image/jpg" => "jpg",
-        "image/webp" => "webp",
-        "audio/wav" | "audio/x-wav" | "audio/wave" => "wav",
-        "audio/mpeg" | "audio/mp3" => "mp3",
-        "application/pdf" => "pdf",
-        "video/mp4" => "mp4",
-        _ => "bin",
-    }
 }
 
 /// Renders one `$media` object into a content part.
@@ -129,7 +116,7 @@ pub fn render(
                 part.insert("mediaRef".into(), json!(reference));
             }
             MediaSource::File => {
-                return Err("a `file` source is AG-UI's; openwop parts use mediaRef".into());
+                return Err("openwop parts have no `file` source; they use mediaRef".into());
             }
         }
     }

@@ -2,10 +2,11 @@
 //! names its id (blocked when the run knows none), and `expect.self_hosted` adds its
 //! assertion (blocked when what it needs is missing: the id, or the endpoint variable).
 
+use super::expect::{SelfHostedExpectation, self_hosted};
 use super::self_hosted::{self, ENDPOINT_VAR};
 use crate::http::HttpResponse;
 use crate::outcome::AssertionResult;
-use crate::scenario::model::{Expectations, SelfHostedExpectation};
+use crate::scenario::model::Expectations;
 use serde_json::Value;
 
 /// What the RFC 0108 checks need from the run.
@@ -26,7 +27,8 @@ pub fn prepare(
     body: Option<Value>,
     env: &SelfHostedEnv,
 ) -> Result<(Option<Value>, Vec<String>), String> {
-    if expect.self_hosted == Some(SelfHostedExpectation::EndpointHidden) && env.endpoint.is_none() {
+    if self_hosted(expect) == Some(SelfHostedExpectation::EndpointHidden) && env.endpoint.is_none()
+    {
         return Err(format!(
             "{ENDPOINT_VAR} is not set: without the endpoint the host's self-hosted provider is \
              configured with, its absence from the answers cannot be checked (RFC 0108 §A.3)"
@@ -48,7 +50,7 @@ pub fn judge(
     response: &HttpResponse,
     env: &SelfHostedEnv,
 ) -> Result<Option<(AssertionResult, Vec<String>)>, String> {
-    match expect.self_hosted {
+    match self_hosted(expect) {
         None => Ok(None),
         Some(SelfHostedExpectation::IdOpaque) => id_opaque(context).map(Some),
         Some(SelfHostedExpectation::IdListed) => id_listed(context).map(Some),
@@ -151,10 +153,16 @@ mod tests {
     }
 
     fn expecting(check: SelfHostedExpectation) -> Expectations {
-        Expectations {
-            self_hosted: Some(check),
-            ..Expectations::default()
-        }
+        let written = match check {
+            SelfHostedExpectation::IdOpaque => "id-opaque",
+            SelfHostedExpectation::IdListed => "id-listed",
+            SelfHostedExpectation::EndpointHidden => "endpoint-hidden",
+        };
+        let mut expect = Expectations::default();
+        expect
+            .protocol_keys
+            .insert("self_hosted".into(), serde_json::json!(written));
+        expect
     }
 
     const ENDPOINT: &str = "http://compat.example.invalid:8089/v1";

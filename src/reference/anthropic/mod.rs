@@ -67,7 +67,7 @@ impl ReferenceHost for AnthropicServer {
         let fault = parse("--reference-fault", request.fault.as_deref())?;
         let config = AnthropicConfig::new(fault).with_upstream(request.upstream.clone());
         let model = pick_model(
-            crate::protocol::openai::model(&request.options),
+            crate::protocol::door::model(&request.options),
             MULTIMODAL_MODEL,
             |id| config.served(id),
             MODELS.iter().map(|m| m.id),
@@ -150,7 +150,7 @@ impl EmbeddedHost for EmbeddedServer {
             host.api_key = config.token.as_ref().map(|t| t.value.clone());
             config
                 .options
-                .offer(crate::protocol::openai::MODEL, model.id, Origin::Reference);
+                .offer(crate::protocol::door::MODEL, model.id, Origin::Reference);
             let running = anthropic::spawn(host, super::loopback())
                 .await
                 .map_err(|e| format!("cannot start the Anthropic reference server: {e}"))?;
@@ -192,7 +192,7 @@ mod tests {
             options: {
                 let mut options = crate::protocol::options::ProtocolOptions::default();
                 if let Some(model) = model {
-                    options.set(crate::protocol::openai::MODEL, model, Origin::CommandLine);
+                    options.set(crate::protocol::door::MODEL, model, Origin::CommandLine);
                 }
                 options
             },

@@ -81,7 +81,7 @@ impl ShapeHost for ServerShape {
             let base = anthropic::base_url(&running);
             let mut config = embedded_run(&base, format!("reference server ({base})"))?;
             config.options.set(
-                crate::protocol::openai::MODEL,
+                crate::protocol::door::MODEL,
                 self.model,
                 Origin::Calibration,
             );

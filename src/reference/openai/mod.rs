@@ -99,7 +99,7 @@ impl ReferenceHost for OpenaiServer {
         let fault = parse("--reference-fault", request.fault.as_deref(), form)?;
         let config = OpenaiConfig::new(fault).with_upstream(request.upstream.clone());
         let model = pick_model(
-            crate::protocol::openai::model(&request.options),
+            crate::protocol::door::model(&request.options),
             MULTIMODAL_MODEL,
             |id| config.served(id),
             MODELS.iter().map(|m| m.id),
@@ -189,7 +189,7 @@ impl EmbeddedHost for EmbeddedServer {
             host.token = config.token.as_ref().map(|t| t.value.clone());
             config
                 .options
-                .offer(crate::protocol::openai::MODEL, model.id, Origin::Reference);
+                .offer(crate::protocol::door::MODEL, model.id, Origin::Reference);
             if model.file {
                 config
                     .media_refs

@@ -196,7 +196,7 @@ impl ShapeHost for ServerShape {
             let base = openai::base_url(&running);
             let mut config = embedded_run(&base, format!("reference server ({base})"))?;
             config.options.set(
-                crate::protocol::openai::MODEL,
+                crate::protocol::door::MODEL,
                 self.model,
                 Origin::Calibration,
             );
@@ -251,7 +251,7 @@ mod tests {
             .unwrap();
         let config = started.config;
         assert_eq!(
-            crate::protocol::openai::model(&config.options),
+            crate::protocol::door::model(&config.options),
             Some(MULTIMODAL_MODEL)
         );
         assert!(config.token.is_some() && config.media_base_url.is_some());

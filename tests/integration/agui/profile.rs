@@ -280,7 +280,7 @@ fn a_wrong_endpoint_blocks_every_case() {
 
 #[test]
 fn declaration_mistakes_are_usage_errors_before_any_request() {
-    let cases: [(&[&str], &str); 6] = [
+    let cases: [(&[&str], &str); 8] = [
         (
             &["--profile", "agui", "--target", "http://127.0.0.1:9/agui"],
             "--accepts",
@@ -312,6 +312,28 @@ fn declaration_mistakes_are_usage_errors_before_any_request() {
             "--reference-accepts",
         ),
         (&["--profile", "agui", "--offline"], "--offline"),
+        (
+            &[
+                "--profile",
+                "acp",
+                "--target",
+                "reference",
+                "--accepts",
+                "image/",
+            ],
+            "--profile acp reads the agent's initialize",
+        ),
+        (
+            &[
+                "--profile",
+                "agentruntime",
+                "--target",
+                "reference",
+                "--claims",
+                "claims.yaml",
+            ],
+            "--profile agentruntime reads the runtime's describe",
+        ),
         (
             &[
                 "--profile",
@@ -425,12 +447,12 @@ fn lint_names_profile_mistakes_with_file_line_col() {
         (
             "stream-in-openwop.yaml",
             ":12:7",
-            "`expect.stream` judges AG-UI event streams",
+            "`expect.stream` judges the answer's bucket and its event stream (profile: agui",
         ),
         (
             "media-ref-in-agui.yaml",
             ":13:25",
-            "`mediaRef` is openwop's",
+            "an AG-UI part has no `mediaRef`",
         ),
         (
             "unknown-bucket.yaml",

@@ -2,15 +2,10 @@
 //! openwop's `mediaRef`, several sources on one part, and a `detail` on a part that is
 //! not an image.
 
-use super::ENDPOINT;
 use crate::protocol::LintFinding;
 use crate::scenario::media_objects::{media_in_body, sources};
 use crate::scenario::model::CaseSpec;
 use serde_json::Value;
-
-pub fn lint_case(case: &CaseSpec, raw: &Value, base: &str) -> Vec<LintFinding> {
-    lint_door(ENDPOINT, super::PROFILE, case, raw, base)
-}
 
 /// The checks for a door whose cases send to `own` (`profile`'s endpoint).
 pub fn lint_door(
@@ -34,7 +29,7 @@ pub fn lint_door(
         out.push(LintFinding::new(
             format!("{base}/validate"),
             true,
-            "an openai case sends a request; offline `validate` cases are openwop's".into(),
+            format!("an {profile} case sends a request; it has no offline `validate` cases"),
         ));
     }
     for (pointer, media) in media_in_body(raw, base) {
@@ -48,7 +43,7 @@ fn check_media(pointer: &str, media: &Value, out: &mut Vec<LintFinding>) {
         out.push(LintFinding::new(
             pointer.to_string(),
             false,
-            "`mediaRef` is openwop's; an OpenAI file part takes a `file` (file_id) source".into(),
+            "a door's part has no `mediaRef`; a file part takes a `file` (file_id) source".into(),
         ));
     }
     // A file given both ways (`[data, file]`) is the one shape error two sources spell.
@@ -66,15 +61,14 @@ fn check_media(pointer: &str, media: &Value, out: &mut Vec<LintFinding>) {
         out.push(LintFinding::new(
             format!("{pointer}/source"),
             false,
-            "an OpenAI part has exactly one source (a file may have two: [data, file])".into(),
+            "a door's part has exactly one source (a file may have two: [data, file])".into(),
         ));
     }
     if media.get("legacy").is_some() {
         out.push(LintFinding::new(
             format!("{pointer}/legacy"),
             true,
-            "`legacy` is AG-UI's seed-proposal part; an OpenAI case writes the part it means"
-                .into(),
+            "`legacy` (a seed-proposal part) is no door's part; write the part meant".into(),
         ));
     }
 }

@@ -47,6 +47,9 @@ pub type ClassifyBody = fn(u16, Option<String>, bool, &[u8], ReadEnd) -> Complet
 
 pub use crate::protocol::UrlTarget;
 
+/// The variable an OpenAI-compatible endpoint's token is read from.
+pub const API_KEY_ENV: &str = "OPENAI_API_KEY";
+
 /// A door's target: the API base (`http://host:port/v1`), or `OPENAI_BASE_URL` when
 /// `--target` is absent; a target already ending with the door's `path` is refused.
 pub const fn api_base_target(path: &'static str) -> UrlTarget {

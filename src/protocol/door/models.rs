@@ -46,7 +46,7 @@ pub fn prepare<'a>(
         if super::model(&config.options).is_some() || !url_target {
             return Ok(());
         }
-        match choose(&client()?, door).await {
+        match choose(&client()?, door, &config.token_env).await {
             ModelChoice::One(id) => {
                 config.options.set(super::MODEL, id, Origin::Target);
                 Ok(())
@@ -58,7 +58,9 @@ pub fn prepare<'a>(
 }
 
 /// Asks `{base}/models` and decides.
-pub async fn choose(client: &HttpClient, door: &super::wire::Wire) -> ModelChoice {
+/// `token_env` is the variable the run reads its token from, named when the list is
+/// behind authentication.
+pub async fn choose(client: &HttpClient, door: &super::wire::Wire, token_env: &str) -> ModelChoice {
     let request = HttpRequest {
         purpose: "list the models (no --model given)".into(),
         method: reqwest::Method::GET,
@@ -81,7 +83,7 @@ pub async fn choose(client: &HttpClient, door: &super::wire::Wire) -> ModelChoic
         // The list is there, behind the door: the fix is the token, not the model.
         return ModelChoice::Ambiguous(format!(
             "no --model given and GET {url} answered {} (authentication): the server wants a \
-             token; set it (OPENAI_API_KEY or ANTHROPIC_API_KEY, --token-env or --token-file), or {pass}",
+             token; set it ({token_env}, --token-env or --token-file), or {pass}",
             response.status
         ));
     }

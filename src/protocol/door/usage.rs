@@ -7,8 +7,32 @@
 
 use super::read;
 use crate::outcome::{AssertionResult, CaseResult, Exchange};
+use crate::protocol::ExpectKey;
 use crate::request::body::render_body;
+use crate::scenario::model::Expectations;
+use serde::Deserialize;
 use serde_json::{Value, json};
+
+/// The key, and what it says where another protocol's file has it.
+pub static USAGE: ExpectKey = ExpectKey {
+    key: "usage",
+    about: "compares the prompt tokens a model door's answers count with and without the media",
+    check: crate::protocol::description::reads_as::<UsageExpectation>,
+};
+
+/// `expect.usage`: a check on `usage.prompt_tokens` that needs a second call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum UsageExpectation {
+    /// The same request without its media parts is sent too: the call with them must
+    /// count more prompt tokens, or the parts never reached the model.
+    MediaCounted,
+}
+
+/// The case's `expect.usage` (lint has refused a value that is not one).
+pub fn of(expect: &Expectations) -> Option<UsageExpectation> {
+    expect.protocol_key(USAGE.key).ok().flatten()
+}
 
 /// What a `$media` part renders as in the request without media, before it is removed.
 const OMITTED: &str = "$mmconform-omitted-media";
@@ -71,7 +95,7 @@ pub fn judge(with_media: Option<u64>, without: Option<u64>) -> Result<AssertionR
 /// exchange is kept in the record; an answer that cannot be compared leaves the reason
 /// to block on.
 pub async fn compare(
-    env: &super::case::OpenaiEnv<'_>,
+    env: &super::case::DoorEnv<'_>,
     without: Result<Value, String>,
     auth: bool,
     purpose: &str,

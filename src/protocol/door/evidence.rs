@@ -2,7 +2,7 @@
 //! ([`ProtocolEvidence`]): each answer's classification, and the declaration the run
 //! was planned on (and the model it named).
 
-use super::{CompletionEvidence, Declaration};
+use super::{CompletionEvidence, Declaration, FACTS_ROOT};
 use crate::outcome::{EvidenceView, ProtocolEvidence};
 
 fn record<T: serde::Serialize>(value: &T) -> serde_json::Value {
@@ -48,17 +48,23 @@ pub fn of_declaration(declared: &Declaration, model: Option<&str>) -> ProtocolEv
                 declared.summary()
             ),
             properties: vec![
-                ("openai.model".into(), model_shown.to_string()),
-                ("openai.accepts".into(), declared.accepts.join(",")),
-                ("openai.sources".into(), declared.sources.join(",")),
-                ("openai.detail".into(), declared.detail.to_string()),
-                ("openai.streaming".into(), declared.streaming.to_string()),
-                ("openai.kinds".into(), declared.kinds.join(",")),
+                (format!("{FACTS_ROOT}.model"), model_shown.to_string()),
+                (format!("{FACTS_ROOT}.accepts"), declared.accepts.join(",")),
+                (format!("{FACTS_ROOT}.sources"), declared.sources.join(",")),
+                (format!("{FACTS_ROOT}.detail"), declared.detail.to_string()),
                 (
-                    "openai.undeclared-kinds".into(),
+                    format!("{FACTS_ROOT}.streaming"),
+                    declared.streaming.to_string(),
+                ),
+                (format!("{FACTS_ROOT}.kinds"), declared.kinds.join(",")),
+                (
+                    format!("{FACTS_ROOT}.undeclared-kinds"),
                     declared.undeclared_kinds.join(","),
                 ),
-                ("openai.declared-by".into(), declared.declared_by.clone()),
+                (
+                    format!("{FACTS_ROOT}.declared-by"),
+                    declared.declared_by.clone(),
+                ),
             ],
             lines: Vec::new(),
         },

@@ -3,7 +3,7 @@
 //! planning context (`openai.*`). The endpoint is probed once with a plain-text call;
 //! then every case is POSTed to the door's path (`wire.rs`) naming the run's model.
 
-use super::case::{self, OpenaiEnv};
+use super::case::{self, DoorEnv};
 use super::part::PartInputs;
 use super::wire::Wire;
 use super::{Declaration, read};
@@ -22,16 +22,16 @@ use std::time::Duration;
 /// How long to wait after `data: [DONE]` for events that would break the stream.
 const AFTER_DONE_GRACE: Duration = Duration::from_millis(500);
 
-pub struct OpenaiRun {
+pub struct DoorRun {
     wire: &'static Wire,
     config: Arc<RunConfig>,
     declaration: Declaration,
     grace: Duration,
 }
 
-impl OpenaiRun {
-    pub fn new(wire: &'static Wire, config: Arc<RunConfig>, declaration: Declaration) -> OpenaiRun {
-        OpenaiRun {
+impl DoorRun {
+    pub fn new(wire: &'static Wire, config: Arc<RunConfig>, declaration: Declaration) -> DoorRun {
+        DoorRun {
             wire,
             grace: AFTER_DONE_GRACE.min(config.timeout),
             config,
@@ -76,14 +76,14 @@ async fn probe(
     single_endpoint::from_status(wire.endpoint, &url, status.map_err(String::as_str), &hint)
 }
 
-impl ProtocolRun for OpenaiRun {
+impl ProtocolRun for DoorRun {
     fn options(&self) -> (Map<String, serde_json::Value>, EvidenceView) {
         let mut options = Map::new();
         options.insert("model".into(), json!(self.model()));
         let view = EvidenceView {
             summary: format!("model {}", self.model().unwrap_or("(none)")),
             properties: vec![(
-                "openai.model".into(),
+                format!("{}.model", super::FACTS_ROOT),
                 self.model().unwrap_or("").to_string(),
             )],
             lines: Vec::new(),
@@ -102,7 +102,10 @@ impl ProtocolRun for OpenaiRun {
         // Nothing to fetch: the model was picked before the session opened, and the
         // declaration is what the run is planned on.
         let mut context = Map::new();
-        context.insert("openai".into(), self.declaration.facts(self.model()));
+        context.insert(
+            super::FACTS_ROOT.into(),
+            self.declaration.facts(self.model()),
+        );
         std::future::ready(Discovered {
             context,
             snapshot: None,
@@ -124,7 +127,7 @@ impl ProtocolRun for OpenaiRun {
 
     fn run_case<'a>(&'a self, input: CaseInput<'a>) -> BoxFuture<'a, Observation> {
         async move {
-            let env = OpenaiEnv {
+            let env = DoorEnv {
                 wire: self.wire,
                 client: input.client,
                 grace: self.grace,

@@ -19,7 +19,7 @@ use serde_json::{Map, Value, json};
 use std::time::Instant;
 
 /// Everything an OpenAI case needs from the run, shared by all cases.
-pub struct OpenaiEnv<'a> {
+pub struct DoorEnv<'a> {
     pub wire: &'static Wire,
     pub client: &'a HttpClient,
     /// How long to wait after `data: [DONE]` for events that break the stream.
@@ -57,7 +57,7 @@ pub fn with_defaults(body: Value, wire: &Wire) -> Value {
 }
 
 /// Sends the case's call and judges the answer: what was observed.
-pub async fn run_case(planned: &PlannedCase, case: &SuiteCase, env: &OpenaiEnv<'_>) -> Observation {
+pub async fn run_case(planned: &PlannedCase, case: &SuiteCase, env: &DoorEnv<'_>) -> Observation {
     let started = Instant::now();
     let resolve = planned.resolver(env.context, env.nonce, &case.spec.id);
     let Some(request_spec) = &case.spec.request else {
@@ -115,7 +115,7 @@ pub async fn run_case(planned: &PlannedCase, case: &SuiteCase, env: &OpenaiEnv<'
     }
     // Only a completed answer has usage to compare; any other fails on its classification.
     let mut usage_unjudged = None;
-    if case.spec.expect.usage.is_some()
+    if super::usage::of(&case.spec.expect).is_some()
         && evidence.classification == StreamClass::Completed
         && let Some(template) = &request_spec.body
     {

@@ -4,15 +4,13 @@
 //! declaration the model is text-only: every media kind must be refused, which is the
 //! case users hit most (an image sent to a text model).
 //!
-//! MIME prefixes work as for AG-UI (`image/` accepts every image type, a full type
-//! only itself); a prefix's kind is the Chat Completions part it travels in:
+//! MIME prefixes work as in every declaration (`protocol::declared_media`: `image/`
+//! accepts every image type, a full type only itself); a prefix's kind is the Chat Completions part it travels in:
 //! `image/*` -> `image_url`, `audio/*` -> `input_audio`, anything else -> `file`.
 
 use super::{KINDS, SOURCE_KINDS, kind_of_mime};
 use crate::config::Claims;
-use crate::protocol::agui::declaration::{
-    parse_prefixes, parse_sources, prefix_accepts, split_kinds,
-};
+use crate::protocol::declared_media::{parse_prefixes, parse_sources, prefix_accepts, split_kinds};
 use mmconform_media as media;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
