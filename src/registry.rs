@@ -46,6 +46,7 @@ pub static REGISTRY: &[Registered] = &[
         &reference::agentruntime::RUNTIME,
     ),
     entry(&protocol::acp::Acp, &reference::acp::AGENT),
+    entry(&protocol::a2a::A2a, &reference::a2a::AGENT),
 ];
 
 /// Every registered protocol, in registry order.

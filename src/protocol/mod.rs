@@ -5,6 +5,7 @@
 //! and the reporters show [`ProtocolEvidence`](crate::outcome::ProtocolEvidence) without
 //! knowing what it holds. `docs/architecture.md` says what a new folder must provide.
 
+pub mod a2a;
 pub mod acp;
 pub mod agentruntime;
 pub mod agui;
@@ -13,6 +14,7 @@ pub mod claims_file;
 pub mod declared_media;
 pub mod description;
 pub mod door;
+pub mod media_server;
 
 pub mod openwop;
 

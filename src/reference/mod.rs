@@ -11,6 +11,7 @@
 //! label to show and what a run against it needs; a host that is a program is a
 //! [`Command`] to start, as any target of its protocol is.
 
+pub mod a2a;
 pub mod acp;
 pub mod agentruntime;
 pub mod agui;

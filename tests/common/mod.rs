@@ -89,6 +89,8 @@ pub fn bin() -> Command {
     let mut cmd = Command::cargo_bin("mmconform").unwrap();
     cmd.env_remove("OPENWOP_BASE_URL")
         .env_remove("AGUI_TARGET_URL")
+        .env_remove("A2A_TARGET_URL")
+        .env_remove("A2A_TOKEN")
         .env_remove("OPENAI_BASE_URL")
         .env_remove("OPENAI_API_KEY")
         .env_remove("OPENWOP_API_KEY")

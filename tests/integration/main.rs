@@ -14,6 +14,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod a2a;
 mod acp;
 mod agentruntime;
 mod agui;

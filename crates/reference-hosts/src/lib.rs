@@ -2,7 +2,8 @@
 //! (this module), a strict AG-UI 1.0 agent ([`agui`]), a strict OpenAI-compatible
 //! server with a Chat Completions and a Responses door ([`openai`]), a strict Anthropic
 //! Messages server ([`anthropic`]), a reference AgentRuntime bridge
-//! ([`agentruntime`]) and a reference ACP agent ([`acp`]), each with single-fault
+//! ([`agentruntime`]), a reference ACP agent ([`acp`]) and a reference A2A agent
+//! ([`a2a`]), each with single-fault
 //! variants (a `fault_catalogue!` table implementing [`HostFault`]).
 //!
 //! Used by `mmconform run --target reference`, by the test-suite and by calibration.
@@ -31,6 +32,7 @@
 //! `body_limit.rs`, the bearer reading in `auth.rs`, `upstream.rs`, and the agents'
 //! MCP tool loop `tool_loop.rs`.
 
+pub mod a2a;
 pub mod acp;
 pub mod agentruntime;
 pub mod agui;
