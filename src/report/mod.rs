@@ -33,7 +33,7 @@ pub mod verify;
 mod no_secret_leaks;
 
 pub use atomic::{check_writable, write_atomically};
-pub use github_summary::{GithubSummaryReporter, SummaryWrite};
+pub use github_summary::GithubSummaryReporter;
 pub use html::HtmlReporter;
 pub use json::JsonReporter;
 pub use junit::JunitReporter;
