@@ -5,8 +5,10 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use mmconform::api::openwop::{PartInputs, derive_facts, render_part};
-use mmconform::api::{SourceText, Suite, SuiteCase, load, plan, render_body, source_lines};
+use mmconform::api::openwop::{Dialect, PartInputs, derive_facts, render_part};
+use mmconform::api::{
+    SourceText, Suite, SuiteCase, check_options, load, plan, render_body, source_lines,
+};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 
@@ -59,11 +61,13 @@ fuzz_target!(|data: &[u8]| {
                             file: loaded.name.clone(),
                             profile: loaded.file.profile.clone(),
                             conformance_profile: None,
+                            variant: None,
                         })
                         .collect(),
                     files: vec![(loaded.name.clone(), loaded.sha256.clone())],
                     set_sha256: loaded.sha256.clone(),
                     replaced: Vec::new(),
+                    left_out: Vec::new(),
                 };
                 let context = context();
                 let refs = BTreeMap::new();

@@ -31,7 +31,12 @@ fuzz_target!(|data: &[u8]| {
     let call = decode_call(wire, path, body, &limits, 1);
     assert!(call.parts.len() <= limits.max_parts_per_call);
     assert!(call.problems.len() <= limits.max_problems_per_call);
-    let kept: usize = call.parts.iter().filter_map(|p| p.text.as_ref()).map(String::len).sum();
+    let kept: usize = call
+        .parts
+        .iter()
+        .filter_map(|p| p.text.as_ref())
+        .map(String::len)
+        .sum();
     assert!(kept <= limits.max_text_bytes_per_call);
     assert!(call.status == 200 || call.status == 400, "{}", call.status);
     let _ = judge(&call);
