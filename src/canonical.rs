@@ -3,17 +3,18 @@
 //! itself) by a SHA-256 anyone can recompute.
 
 use crate::digest::hex;
-use serde_json::{Map, Value};
+use serde_json::Value;
 use sha2::{Digest, Sha256};
 use std::io::Write;
 
+#[cfg(test)]
 /// The document with every object's keys sorted, so equal documents hash equally.
 pub fn canonical(value: &Value) -> Value {
     match value {
         Value::Object(map) => {
             let mut keys: Vec<&String> = map.keys().collect();
             keys.sort();
-            let mut out = Map::new();
+            let mut out = serde_json::Map::new();
             for k in keys {
                 out.insert(k.clone(), canonical(&map[k]));
             }

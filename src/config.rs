@@ -55,13 +55,6 @@ impl std::fmt::Debug for Token {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ColorChoice {
-    Auto,
-    Always,
-    Never,
-}
-
 /// Where results go.
 #[derive(Debug, Clone)]
 pub struct Output {

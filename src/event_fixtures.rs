@@ -39,7 +39,7 @@ impl Write for SharedBuf {
 pub fn run_info() -> RunInfo {
     let (protocol_options, protocol_view) = crate::protocol::openwop::evidence::run_options(
         crate::protocol::openwop::Dialect::Spec,
-        crate::protocol::openwop::OpenwopMajor::One,
+        crate::protocol::openwop::options::OpenwopMajor::One,
     );
     RunInfo {
         tool_version: "0.1.0".into(),

@@ -11,39 +11,86 @@
 //! they listen on. The media both sides generate are the `mmconform_media` crate
 //! (`crates/media`).
 
-pub mod baseline;
-pub mod bounded_json;
-pub mod calibrate;
-pub mod canonical;
+pub(crate) mod baseline;
+pub(crate) mod bounded_json;
+pub(crate) mod calibrate;
+pub(crate) mod canonical;
 pub mod cli;
-pub mod config;
-pub mod console;
-pub mod digest;
-pub mod embedded_ipv4;
-pub mod event;
+pub(crate) mod config;
+pub(crate) mod console;
+pub(crate) mod digest;
+pub(crate) mod embedded_ipv4;
+pub(crate) mod event;
 #[cfg(test)]
 pub(crate) mod event_fixtures;
-pub mod evidence;
-pub mod exit;
-pub mod http;
-pub mod judge;
-pub mod mcp_server;
-pub mod observation;
-pub mod outcome;
-pub mod plan;
-pub mod process;
-pub mod protocol;
-pub mod protocol_options;
-pub mod quoted;
-pub mod redact;
-pub mod reference;
-pub mod registry;
-pub mod report;
-pub mod request;
-pub mod runner;
-pub mod scenario;
-pub mod stop;
-pub mod suggest;
-pub mod tool_media;
-pub mod wire;
-pub mod witness;
+pub(crate) mod evidence;
+pub(crate) mod exit;
+pub(crate) mod http;
+pub(crate) mod judge;
+pub(crate) mod mcp_server;
+pub(crate) mod observation;
+pub(crate) mod outcome;
+pub(crate) mod plan;
+pub(crate) mod process;
+pub(crate) mod protocol;
+pub(crate) mod protocol_options;
+pub(crate) mod quoted;
+pub(crate) mod redact;
+pub(crate) mod reference;
+pub(crate) mod registry;
+pub(crate) mod report;
+pub(crate) mod request;
+pub(crate) mod runner;
+pub(crate) mod scenario;
+pub(crate) mod stop;
+pub(crate) mod suggest;
+pub(crate) mod tool_media;
+pub(crate) mod wire;
+pub(crate) mod witness;
+
+/// What the integration tests (`tests/`) and the fuzz targets (`fuzz/`) drive without
+/// the binary: the one public surface besides [`cli::main`]. Everything else is
+/// crate-private, so that the compiler names what nothing uses.
+pub mod api {
+    pub use crate::bounded_json::parse as parse_bounded_json;
+    pub use crate::canonical::canonical_sha256;
+    pub use crate::http::shown_body;
+    pub use crate::judge::catalog::SchemaCatalog;
+    pub use crate::judge::{Answer, judge_answer};
+    pub use crate::plan::{Disposition, PlannedCase, plan};
+    pub use crate::redact::Redactor;
+    pub use crate::registry::check_options;
+    pub use crate::report::json::integrity;
+    pub use crate::report::verify::verify;
+    pub use crate::request::body::render_body;
+    pub use crate::runner::verdict::{Findings, decide};
+    pub use crate::scenario::builtin::schema as builtin_schema;
+    pub use crate::scenario::load::{SourceText, load};
+    pub use crate::scenario::position::source_lines;
+    pub use crate::scenario::suite::{Suite, SuiteCase, SuiteOptions, load_suite};
+
+    /// The AG-UI profile's own reading of the wire, which the reference agent must agree
+    /// with.
+    pub mod agui {
+        pub use crate::protocol::agui::classify::{
+            Classifier, ECHO_EVENT_NAME, ReadEnd, StreamClass,
+        };
+        pub use crate::protocol::agui::echo::parse as parse_echo;
+        pub use crate::protocol::agui::run_input::run_input;
+        pub use crate::protocol::agui::{Declaration, PART_KINDS, SOURCE_KINDS, kind_of_mime};
+    }
+
+    /// openwop's discovery facts and part rendering, for planning cases offline.
+    pub mod openwop {
+        pub use crate::protocol::openwop::Dialect;
+        pub use crate::protocol::openwop::facts::derive as derive_facts;
+        pub use crate::protocol::openwop::part::{PartInputs, render as render_part};
+    }
+
+    /// The witness's decoding and judging of one model call.
+    pub mod witness {
+        pub use crate::witness::case::observe;
+        pub use crate::witness::rules::judge;
+        pub use crate::witness::{Limits, Wire, decode_call};
+    }
+}

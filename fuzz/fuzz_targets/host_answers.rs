@@ -7,16 +7,11 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use mmconform::bounded_json;
-use mmconform::http::shown_body;
-use mmconform::judge::catalog::SchemaCatalog;
-use mmconform::judge::{self, Answer};
-use mmconform::plan::{self, Disposition, PlannedCase};
-use mmconform::protocol::openwop::facts;
-use mmconform::protocol::openwop::part::{self, PartInputs};
-use mmconform::redact::Redactor;
-use mmconform::request::body::render_body;
-use mmconform::scenario::suite::{Suite, SuiteOptions, load_suite};
+use mmconform::api::openwop::{Dialect, PartInputs, derive_facts, render_part};
+use mmconform::api::{
+    Answer, Disposition, PlannedCase, Redactor, SchemaCatalog, Suite, SuiteOptions, check_options,
+    judge_answer, load_suite, parse_bounded_json, plan, render_body, shown_body,
+};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
@@ -35,7 +30,7 @@ struct Fixed {
 fn context_for(document: &Value) -> Value {
     json!({
         "discovery": document,
-        "openwop": facts::derive(Some(document), 1 << 20),
+        "openwop": derive_facts(Some(document), 1, 1 << 20),
         "run": {"tokenConfigured": true, "mediaBaseUrl": null, "mediaRefs": {},
                 "dialect": "spec", "openwopMajor": 1},
     })
@@ -47,12 +42,12 @@ fn fixed() -> &'static Fixed {
         let suite = load_suite(&SuiteOptions {
             include_builtin: true,
             paths: Vec::new(),
-            checks: mmconform::protocol::check_options(false),
+            checks: check_options(false),
         })
         .expect("built-in scenarios load");
         let document: Value = serde_json::from_str(DISCOVERY).expect("seed is JSON");
         let context = context_for(&document);
-        let planned = plan::plan(&suite, &context, &[], NONCE)
+        let planned = plan(&suite, &context, &[], NONCE)
             .into_iter()
             .filter(|p| p.disposition == Disposition::Run)
             .filter(|p| suite.cases[p.case].spec.request.is_some())
@@ -73,7 +68,7 @@ fuzz_target!(|data: &[u8]| {
     let fixed = fixed();
 
     // The bounded parser never accepts what serde_json rejects, nor changes a value.
-    let parsed = bounded_json::parse(body);
+    let parsed = parse_bounded_json(body);
     if let Ok(value) = &parsed {
         let plain: Value = serde_json::from_slice(body).expect("serde_json agrees");
         assert_eq!(&plain, value);
@@ -84,14 +79,14 @@ fuzz_target!(|data: &[u8]| {
         let context = context_for(document);
         let refs = BTreeMap::new();
         let inputs = PartInputs {
-            dialect: mmconform::protocol::openwop::Dialect::Spec,
+            dialect: Dialect::Spec,
             nonce: NONCE,
             media_base_url: None,
             media_refs: &refs,
         };
         // Whatever the document says, no case becomes a tool error: a wrong value is
         // for the case that checks it (tests/integration/openwop/host_values.rs).
-        for planned in plan::plan(&fixed.suite, &context, &[], NONCE) {
+        for planned in plan(&fixed.suite, &context, &[], NONCE) {
             assert!(
                 !matches!(planned.disposition, Disposition::Error(_)),
                 "{}: {:?}",
@@ -104,7 +99,7 @@ fuzz_target!(|data: &[u8]| {
             let case = &fixed.suite.cases[planned.case];
             let resolve = planned.resolver(&context, NONCE, &case.spec.id);
             if let Some(template) = case.spec.request.as_ref().and_then(|r| r.body.as_ref()) {
-                let media = |spec: &_| part::render(spec, &resolve, &inputs);
+                let media = |spec: &_| render_part(spec, &resolve, &inputs);
                 if let Err(e) = render_body(template, &resolve, &media) {
                     panic!("{}: request not built: {e}", planned.id);
                 }
@@ -122,7 +117,7 @@ fuzz_target!(|data: &[u8]| {
     for planned in &fixed.planned {
         let case = &fixed.suite.cases[planned.case];
         let resolve = planned.resolver(&fixed.context, NONCE, &case.spec.id);
-        let _ = judge::judge_answer(&case.spec.expect, &answer, &resolve, &fixed.catalog);
+        let _ = judge_answer(&case.spec.expect, &answer, &resolve, &fixed.catalog);
     }
 
     // As a transcript records it.

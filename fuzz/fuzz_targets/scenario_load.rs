@@ -5,13 +5,10 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use mmconform::plan;
-use mmconform::protocol::openwop::facts;
-use mmconform::protocol::openwop::part::{self, PartInputs};
-use mmconform::request::body::render_body;
-use mmconform::scenario::load::{SourceText, load};
-use mmconform::scenario::position::source_lines;
-use mmconform::scenario::suite::{Suite, SuiteCase};
+use mmconform::api::openwop::{Dialect, PartInputs, derive_facts, render_part};
+use mmconform::api::{
+    SourceText, Suite, SuiteCase, check_options, load, plan, render_body, source_lines,
+};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 
@@ -21,7 +18,7 @@ fn context() -> Value {
     let document: Value = serde_json::from_str(DISCOVERY).expect("seed is JSON");
     json!({
         "discovery": document,
-        "openwop": facts::derive(Some(&document), 1 << 20),
+        "openwop": derive_facts(Some(&document), 1, 1 << 20),
         "run": {"tokenConfigured": true, "mediaBaseUrl": null, "mediaRefs": {},
                 "dialect": "spec", "openwopMajor": 1},
     })
@@ -31,7 +28,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {
         return;
     };
-    let options = mmconform::protocol::check_options(false);
+    let options = check_options(false);
     let lines = source_lines(text).count();
     for name in ["fuzz.yaml", "fuzz.json"] {
         let source = SourceText {
@@ -64,25 +61,27 @@ fuzz_target!(|data: &[u8]| {
                             file: loaded.name.clone(),
                             profile: loaded.file.profile.clone(),
                             conformance_profile: None,
+                            variant: None,
                         })
                         .collect(),
                     files: vec![(loaded.name.clone(), loaded.sha256.clone())],
                     set_sha256: loaded.sha256.clone(),
                     replaced: Vec::new(),
+                    left_out: Vec::new(),
                 };
                 let context = context();
                 let refs = BTreeMap::new();
                 let inputs = PartInputs {
-                    dialect: mmconform::protocol::openwop::Dialect::Spec,
+                    dialect: Dialect::Spec,
                     nonce: "0123456789abcdef",
                     media_base_url: None,
                     media_refs: &refs,
                 };
-                for planned in plan::plan(&suite, &context, &[], "0123456789abcdef") {
+                for planned in plan(&suite, &context, &[], "0123456789abcdef") {
                     let case = &suite.cases[planned.case];
                     let resolve = planned.resolver(&context, "0123456789abcdef", &case.spec.id);
                     if let Some(body) = case.spec.request.as_ref().and_then(|r| r.body.as_ref()) {
-                        let media = |spec: &_| part::render(spec, &resolve, &inputs);
+                        let media = |spec: &_| render_part(spec, &resolve, &inputs);
                         let _ = render_body(body, &resolve, &media);
                     }
                 }

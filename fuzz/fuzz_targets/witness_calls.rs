@@ -6,8 +6,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use mmconform::runner::verdict::{Findings, decide};
-use mmconform::witness::{Limits, Wire, case, decode_call, rules};
+use mmconform::api::witness::{Limits, Wire, decode_call, judge, observe};
+use mmconform::api::{Findings, decide};
 
 const WIRES: [(Wire, &str); 5] = [
     (Wire::OpenaiChat, "/v1/chat/completions"),
@@ -31,9 +31,14 @@ fuzz_target!(|data: &[u8]| {
     let call = decode_call(wire, path, body, &limits, 1);
     assert!(call.parts.len() <= limits.max_parts_per_call);
     assert!(call.problems.len() <= limits.max_problems_per_call);
-    let kept: usize = call.parts.iter().filter_map(|p| p.text.as_ref()).map(String::len).sum();
+    let kept: usize = call
+        .parts
+        .iter()
+        .filter_map(|p| p.text.as_ref())
+        .map(String::len)
+        .sum();
     assert!(kept <= limits.max_text_bytes_per_call);
     assert!(call.status == 200 || call.status == 400, "{}", call.status);
-    let _ = rules::judge(&call);
-    let _ = decide(Findings::observed(case::observe(&call)), false);
+    let _ = judge(&call);
+    let _ = decide(Findings::observed(observe(&call)), false);
 });

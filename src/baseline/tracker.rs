@@ -110,10 +110,6 @@ impl BaselineTracker {
         }
         out
     }
-
-    pub fn baseline(&self) -> &Baseline {
-        &self.baseline
-    }
 }
 
 /// Today's date in UTC as `YYYY-MM-DD`.

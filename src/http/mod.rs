@@ -31,7 +31,7 @@ pub use failure::SendError;
 use failure::{Failure, describe, no_answer_at_all};
 pub use json_body::JsonBody;
 pub use open::Opened;
-pub use record::{elide, shown_body};
+pub use record::shown_body;
 pub use transport::Transports;
 use transport::transport;
 

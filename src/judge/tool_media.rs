@@ -59,17 +59,6 @@ pub enum ToolOutcome {
 }
 
 impl ToolOutcome {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ToolOutcome::Intact => "delivered intact",
-            ToolOutcome::Transformed => "delivered transformed",
-            ToolOutcome::ConvertedToText => "converted to text",
-            ToolOutcome::DroppedWithNotice => "dropped with a notice",
-            ToolOutcome::DroppedSilently => "dropped silently",
-            ToolOutcome::TurnBroken => "turn broken",
-        }
-    }
-
     /// Whether the outcome passes, and the level a failure counts at.
     fn level(self) -> (bool, Level) {
         match self {

@@ -27,4 +27,4 @@ pub use command::Command;
 pub use environment::Environment;
 pub use lines::{Line, LineLimits, ReadEnd};
 pub use peer::{Peer, PeerOptions};
-pub use run::{Abort, EndedBy, Ending, Finished, RunOptions, WorkDir, run_once};
+pub use run::{EndedBy, Ending, Finished, RunOptions, run_once};

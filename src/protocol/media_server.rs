@@ -43,6 +43,8 @@ type Fetches = Arc<Mutex<HashMap<String, usize>>>;
 /// A running media server.
 pub struct MediaServer {
     base: String,
+    // Counted by every fetch; only the tests read the count so far.
+    #[cfg_attr(not(test), expect(dead_code))]
     fetches: Fetches,
     shutdown: Option<oneshot::Sender<()>>,
 }
@@ -82,11 +84,13 @@ impl MediaServer {
         &self.base
     }
 
+    #[cfg(test)]
     /// The URL of the file of type `mime` (part kind `kind`) stamped with `nonce`.
     pub fn url(&self, nonce: &str, kind: &str, mime: &str) -> String {
         format!("{}/{nonce}/{kind}.{}", self.base, extension(mime))
     }
 
+    #[cfg(test)]
     /// How many times a file stamped with `nonce` was fetched.
     pub fn fetches(&self, nonce: &str) -> usize {
         let counted = self.fetches.lock().unwrap_or_else(|p| p.into_inner());

@@ -39,7 +39,7 @@ use serde_json::{Map, Value};
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-pub use crate::protocol_options as options;
+pub(crate) use crate::protocol_options as options;
 pub use description::{Description, ExpectKey, PlannedOn, TargetKind, UrlTarget, UserDeclaration};
 
 /// The modalities a media reference (`--media-ref MODALITY=REF`) names, where a

@@ -30,7 +30,7 @@ use reference_hosts::{HostFault, RunningReference};
 use std::net::SocketAddr;
 
 pub use serve::{ServeFlag, ServeForm, ServeRequest};
-pub use shape::{CALIBRATION_TOKEN, Shape, ShapeHost, Started};
+pub use shape::{Shape, Started};
 
 /// A reference host as the registry lists it beside the protocols it serves.
 pub trait ReferenceHost: Sync {

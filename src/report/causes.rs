@@ -72,10 +72,6 @@ impl CauseGroups {
         true
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.groups.is_empty()
-    }
-
     /// The causes shared by at least [`GROUP_MIN`] cases, and the cases of the others
     /// in plan order (to be shown one by one).
     pub fn split(self) -> (Vec<Group>, Vec<(usize, CaseResult)>) {

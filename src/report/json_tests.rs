@@ -255,7 +255,7 @@ fn a_witness_report_matches_the_schema() {
 fn the_schema_names_every_witness_problem_code() {
     let schema: Value = serde_json::from_str(SCHEMA).unwrap();
     let listed = &schema["$defs"]["witnessProblem"]["properties"]["code"]["enum"];
-    let ours: Vec<Value> = crate::witness::ProblemCode::ALL
+    let ours: Vec<Value> = crate::witness::record::ProblemCode::ALL
         .iter()
         .map(|c| serde_json::to_value(c).unwrap())
         .collect();

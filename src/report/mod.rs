@@ -36,7 +36,7 @@ mod no_secret_leaks;
 
 pub use annotations::AnnotationsReporter;
 pub use atomic::{check_writable, write_atomically};
-pub use github_summary::{GithubSummaryReporter, SummaryWrite};
+pub use github_summary::GithubSummaryReporter;
 pub use html::HtmlReporter;
 pub use json::JsonReporter;
 pub use junit::JunitReporter;

@@ -87,7 +87,6 @@ impl<'a> Ledger<'a> {
         let held = Held {
             result,
             index,
-            case,
             cause: self.skip_causes.get(&index).copied(),
         };
         let profile = self.suite.cases[case].conformance_profile.as_deref();

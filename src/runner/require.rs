@@ -34,7 +34,6 @@ fn key(result: &CaseResult) -> Key {
 pub struct Held {
     pub result: CaseResult,
     pub index: usize,
-    pub case: usize,
     pub cause: Option<SkipCause>,
 }
 
@@ -196,7 +195,6 @@ mod tests {
         Held {
             result,
             index,
-            case: 0,
             cause,
         }
     }

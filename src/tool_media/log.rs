@@ -114,12 +114,14 @@ impl ServerLog {
         self.entries.iter().filter(|e| e.dir == "in")
     }
 
+    #[cfg(test)]
     /// Whether the client sent `initialize`.
     pub fn initialized(&self) -> bool {
         self.received()
             .any(|e| e.method.as_deref() == Some("initialize"))
     }
 
+    #[cfg(test)]
     /// Whether the client listed the tools.
     pub fn listed(&self) -> bool {
         self.received()

@@ -19,7 +19,7 @@ pub mod log;
 pub mod medium;
 pub mod setup;
 
-pub use medium::{Block, Medium, Produced};
+pub use medium::{Block, Medium};
 
 /// The tool's name, and the token the witness looks for in every name a host declares
 /// (`mcp__mmconform__mmconform_tool_media`, `mcp_mmconform_mmconform_tool_media`, or the
@@ -129,11 +129,6 @@ impl Directive {
                 medium: medium?,
             })
         })
-    }
-
-    /// The tool's arguments for this directive.
-    pub fn arguments(&self) -> serde_json::Value {
-        serde_json::json!({"case": self.case, "medium": self.medium})
     }
 }
 

@@ -5,7 +5,7 @@
 //! start), with an absolute path to this program.
 
 use super::log::ServerLog;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// The server one case's agent is given.
 #[derive(Debug)]
@@ -52,10 +52,6 @@ impl Setup {
         self.folder.path().join("files")
     }
 
-    pub fn folder(&self) -> &Path {
-        self.folder.path()
-    }
-
     /// The stdio server: `mmconform mcp-server --log <log> --files <folder>`.
     pub fn stdio(&self) -> ServerSpec {
         ServerSpec {
@@ -95,8 +91,8 @@ mod tests {
                 .step_by(2)
                 .all(|a| a.starts_with("--"))
         );
-        assert!(Path::new(&spec.args[2]).is_absolute());
-        assert!(Path::new(&spec.args[4]).is_dir());
+        assert!(std::path::Path::new(&spec.args[2]).is_absolute());
+        assert!(std::path::Path::new(&spec.args[4]).is_dir());
         assert!(setup.log().missing.is_some());
     }
 }

@@ -76,6 +76,7 @@ impl Default for WitnessConfig {
 }
 
 impl WitnessConfig {
+    #[cfg(test)]
     /// A loopback address on `port`, everything else default.
     pub fn loopback(port: u16) -> WitnessConfig {
         WitnessConfig {

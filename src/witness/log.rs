@@ -104,6 +104,7 @@ impl CallLog {
         self.lock().dropped
     }
 
+    #[cfg(test)]
     /// Calls received so far, kept or not.
     pub fn received(&self) -> u64 {
         self.lock().next_seq - 1

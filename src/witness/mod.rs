@@ -39,8 +39,8 @@ pub mod rules;
 pub mod tools;
 pub mod wire;
 
-pub use config::{Limits, MODEL_ID, WitnessConfig};
-pub use record::{ContentSeen, ModelCall, Part, PartKind, Problem, ProblemCode, SourceKind, Wire};
+pub use config::{Limits, WitnessConfig};
+pub use record::{ModelCall, Part, PartKind, Problem, SourceKind, Wire};
 
 use routes::Shared;
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
@@ -125,6 +125,7 @@ impl RunningWitness {
         &self.shared.config
     }
 
+    #[cfg(test)]
     /// Kept calls numbered above `seq` (0 for all), in order. Note
     /// [`RunningWitness::received`] before a case to get only the calls after it.
     pub fn calls_since(&self, seq: u64) -> Vec<ModelCall> {
@@ -165,6 +166,7 @@ impl RunningWitness {
         self.shared.log.forget_carrying(nonce);
     }
 
+    #[cfg(test)]
     /// Calls received so far (kept or not): the number of the latest call.
     pub fn received(&self) -> u64 {
         self.shared.log.received()

@@ -1,6 +1,7 @@
 //! The witness over loopback HTTP: what clients get back, and what is recorded.
 
-use crate::witness::{Limits, ProblemCode, RunningWitness, Wire, Witness, WitnessConfig};
+use crate::witness::record::ProblemCode;
+use crate::witness::{Limits, RunningWitness, Wire, Witness, WitnessConfig};
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use serde_json::{Value, json};

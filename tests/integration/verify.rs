@@ -1,7 +1,7 @@
 //! `mmconform verify`: an untouched report verifies; editing any one byte does not.
 
 use crate::common::{self, bin, run};
-use mmconform::report::verify::verify;
+use mmconform::api::verify;
 
 fn verify_cli(path: &std::path::Path) -> (i32, String) {
     let out = bin().arg("verify").arg(path).output().unwrap();
@@ -107,7 +107,7 @@ fn a_forger_who_recomputes_the_digest_is_still_caught_by_the_verdict_check() {
     failing["outcome"] = "pass".into();
     let map = report.as_object_mut().unwrap();
     map.remove("integrity");
-    let digest = mmconform::report::json::integrity(&report);
+    let digest = mmconform::api::integrity(&report);
     report["integrity"] = digest;
     let mut forged = serde_json::to_vec_pretty(&report).unwrap();
     forged.push(b'\n');

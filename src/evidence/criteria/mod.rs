@@ -23,6 +23,11 @@ use serde::Deserialize;
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CriteriaFile {
+    /// The format's version: required, so a file without it is no criteria file.
+    #[expect(
+        dead_code,
+        reason = "required by the format; one version so far, none to tell apart"
+    )]
     pub mmconform_criteria: u32,
     /// What the criteria promote, e.g. `RFC 0091 Active → Accepted`.
     pub title: String,

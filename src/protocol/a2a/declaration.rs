@@ -224,16 +224,6 @@ impl Declaration {
             "modesAreMediaTypes": self.not_media_types.is_empty(),
         })
     }
-
-    /// `image/, audio/wav (card defaultInputModes)`.
-    pub fn summary(&self) -> String {
-        let accepts = if self.accepts.is_empty() {
-            "text only".to_string()
-        } else {
-            self.accepts.join(", ")
-        };
-        format!("{accepts} ({})", self.declared_by)
-    }
 }
 
 /// The part kind of a generated type: image, audio, video, or document.

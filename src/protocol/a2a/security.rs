@@ -47,6 +47,7 @@ impl Security {
         }
     }
 
+    #[cfg(test)]
     /// The header an API key goes in, when the card's only usable scheme is one; `None`
     /// sends the token as a bearer token.
     pub fn api_key_header(&self) -> Option<&str> {
@@ -56,6 +57,7 @@ impl Security {
         self.schemes.iter().find_map(|s| s.header.as_deref())
     }
 
+    #[cfg(test)]
     /// `bearer, apiKey (X-API-Key)`; `none`.
     pub fn summary(&self) -> String {
         if self.schemes.is_empty() {

@@ -124,6 +124,7 @@ impl Capabilities {
         })
     }
 
+    #[cfg(test)]
     pub fn summary(&self) -> String {
         let accepts = match &self.accepts_inbound {
             None => "acceptsInbound absent (everything)".to_string(),

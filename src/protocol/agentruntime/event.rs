@@ -35,17 +35,6 @@ pub enum Event {
     Done { result: Option<Value> },
 }
 
-impl Event {
-    pub fn kind(&self) -> &'static str {
-        match self {
-            Event::Other(kind) => kind,
-            Event::Error { .. } => "error",
-            Event::Media(_) => "media",
-            Event::Done { .. } => "done",
-        }
-    }
-}
-
 /// Why a line is not an event. `Unread` is a bound of ours, not the bridge's fault.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum NotEvent {

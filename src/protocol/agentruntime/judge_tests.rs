@@ -3,7 +3,8 @@
 
 use super::super::expect::RunExpectation;
 use super::*;
-use crate::process::{Ending, Finished, Line, ReadEnd, WorkDir};
+use crate::process::run::WorkDir;
+use crate::process::{Ending, Finished, Line, ReadEnd};
 use crate::protocol::agentruntime::classify::BridgeRun;
 use crate::protocol::agentruntime::event::EventReader;
 use crate::protocol::agentruntime::outbound::{self, Files};

@@ -42,8 +42,9 @@ fn telling_line(stderr: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::process::run::WorkDir;
     use crate::process::stderr::Captured;
-    use crate::process::{EndedBy, ReadEnd, WorkDir};
+    use crate::process::{EndedBy, ReadEnd};
     use std::time::Duration;
 
     fn finished(ending: Ending, stderr: &str) -> Finished<()> {

@@ -104,14 +104,7 @@ async fn read_within(path: &str, deadline: Duration) -> (StreamEvidence, Duratio
     )
     .unwrap();
     let started = StdInstant::now();
-    let answer = post_run(
-        &client,
-        &serde_json::json!({}),
-        false,
-        deadline,
-        "test",
-    )
-    .await;
+    let answer = post_run(&client, &serde_json::json!({}), false, deadline, "test").await;
     let elapsed = started.elapsed();
     // Generous: a hang would take forever, a bounded read takes about the deadline.
     assert!(elapsed < Duration::from_secs(10), "{path} took {elapsed:?}");

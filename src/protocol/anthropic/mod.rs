@@ -25,14 +25,9 @@ pub const PROFILE: &str = "anthropic";
 /// The scenario endpoint name of a Messages call.
 pub const ENDPOINT: &str = "messages";
 
-/// Where it lives under the API base.
-pub const PATH: &str = "/messages";
-
-/// The API version every call names (the one the Messages reference documents).
-pub const API_VERSION: &str = "2023-06-01";
-
-/// The header the token travels in.
-pub const API_KEY_HEADER: &str = "x-api-key";
+// Where it lives under the API base, the version every call names and the header the
+// token travels in are the wire's (`src/wire/anthropic`), described once.
+use crate::wire::anthropic::{API_KEY_HEADER, API_VERSION, PATH, VERSION_HEADER};
 
 /// The `max_tokens` a case's call asks for unless its body sets one (the API requires it).
 pub const MAX_TOKENS: u64 = 256;
@@ -45,7 +40,7 @@ pub static MESSAGES: Wire = Wire {
     profile: PROFILE,
     endpoint: ENDPOINT,
     path: PATH,
-    headers: &[("anthropic-version", API_VERSION)],
+    headers: &[(VERSION_HEADER, API_VERSION)],
     defaults: &[("max_tokens", MAX_TOKENS)],
     render: part::render,
     probe_body: |model, nonce| {

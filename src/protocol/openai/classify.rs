@@ -86,6 +86,7 @@ impl StreamDoor for ChatStream {
 }
 
 impl ChunkClassifier {
+    #[cfg(test)]
     /// The evidence for an answer with `status`, read as an event stream or not.
     pub fn finish(
         self,

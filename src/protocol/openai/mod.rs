@@ -18,8 +18,8 @@ use crate::protocol::{Description, PlannedOn, TargetKind};
 /// The scenario endpoint name of a Chat Completions call.
 pub const ENDPOINT: &str = "chat-completions";
 
-/// Where it lives under the API base.
-pub const PATH: &str = "/chat/completions";
+// Where it lives under the API base: the wire's path (`src/wire/chat`).
+use crate::wire::chat::PATH;
 
 /// The protocol name scenario files use (`profile: openai`).
 pub const PROFILE: &str = "openai";

@@ -24,8 +24,8 @@ pub const PROFILE: &str = "openai-responses";
 /// The scenario endpoint name of a Responses call.
 pub const ENDPOINT: &str = "responses";
 
-/// Where it lives under the API base.
-pub const PATH: &str = "/responses";
+// Where it lives under the API base: the wire's path (`src/wire/responses`).
+use crate::wire::responses::PATH;
 
 /// The Responses door.
 pub static RESPONSES: Wire = Wire {

@@ -120,7 +120,7 @@ impl Protocol for Openwop {
     }
 }
 
-pub use options::{Dialect, NamedProvider, OpenwopMajor};
+pub use options::Dialect;
 
 pub const DISCOVERY_PATH: &str = "/.well-known/openwop";
 
@@ -194,6 +194,3 @@ pub fn seam(endpoint: &str, major: u8) -> Option<Seam> {
 pub fn discovery_header(major: u8) -> Option<(&'static str, &'static str)> {
     (major >= 2).then_some(("OpenWOP-Version", "2"))
 }
-
-/// The conformance profile name the official suite uses for RFC 0091 behaviour.
-pub const CALLAI_MULTIMODAL_PROFILE: &str = "openwop-callai-multimodal";

@@ -163,6 +163,7 @@ impl OpenwopOptions {
         })
     }
 
+    #[cfg(test)]
     /// What a run with no options judges: v1 and v2 where listed, the spec's spelling.
     pub fn defaults() -> OpenwopOptions {
         OpenwopOptions {

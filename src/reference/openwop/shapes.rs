@@ -221,7 +221,7 @@ impl ShapeHost for OpenwopShape {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::reference::CALIBRATION_TOKEN;
+    use crate::reference::shape::CALIBRATION_TOKEN;
 
     #[tokio::test]
     async fn the_token_reaches_the_host_and_the_run() {

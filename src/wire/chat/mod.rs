@@ -43,11 +43,6 @@ pub const FUNCTION: &str = "function";
 /// The `finish_reason` of a message that calls tools.
 pub const FINISH_TOOL_CALLS: &str = "tool_calls";
 
-/// `{type: text, text}`.
-pub fn text(text: &str) -> Value {
-    json!({"type": form::TEXT, "text": text})
-}
-
 /// `{type: image_url, image_url: {url, detail?}}`: `url` a data URL or an http(s) URL.
 pub fn image_url(url: &str, detail: Option<&str>) -> Value {
     let mut image = json!({"url": url});
@@ -84,11 +79,6 @@ pub fn file_data(data_url: &str, filename: Option<&str>) -> Value {
 /// `{type: file, file: {file_id}}`.
 pub fn file_id(id: &str) -> Value {
     json!({"type": form::FILE, "file": {"file_id": id}})
-}
-
-/// A user message holding `content` parts.
-pub fn user_message(content: Vec<Value>) -> Value {
-    json!({"role": "user", "content": content})
 }
 
 /// The `input_audio.format` that names a MIME type (`wav`, `mp3`, else its subtype).

@@ -71,21 +71,25 @@ pub const OTHER_FIELDS: [&str; 12] = [
     "tool_response",
 ];
 
+#[cfg(test)]
 /// `{text}`.
 pub fn text(text: &str) -> Value {
     json!({"text": text})
 }
 
+#[cfg(test)]
 /// `{inlineData: {mimeType, data}}`.
 pub fn inline_data(mime: &str, base64: &str) -> Value {
     json!({"inlineData": {"mimeType": mime, "data": base64}})
 }
 
+#[cfg(test)]
 /// `{fileData: {mimeType, fileUri}}`.
 pub fn file_data(mime: &str, uri: &str) -> Value {
     json!({"fileData": {"mimeType": mime, "fileUri": uri}})
 }
 
+#[cfg(test)]
 /// A user `Content` holding `parts`.
 pub fn user_content(parts: Vec<Value>) -> Value {
     json!({"role": "user", "parts": parts})

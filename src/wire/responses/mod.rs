@@ -59,6 +59,7 @@ pub const EVENTS: [&str; 9] = [
     COMPLETED,
 ];
 
+#[cfg(test)]
 /// `{type: input_text, text}`.
 pub fn input_text(text: &str) -> Value {
     json!({"type": part::INPUT_TEXT, "text": text})
@@ -105,6 +106,7 @@ pub fn input_file(source: Source, filename: Option<&str>) -> Value {
 /// `{type: input_audio, input_audio: {data: <base64>, format?}}`: Chat's part.
 pub use super::chat::input_audio;
 
+#[cfg(test)]
 /// A user message item holding `content`.
 pub fn user_message(content: Vec<Value>) -> Value {
     json!({"type": "message", "role": "user", "content": content})

@@ -1,7 +1,8 @@
 //! The Responses and Gemini routes over loopback HTTP: what clients get back, what is
 //! recorded, and that an API key in the query never is.
 
-use crate::witness::{ProblemCode, RunningWitness, Wire, Witness, WitnessConfig};
+use crate::witness::record::ProblemCode;
+use crate::witness::{RunningWitness, Wire, Witness, WitnessConfig};
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use serde_json::{Value, json};

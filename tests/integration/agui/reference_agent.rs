@@ -3,8 +3,9 @@
 //! own, and these tests pin that the two readings agree where they must.
 
 use base64::Engine as _;
-use mmconform::protocol::agui::classify::{Classifier, ReadEnd, StreamClass};
-use mmconform::protocol::agui::{self as profile, Declaration, echo, run_input::run_input};
+use mmconform::api::agui::{
+    self as profile, Classifier, Declaration, ReadEnd, StreamClass, run_input,
+};
 use reference_hosts::RunningReference;
 use reference_hosts::agui::{self, AGENT_PATH, AgentConfig, AguiFault};
 use serde_json::{Value, json};
@@ -94,7 +95,7 @@ async fn faithful_streams_classify_as_their_verdict_and_faulty_ones_break() {
 #[tokio::test]
 async fn the_reference_echo_validates_against_the_published_schema() {
     let schema: Value =
-        serde_json::from_str(mmconform::scenario::builtin::schema("agui-echo").unwrap()).unwrap();
+        serde_json::from_str(mmconform::api::builtin_schema("agui-echo").unwrap()).unwrap();
     let validator = jsonschema::options().build(&schema).unwrap();
     let running = start(None).await;
     let png = base64::engine::general_purpose::STANDARD
@@ -111,7 +112,7 @@ async fn the_reference_echo_validates_against_the_published_schema() {
     let value: Value = data
         .iter()
         .filter_map(|d| serde_json::from_str::<Value>(d).ok())
-        .find(|e| e["name"] == profile::classify::ECHO_EVENT_NAME)
+        .find(|e| e["name"] == profile::ECHO_EVENT_NAME)
         .map(|e| e["value"].clone())
         .expect("an echo event");
     let errors: Vec<String> = validator
@@ -119,7 +120,7 @@ async fn the_reference_echo_validates_against_the_published_schema() {
         .map(|e| e.to_string())
         .collect();
     assert!(errors.is_empty(), "{errors:?}\n{value}");
-    let parts = echo::parse(&value).unwrap();
+    let parts = profile::parse_echo(&value).unwrap();
     assert_eq!(parts.len(), 3);
     assert_eq!(parts[1].nonce.as_deref(), Some("0123456789abcdef"));
     assert_eq!(
@@ -136,7 +137,7 @@ async fn the_reference_echo_validates_against_the_published_schema() {
 fn the_agent_and_the_checker_read_a_declaration_alike() {
     assert_eq!(agui::PART_KINDS, profile::PART_KINDS);
     assert_eq!(agui::SOURCE_KINDS, profile::SOURCE_KINDS);
-    assert_eq!(agui::ECHO_EVENT_NAME, profile::classify::ECHO_EVENT_NAME);
+    assert_eq!(agui::ECHO_EVENT_NAME, profile::ECHO_EVENT_NAME);
     let lists = [
         "image/,audio/wav,application/pdf",
         "IMAGE/*, audio/ ,video/",

@@ -2,7 +2,7 @@
 //! text, and the differences are listed.
 
 use super::support::{TEXT_IMAGE, cell, evidence, report};
-use mmconform::canonical::canonical_sha256;
+use mmconform::api::canonical_sha256;
 use serde_json::{Value, json};
 use std::path::Path;
 

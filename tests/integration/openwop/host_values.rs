@@ -5,11 +5,9 @@
 //! mmconform or a scenario file) or panic. A wrong value is the business of the case
 //! that checks it; a case that cannot be built from it is skipped or blocked.
 
-use mmconform::plan::{self, Disposition};
-use mmconform::protocol::openwop::facts;
-use mmconform::protocol::openwop::part::{self, PartInputs};
-use mmconform::request::body::render_body;
-use mmconform::scenario::suite::{Suite, SuiteOptions, load_suite};
+use mmconform::api::openwop::{Dialect, PartInputs, derive_facts, render_part};
+use mmconform::api::render_body;
+use mmconform::api::{Disposition, Suite, SuiteOptions, check_options, load_suite, plan};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 
@@ -93,19 +91,19 @@ fn mutated(document: &Value, pointer: &str, value: Option<Value>) -> Value {
 fn tool_errors(suite: &Suite, document: &Value) -> Vec<String> {
     let context = json!({
         "discovery": document,
-        "openwop": facts::derive(Some(document), 1, MAX_PROBE),
+        "openwop": derive_facts(Some(document), 1, MAX_PROBE),
         "run": {"tokenConfigured": true, "mediaBaseUrl": "http://127.0.0.1:9/media",
                 "mediaRefs": {"image": "ref-image"}, "dialect": "spec", "openwopMajor": 1},
     });
     let refs = BTreeMap::from([("image".to_string(), "ref-image".to_string())]);
     let inputs = PartInputs {
-        dialect: mmconform::protocol::openwop::Dialect::Spec,
+        dialect: Dialect::Spec,
         nonce: NONCE,
         media_base_url: Some("http://127.0.0.1:9/media"),
         media_refs: &refs,
     };
     let mut errors = Vec::new();
-    for planned in plan::plan(suite, &context, &[], NONCE) {
+    for planned in plan(suite, &context, &[], NONCE) {
         if let Disposition::Error(reason) = &planned.disposition {
             errors.push(format!("{}: planned as error: {reason}", planned.id));
             continue;
@@ -116,7 +114,7 @@ fn tool_errors(suite: &Suite, document: &Value) -> Vec<String> {
         let case = &suite.cases[planned.case];
         let resolve = planned.resolver(&context, NONCE, &case.spec.id);
         if let Some(template) = case.spec.request.as_ref().and_then(|r| r.body.as_ref()) {
-            let media = |spec: &_| part::render(spec, &resolve, &inputs);
+            let media = |spec: &_| render_part(spec, &resolve, &inputs);
             if let Err(e) = render_body(template, &resolve, &media) {
                 errors.push(format!("{}: request not built: {e}", planned.id));
             }
@@ -130,7 +128,7 @@ fn no_discovery_value_makes_a_case_a_tool_error() {
     let suite = load_suite(&SuiteOptions {
         include_builtin: true,
         paths: Vec::new(),
-        checks: mmconform::registry::check_options(false),
+        checks: check_options(false),
     })
     .unwrap()
     .for_profile("openwop");

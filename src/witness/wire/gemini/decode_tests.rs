@@ -1,5 +1,6 @@
 use crate::wire::gemini::{file_data, inline_data, text, user_content};
-use crate::witness::{Limits, ModelCall, PartKind, ProblemCode, SourceKind, Wire, decode_call};
+use crate::witness::record::ProblemCode;
+use crate::witness::{Limits, ModelCall, PartKind, SourceKind, Wire, decode_call};
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use serde_json::{Value, json};

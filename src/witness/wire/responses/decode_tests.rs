@@ -1,7 +1,8 @@
 use crate::wire::responses::{
     Source, input_audio, input_file, input_image, input_text, user_message,
 };
-use crate::witness::{Limits, ModelCall, PartKind, ProblemCode, SourceKind, Wire, decode_call};
+use crate::witness::record::ProblemCode;
+use crate::witness::{Limits, ModelCall, PartKind, SourceKind, Wire, decode_call};
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use serde_json::{Value, json};
