@@ -69,23 +69,8 @@ pub mod api {
     pub use crate::scenario::position::source_lines;
     pub use crate::scenario::suite::{Suite, SuiteCase, SuiteOptions, load_suite};
 
-    /// The AG-UI profile's own reading of the wire, which the reference agent must agree
-    /// with.
-    pub mod agui {
-        pub use crate::protocol::agui::classify::{
-            Classifier, ECHO_EVENT_NAME, ReadEnd, StreamClass,
-        };
-        pub use crate::protocol::agui::echo::parse as parse_echo;
-        pub use crate::protocol::agui::run_input::run_input;
-        pub use crate::protocol::agui::{Declaration, PART_KINDS, SOURCE_KINDS, kind_of_mime};
-    }
-
-    /// openwop's discovery facts and part rendering, for planning cases offline.
-    pub mod openwop {
-        pub use crate::protocol::openwop::Dialect;
-        pub use crate::protocol::openwop::facts::derive as derive_facts;
-        pub use crate::protocol::openwop::part::{PartInputs, render as render_part};
-    }
+    /// The two profiles whose internals the tests drive, each surface in its own folder.
+    pub use crate::protocol::{agui::api as agui, openwop::api as openwop};
 
     /// The witness's decoding and judging of one model call.
     pub mod witness {

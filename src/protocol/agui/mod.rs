@@ -7,6 +7,7 @@
 //! into a complete `RunAgentInput`, [`classify`] turns an answer into one outcome bucket,
 //! and [`echo`] compares what an echoing agent says reached its model with what was sent.
 
+pub mod api;
 pub mod case;
 pub mod classify;
 pub mod declaration;

@@ -5,6 +5,7 @@
 //! [`run`] probes the seams and sends each case ([`seam_case`]) with its parts spelled
 //! by [`part`]; [`lint`] keeps other protocols' spellings out of openwop files.
 
+pub mod api;
 pub mod discovery;
 pub mod evidence;
 pub mod expect;
