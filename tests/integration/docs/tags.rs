@@ -19,7 +19,7 @@ fn tags() -> Vec<String> {
     }
 }
 
-/// Each `vN.N.N`-like word in `text` named as a pin: after `@`, `--tag `, `:` or `=`.
+/// Each `vN.N.N` word in `text` named as a pin: after `@`, `--tag `, `:` or `=`.
 fn pinned_tags(text: &str) -> Vec<String> {
     let mut found = Vec::new();
     for (i, _) in text.match_indices('v') {
@@ -32,7 +32,13 @@ fn pinned_tags(text: &str) -> Vec<String> {
             .chars()
             .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-'))
             .collect();
-        let numbered = word[1..].starts_with(|c: char| c.is_ascii_digit()) && word.contains('.');
+        // A release tag has three numbers (`v0.1.0`); `@v0.3` is a case id's version tag
+        // (A2A's `@v0.3` twins), not a pin.
+        let numbers: Vec<&str> = word[1..].split('.').collect();
+        let numbered = numbers.len() == 3
+            && numbers
+                .iter()
+                .all(|n| n.starts_with(|c: char| c.is_ascii_digit()));
         if pin && numbered {
             found.push(word);
         }
@@ -64,4 +70,5 @@ fn pins_are_found_where_a_page_would_write_them() {
     let text = "uses: o/mmconform@v0.1.0\ncargo install --tag v1.2.3\nKEY: v2.0.1\nnot v3.0 here\nname = \"v4.0.0\"";
     assert_eq!(pinned_tags(text), ["v0.1.0", "v1.2.3", "v2.0.1", "v4.0.0"]);
     assert!(pinned_tags("a vX.Y.Z tag, @vX.Y.Z").is_empty());
+    assert!(pinned_tags("the case's twins (`@http-json`, `@v0.3`)").is_empty());
 }
