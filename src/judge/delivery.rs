@@ -25,15 +25,15 @@
 use crate::outcome::{AssertionResult, Delivery, DeliveryOutcome, Level};
 use crate::request::sent::{SentMedia, SentSource, size};
 use crate::scenario::model::DeliveryExpectation;
-use crate::witness::{Part, PartKind, SourceKind};
+use crate::witness::Part;
 
 /// A part whose media never arrived, but whose stamp arrived in text.
 pub fn is_converted(part: &Part, nonce: &str) -> bool {
-    let text = part.kind == PartKind::Text || part.source == Some(SourceKind::Text);
-    text && part
-        .stamps
-        .iter()
-        .any(|s| crate::witness::record::stamp_names(s, nonce))
+    part.reads_as_text()
+        && part
+            .stamps
+            .iter()
+            .any(|s| crate::witness::record::stamp_names(s, nonce))
 }
 
 /// Whether a sent part of this kind may count as delivered once converted to text:

@@ -227,9 +227,7 @@ fn match_call<'a>(media: &[&SentMedia], call: &'a ModelCall, nonce: &str) -> Mat
     let mut found = Vec::new();
     let mut converted = Vec::new();
     for m in media {
-        let stamped = |p: &Part| {
-            p.kind != PartKind::Text && p.source != Some(SourceKind::Text) && p.carries(nonce)
-        };
+        let stamped = |p: &Part| !p.reads_as_text() && p.carries(nonce);
         let any_media = |p: &Part| p.kind.is_media();
         let candidates: Vec<Fits> = match &m.source {
             SentSource::Data { sha256, .. } => vec![
@@ -279,10 +277,12 @@ fn match_call<'a>(media: &[&SentMedia], call: &'a ModelCall, nonce: &str) -> Mat
 /// Its content is the host's blob, so it cannot carry the case's stamp; this is the
 /// most the witness can see of it (judged as converted, never as intact).
 fn text_in_place_of_reference<'a>(call: &'a ModelCall, nonce: &str) -> Option<&'a Part> {
-    let is_text = |p: &Part| p.kind == PartKind::Text || p.source == Some(SourceKind::Text);
-    let prompt = call.parts.iter().find(|p| is_text(p) && p.carries(nonce))?;
+    let prompt = call
+        .parts
+        .iter()
+        .find(|p| p.reads_as_text() && p.carries(nonce))?;
     call.parts.iter().find(|p| {
-        is_text(p) && p.message == prompt.message && p.at != prompt.at && !p.carries(nonce)
+        p.reads_as_text() && p.message == prompt.message && p.at != prompt.at && !p.carries(nonce)
     })
 }
 

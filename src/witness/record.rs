@@ -253,6 +253,12 @@ pub struct Part {
 }
 
 impl Part {
+    /// Text as the model reads it: a text part, or a document whose source is text
+    /// (Anthropic's plain-text document).
+    pub fn reads_as_text(&self) -> bool {
+        self.kind == PartKind::Text || self.source == Some(SourceKind::Text)
+    }
+
     /// An empty record at `at`, filled by the decoders.
     pub fn new(message: Option<usize>, role: &str, position: usize, at: String) -> Part {
         Part {
