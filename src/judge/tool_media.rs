@@ -84,10 +84,22 @@ pub fn judge(medium: Medium, case: &str, calls: &[ModelCall], log: &ServerLog) -
     if ours.is_empty() {
         return Judged::Blocked("the agent never called its model with the case's prompt".into());
     }
-    let Some(asked) = ours.iter().find(|c| c.tool_call.is_some()) else {
+    let calls_the_tool = |c: &&&ModelCall| c.tool_call.as_ref().is_some_and(|t| t.calls_the_tool());
+    let Some(asked) = ours.iter().find(calls_the_tool) else {
+        if let Some(searched) = ours.iter().find(|c| c.tool_call.is_some()) {
+            return Judged::Blocked(format!(
+                "the tool was never loaded: the model asked the agent's tool search for it \
+                 (call {}), and no later model call showed the search's result naming it \
+                 ({} model call(s); server log: {})",
+                searched.seq,
+                ours.len(),
+                log.summary()
+            ));
+        }
         return Judged::Blocked(format!(
             "the model was never offered the tool: none of the {} model call(s) declared a \
-             tool whose name carries `{}` (was the agent given the MCP server?; server log: {})",
+             tool whose name carries `{}`, or listed it behind a tool search (was the agent \
+             given the MCP server?; server log: {})",
             ours.len(),
             crate::tool_media::TOOL_NAME,
             log.summary()

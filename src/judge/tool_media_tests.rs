@@ -246,3 +246,72 @@ fn an_image_beside_a_gemini_function_response_is_found() {
         other => panic!("{other:?}"),
     }
 }
+
+/// Claude Code's deferred tools: the tool listed, its `ToolSearch` called first, the
+/// tool after the search's `tool_reference` result, then its result.
+fn searched_calls(bytes: &[u8]) -> Vec<ModelCall> {
+    let prompt = format!("Use the tool. {}", Directive::text(CASE, "png"));
+    let listing = format!("Deferred tools, load with ToolSearch:\nWebFetch\n{NAME}\n");
+    let steps = [
+        json!({"role": "assistant", "content": [{"type": "tool_use", "id": "call_mmconform_1",
+            "name": "ToolSearch", "input": {"query": format!("select:{NAME}"), "max_results": 1}}]}),
+        json!({"role": "user", "content": [{"type": "tool_result", "tool_use_id": "call_mmconform_1",
+            "content": [{"type": "tool_reference", "tool_name": NAME}]}]}),
+        json!({"role": "assistant", "content": [{"type": "tool_use", "id": "call_mmconform_2",
+            "name": NAME, "input": {}}]}),
+        json!({"role": "user", "content": [{"type": "tool_result", "tool_use_id": "call_mmconform_2",
+            "content": [{"type": "text", "text": label(CASE)},
+                {"type": "image", "source": {"type": "base64", "media_type": "image/png",
+                    "data": STANDARD.encode(bytes)}}]}]}),
+    ];
+    (0..3)
+        .map(|n| {
+            let mut messages = vec![
+                json!({"role": "user", "content": [{"type": "text", "text": prompt}]}),
+                json!({"role": "system", "content": [{"type": "text", "text": listing}]}),
+            ];
+            messages.extend(steps.iter().take(2 * n).cloned());
+            let mut tools = vec![json!({"name": "ToolSearch", "input_schema": {}})];
+            if n > 0 {
+                tools.push(json!({"name": NAME, "input_schema": {}, "defer_loading": true}));
+            }
+            let body =
+                json!({"model": "claude", "max_tokens": 10, "messages": messages, "tools": tools});
+            decode_call(
+                Wire::AnthropicMessages,
+                "/v1/messages",
+                body.to_string().as_bytes(),
+                &Limits::default(),
+                n as u64 + 1,
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_tool_loaded_through_a_search_is_judged_from_the_call_after_its_own() {
+    let bytes = medium_bytes(Medium::Png);
+    let calls = searched_calls(&bytes);
+    let made: Vec<_> = calls.iter().map(|c| c.tool_call.clone()).collect();
+    assert!(
+        made[0].as_ref().is_some_and(|t| !t.calls_the_tool()),
+        "{made:?}"
+    );
+    assert!(
+        made[1].as_ref().is_some_and(|t| t.calls_the_tool()),
+        "{made:?}"
+    );
+    assert!(made[2].is_none());
+    match judge(Medium::Png, CASE, &calls, &called()) {
+        Judged::Assertion(ToolOutcome::Intact, a) => assert!(a.passed),
+        other => panic!("{other:?}"),
+    }
+    // The search made, the tool never loaded: nothing about the medium was observed.
+    let Judged::Blocked(why) = judge(Medium::Png, CASE, &calls[..1], &called()) else {
+        panic!("a search alone is no tool call")
+    };
+    assert!(
+        why.contains("never loaded") && why.contains("call 1"),
+        "{why}"
+    );
+}

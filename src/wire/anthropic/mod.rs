@@ -29,8 +29,9 @@ pub const IMAGE: &str = "image";
 pub const DOCUMENT: &str = "document";
 pub const TEXT: &str = "text";
 
-/// Blocks the wire defines that carry no media.
-pub const OTHER_BLOCKS: [&str; 8] = [
+/// Blocks the wire defines that carry no media (`tool_reference`: a tool search's
+/// result naming a deferred tool it loaded).
+pub const OTHER_BLOCKS: [&str; 9] = [
     "tool_use",
     "tool_result",
     "thinking",
@@ -39,6 +40,7 @@ pub const OTHER_BLOCKS: [&str; 8] = [
     "web_search_tool_result",
     "search_result",
     "container_upload",
+    "tool_reference",
 ];
 
 /// The `source.type` values.

@@ -4,7 +4,7 @@
 
 use crate::wire::anthropic;
 use crate::witness::answer::words;
-use crate::witness::tools::ToolCallMade;
+use crate::witness::tools::{ToolCallMade, Way};
 use serde_json::{Map, Value, json};
 
 /// The stop reason of a message that calls a tool.
@@ -14,7 +14,7 @@ const STOP_TOOL_USE: &str = "tool_use";
 pub fn tool_call(seq: u64, model: &str, call: &ToolCallMade) -> Value {
     let mut out = message(seq, model, "");
     out["content"] = json!([{"type": "tool_use", "id": call.id, "name": call.name,
-        "input": call.arguments()}]);
+        "input": input(call)}]);
     out["stop_reason"] = json!(STOP_TOOL_USE);
     out["usage"]["output_tokens"] = json!(1);
     out
@@ -24,8 +24,18 @@ pub fn tool_call(seq: u64, model: &str, call: &ToolCallMade) -> Value {
 /// one `input_json_delta`, `stop_reason: tool_use`.
 pub fn tool_call_events(seq: u64, model: &str, call: &ToolCallMade) -> String {
     let block = json!({"type": "tool_use", "id": call.id, "name": call.name, "input": {}});
-    let delta = json!({"type": "input_json_delta", "partial_json": call.arguments().to_string()});
+    let delta = json!({"type": "input_json_delta", "partial_json": input(call).to_string()});
     stream(seq, model, block, delta, STOP_TOOL_USE, 1)
+}
+
+/// The call's input: the tool's arguments, or a client tool search's selection of the
+/// tool by its exact name (`ToolSearch`: `{"query": "select:<name>", "max_results": 1}`;
+/// its schema requires both).
+fn input(call: &ToolCallMade) -> Value {
+    match &call.way {
+        Way::Direct => call.arguments(),
+        Way::Search { tool } => json!({"query": format!("select:{tool}"), "max_results": 1}),
+    }
 }
 
 pub fn message(seq: u64, model: &str, text: &str) -> Value {
@@ -84,12 +94,12 @@ mod tests {
 
     #[test]
     fn a_tool_call_is_one_tool_use_block_json_or_streamed() {
-        let call = ToolCallMade {
-            id: "call_mmconform_4".into(),
-            name: "mcp__mmconform__mmconform_tool_media".into(),
-            case: "c".into(),
-            medium: "wav".into(),
-        };
+        let call = ToolCallMade::direct(
+            "call_mmconform_4",
+            "mcp__mmconform__mmconform_tool_media",
+            "c",
+            "wav",
+        );
         let whole = tool_call(4, "claude", &call);
         assert_eq!(whole["stop_reason"], "tool_use");
         assert_eq!(whole["content"][0]["type"], "tool_use");

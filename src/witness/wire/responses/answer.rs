@@ -177,12 +177,7 @@ mod tests {
 
     #[test]
     fn a_tool_call_is_one_function_call_item_json_or_streamed() {
-        let call = ToolCallMade {
-            id: "call_mmconform_5".into(),
-            name: "mmconform_tool_media".into(),
-            case: "c".into(),
-            medium: "png".into(),
-        };
+        let call = ToolCallMade::direct("call_mmconform_5", "mmconform_tool_media", "c", "png");
         let whole = tool_call(5, "gpt", &call);
         assert_eq!(whole["status"], "completed");
         assert_eq!(whole["output"][0]["type"], "function_call");
