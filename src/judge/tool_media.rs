@@ -172,11 +172,13 @@ fn follow(
                 DeliveryOutcome::Transformed => {
                     (ToolOutcome::Transformed, delivery::describe(&d), Some(d))
                 }
-                DeliveryOutcome::ConvertedToText => (
-                    ToolOutcome::ConvertedToText,
-                    delivery::describe(&d),
-                    Some(d),
-                ),
+                DeliveryOutcome::ConvertedToText => {
+                    // The text itself says what the host made of the medium (a
+                    // note, a path, base64 as characters): quoted, cut short.
+                    let text = as_text.and_then(|p| p.text.as_deref()).unwrap_or("");
+                    let actual = format!("{}: {:?}", delivery::describe(&d), cut(text, 200));
+                    (ToolOutcome::ConvertedToText, actual, Some(d))
+                }
                 DeliveryOutcome::Altered => (
                     ToolOutcome::DroppedSilently,
                     format!("altered past recognition: {}", delivery::describe(&d)),

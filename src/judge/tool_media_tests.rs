@@ -106,6 +106,12 @@ fn the_medium_as_text_is_converted_and_text_media_are_intact_as_text() {
     let (o, a) = outcome(Medium::Png, as_text.clone());
     assert_eq!(o, ToolOutcome::ConvertedToText, "{}", a.actual);
     assert_eq!(a.level, Some(Level::Should));
+    assert!(
+        a.actual
+            .ends_with(&format!(": \"saved: mmconform-nonce:{nonce}\"")),
+        "{}",
+        a.actual
+    );
     let (o, a) = outcome(Medium::TextOnly, as_text);
     assert_eq!(o, ToolOutcome::Intact, "{}", a.actual);
     let (o, _) = outcome(Medium::TextResource, json!([text(&label(CASE))]));

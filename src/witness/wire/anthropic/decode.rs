@@ -69,7 +69,8 @@ fn string_part(
     part
 }
 
-/// Each block of a content list; `nested` allows one level of `tool_result` content.
+/// Each block of a content list; `nested` allows one level of `tool_result` content
+/// (a list of blocks, or a string).
 fn decode_blocks(
     c: &mut Collector,
     message: Option<usize>,
@@ -83,11 +84,20 @@ fn decode_blocks(
         let part = decode_block(Part::new(message, role, position, at.clone()), value, c);
         let is_tool_result = part.wire_form == wire::form::TOOL_RESULT;
         c.part(part);
-        if nested
-            && is_tool_result
-            && let Some(Value::Array(inner)) = value.get("content")
-        {
-            decode_blocks(c, message, role, &format!("{at}/content"), inner, false);
+        if !(nested && is_tool_result) {
+            continue;
+        }
+        match value.get("content") {
+            Some(Value::Array(inner)) => {
+                decode_blocks(c, message, role, &format!("{at}/content"), inner, false);
+            }
+            // A result given as a string is its one text (the common form for text);
+            // an empty one is a result without output, not an empty text block.
+            Some(Value::String(text)) if !text.is_empty() => {
+                let part = string_part(message, role, format!("{at}/content"), text, c);
+                c.part(part);
+            }
+            _ => {}
         }
     }
 }

@@ -147,6 +147,21 @@ fn tool_results_are_looked_into_once() {
     assert_eq!(d.parts[1].at, "/messages/0/content/0/content/0");
     assert_eq!(d.parts[1].stamps, ["tool-p0"]);
     assert!(d.parts.iter().all(|p| p.problems.is_empty()));
+    let d = user(
+        json!([{"type": "tool_result", "tool_use_id": "t1", "content": "out tool-t9"},
+        {"type": "tool_result", "tool_use_id": "t2", "content": [
+            {"type": "tool_reference", "tool_name": "mcp__s__t"}]}]),
+    );
+    assert_eq!(d.parts.len(), 4, "{:?}", d.parts);
+    assert_eq!(d.parts[1].kind, PartKind::Text);
+    assert_eq!(d.parts[1].at, "/messages/0/content/0/content");
+    assert_eq!(d.parts[1].text.as_deref(), Some("out tool-t9"));
+    assert_eq!(d.parts[3].wire_form, "anthropic.tool_reference");
+    assert!(
+        d.parts.iter().all(|p| p.problems.is_empty()),
+        "{:?}",
+        d.parts
+    );
 }
 
 #[test]
