@@ -4,3 +4,6 @@
 pub mod answer;
 pub mod decode;
 pub mod tools;
+
+#[cfg(test)]
+mod search_tests;
