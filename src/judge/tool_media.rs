@@ -108,9 +108,12 @@ pub fn judge(medium: Medium, case: &str, calls: &[ModelCall], log: &ServerLog) -
     if log.calls_for(case).next().is_none() {
         return Judged::Blocked(format!(
             "the model asked for the tool (call {}), but the agent never called the MCP \
-             server's tool for this case (server log: {})",
+             server's tool for this case (server log: {}){}",
             asked.seq,
-            log.summary()
+            log.summary(),
+            told_instead(asked, &ours)
+                .map(|t| format!("; the model was told instead: {t:?}"))
+                .unwrap_or_default()
         ));
     }
     let later: Vec<&ModelCall> = ours.iter().copied().filter(|c| c.seq > asked.seq).collect();
@@ -124,6 +127,25 @@ pub fn judge(medium: Medium, case: &str, calls: &[ModelCall], log: &ServerLog) -
     }
     let (outcome, actual, delivery) = follow(medium, case, &later);
     assertion(outcome, expected, actual, delivery)
+}
+
+/// What the agent handed its model in place of the tool's result, when it never
+/// called the tool (a refusal, a permission error): the text of the last message of
+/// the conversation's next call, the first later call with more messages than the one
+/// that asked (side calls an agent makes meanwhile, a title or a classifier, start
+/// afresh). A hint for the reason, never a verdict.
+fn told_instead(asked: &ModelCall, ours: &[&ModelCall]) -> Option<String> {
+    let next = ours
+        .iter()
+        .find(|c| c.seq > asked.seq && c.messages > asked.messages)?;
+    let last = next.parts.iter().filter_map(|p| p.message).max()?;
+    let text: Vec<&str> = next
+        .parts
+        .iter()
+        .filter(|p| p.message == Some(last) && p.kind == PartKind::Text)
+        .filter_map(|p| p.text.as_deref())
+        .collect();
+    (!text.is_empty()).then(|| cut(&text.join(" "), 200))
 }
 
 fn assertion(

@@ -141,6 +141,21 @@ fn what_was_not_observed_is_blocked() {
         panic!("the server was never called")
     };
     assert!(why.contains("never called the MCP server's tool"), "{why}");
+    assert!(!why.contains("told instead"), "{why}");
+    // The agent refused the call itself and told its model why: quoted as a hint.
+    let refused = call(2, Some(json!("Auto mode is blocking this action")));
+    let Judged::Blocked(why) = judge(
+        Medium::Png,
+        CASE,
+        &[call(1, None), refused],
+        &ServerLog::default(),
+    ) else {
+        panic!("the server was never called")
+    };
+    assert!(
+        why.ends_with("the model was told instead: \"Auto mode is blocking this action\""),
+        "{why}"
+    );
     let mut undeclared = call(1, None);
     undeclared.tool_call = None;
     let Judged::Blocked(why) = judge(Medium::Png, CASE, &[undeclared], &called()) else {
