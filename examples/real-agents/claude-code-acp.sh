@@ -33,8 +33,7 @@
 #     cannot answer as a classifier, and the tool is refused: the case is then blocked
 #     ("the agent never called the MCP server's tool"), never failed. Other tools still
 #     ask, and mmconform answers every permission request "cancelled";
-#     `model` in the same file pins the model name (an environment variable given with
-#     --target-env would be redacted in the report, model names included);
+#     `model` in the same file pins the model name;
 #   - IS_SANDBOX=1 when run as root (which `unshare -n` needs): Claude Code refuses the
 #     permission-skipping flag its SDK passes it as root otherwise, and every session/new
 #     fails; this namespace is a sandbox;

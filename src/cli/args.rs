@@ -122,7 +122,7 @@ pub struct TargetArgs {
     #[arg(long, value_name = "DIR", requires = "target_cmd", help_heading = TARGET)]
     pub target_cwd: Option<PathBuf>,
     /// agentruntime, acp: a variable for the started program (repeatable): NAME=VALUE sets
-    /// it (the value is redacted in every output), NAME passes this environment's value
+    /// it (the value is redacted in every output, but a model name's: `*_MODEL`), NAME passes this environment's value
     /// on. The program otherwise gets only an allow-list of this environment (PATH, HOME,
     /// locale, XDG_*, Node's, the agent CLIs' settings folders; see the guide's security page).
     #[arg(long = "target-env", value_name = "NAME[=VALUE]", help_heading = TARGET)]

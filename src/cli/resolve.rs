@@ -377,7 +377,7 @@ fn resolve_agent(
 }
 
 /// The values to mask besides the token and the headers: every `--target-env` value
-/// long enough to be masked, and the secret-looking variables of this environment
+/// long enough to be masked but a model name's, and the secret-looking variables of this environment
 /// (and the `--mask-env` ones), which a started program could have learnt. Warnings
 /// for `--mask-env` names that mask nothing.
 fn environment_secrets(config: &mut RunConfig, mask_env: &[String]) {
@@ -387,8 +387,8 @@ fn environment_secrets(config: &mut RunConfig, mask_env: &[String]) {
             .agent
             .env
             .iter()
-            .map(|(_, v)| v.clone())
-            .filter(|v| environment::maskable(v)),
+            .filter(|(name, v)| environment::maskable(v) && !environment::names_a_model(name))
+            .map(|(_, v)| v.clone()),
     );
     let found = environment::of_this_process(mask_env);
     config.extra_secrets.extend(found.values);

@@ -30,6 +30,15 @@ pub fn looks_secret(name: &str) -> bool {
     SECRET_NAME_PARTS.iter().any(|part| upper.contains(part))
 }
 
+/// Whether a variable's name says its value is a model name (`MODEL`,
+/// `ANTHROPIC_MODEL`, `GEMINI_MODEL`) and nothing secret-looking: such a `--target-env`
+/// value is not masked, because a report must name the model each call used (agents
+/// change behaviour with it).
+pub fn names_a_model(name: &str) -> bool {
+    let upper = name.to_ascii_uppercase();
+    (upper == "MODEL" || upper.ends_with("_MODEL")) && !looks_secret(name)
+}
+
 /// Whether a value is long enough to be masked.
 pub fn maskable(value: &str) -> bool {
     value.chars().count() >= MIN_MASKED_CHARS
@@ -113,6 +122,22 @@ mod tests {
         }
         for name in ["PATH", "HOME", "LANG", "TERM", "CODEX_HOME"] {
             assert!(!looks_secret(name), "{name}");
+        }
+    }
+
+    #[test]
+    fn a_model_variable_names_a_model_unless_its_name_looks_secret() {
+        for name in ["MODEL", "ANTHROPIC_MODEL", "gemini_model", "OPENAI_MODEL"] {
+            assert!(names_a_model(name), "{name}");
+        }
+        for name in [
+            "MODEL_KEY",
+            "ANTHROPIC_AUTH_MODEL",
+            "MODELS",
+            "MODEL_DIR",
+            "HOME",
+        ] {
+            assert!(!names_a_model(name), "{name}");
         }
     }
 

@@ -85,9 +85,11 @@ fn a_target_env_value_never_appears_in_the_output() {
         "--profile",
         "acp",
         "--target-cmd",
-        "sh -c 'echo \"key is $MY_AGENT_KEY\" >&2; exit 3'",
+        "sh -c 'echo \"key is $MY_AGENT_KEY, model $ANTHROPIC_MODEL\" >&2; exit 3'",
         "--target-env",
         &env,
+        "--target-env",
+        "ANTHROPIC_MODEL=claude-test-model-7",
         "--timeout",
         "2",
         "--filter",
@@ -102,6 +104,12 @@ fn a_target_env_value_never_appears_in_the_output() {
     assert!(everything.contains("key is"), "{}", r.context());
     assert!(!everything.contains(secret), "{}", r.context());
     assert!(everything.contains("MY_AGENT_KEY"), "{}", r.context());
+    // A model name is no secret: the report must name the model.
+    assert!(
+        everything.contains("model claude-test-model-7"),
+        "{}",
+        r.context()
+    );
 }
 
 #[test]
