@@ -88,7 +88,7 @@ pub fn judge(medium: Medium, case: &str, calls: &[ModelCall], log: &ServerLog) -
     let Some(asked) = ours.iter().find(calls_the_tool) else {
         if let Some(searched) = ours.iter().find(|c| c.tool_call.is_some()) {
             return Judged::Blocked(format!(
-                "the tool was never loaded: the model asked the agent's tool search for it \
+                "the tool was never loaded: the model searched for the tool with the agent's own search \
                  (call {}), and no later model call showed the search's result naming it \
                  ({} model call(s); server log: {})",
                 searched.seq,
