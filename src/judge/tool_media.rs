@@ -84,7 +84,16 @@ pub fn judge(medium: Medium, case: &str, calls: &[ModelCall], log: &ServerLog) -
     if ours.is_empty() {
         return Judged::Blocked("the agent never called its model with the case's prompt".into());
     }
-    let Some(asked) = ours.iter().find(|c| c.tool_call.is_some()) else {
+    let calls_it = |c: &&&ModelCall| c.tool_call.as_ref().is_some_and(|t| t.calls_the_tool());
+    let Some(asked) = ours.iter().find(calls_it) else {
+        if let Some(searched) = ours.iter().find(|c| c.tool_call.is_some()) {
+            return Judged::Blocked(format!(
+                "the model searched for the tool (call {}), but no later model call was offered \
+                 it (server log: {})",
+                searched.seq,
+                log.summary()
+            ));
+        }
         return Judged::Blocked(format!(
             "the model was never offered the tool: none of the {} model call(s) declared a \
              tool whose name carries `{}` (was the agent given the MCP server?; server log: {})",
