@@ -141,6 +141,14 @@ fn what_was_not_observed_is_blocked() {
         panic!("the tool was never offered")
     };
     assert!(why.contains(TOOL_NAME), "{why}");
+    let mut searched = call(1, None);
+    if let Some(made) = searched.tool_call.as_mut() {
+        made.way = crate::witness::tools::Way::Search;
+    }
+    let Judged::Blocked(why) = judge(Medium::Png, CASE, &[searched], &called()) else {
+        panic!("a search that never offered the tool")
+    };
+    assert!(why.contains("searched for the tool"), "{why}");
 }
 
 #[test]

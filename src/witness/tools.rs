@@ -182,7 +182,9 @@ impl ToolCallMade {
     /// else by its expected name), calls it with the arguments, and hands every block of
     /// its result on with the helpers the host gives code (`image`, `audio` for those
     /// blocks, `text` for the rest and for `structuredContent`), as a model that wants
-    /// the model after it to see the result would.
+    /// the model after it to see the result would. Where the tool is not there (a side
+    /// call of the host's, such as Codex's title generation, quotes the prompt and gets
+    /// the same answer) the code says so in a text instead of failing.
     pub fn code(&self) -> Option<String> {
         let Way::CodeMode { tool } = &self.way else {
             return None;
@@ -192,15 +194,19 @@ impl ToolCallMade {
         Some(format!(
             r#"const names = typeof ALL_TOOLS === "undefined" ? [] : ALL_TOOLS.map((t) => t.name);
 const name = names.find((n) => n.includes({token})) ?? {fallback};
-const result = await tools[name]({arguments});
-const blocks = typeof result === "string" ? [{{ type: "text", text: result }}] : (result?.content ?? []);
-for (const block of blocks) {{
-  if (block.type === "image" && typeof image === "function") image(block);
-  else if (block.type === "audio" && typeof audio === "function") audio(block);
-  else if (block.type === "text") text(block.text);
-  else text(JSON.stringify(block));
+if (typeof tools[name] !== "function") {{
+  text("mmconform: no tool " + name + " here");
+}} else {{
+  const result = await tools[name]({arguments});
+  const blocks = typeof result === "string" ? [{{ type: "text", text: result }}] : (result?.content ?? []);
+  for (const block of blocks) {{
+    if (block.type === "image" && typeof image === "function") image(block);
+    else if (block.type === "audio" && typeof audio === "function") audio(block);
+    else if (block.type === "text") text(block.text);
+    else text(JSON.stringify(block));
+  }}
+  if (result && result.structuredContent !== undefined) text(JSON.stringify(result.structuredContent));
 }}
-if (result && result.structuredContent !== undefined) text(JSON.stringify(result.structuredContent));
 "#,
             arguments = self.arguments()
         ))
