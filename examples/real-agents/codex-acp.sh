@@ -90,15 +90,17 @@ for model in $MODELS; do
     home=$(mktemp -d "$out/home.XXXXXX")
     echo "== $model: mmconform run --profile acp inside ${NS[*]} (report $out/report.json)"
     code=0
+    # The model name and the mode are passed on by name: a NAME=VALUE value is redacted
+    # from every output, and the report must show the model each call used.
     "${NS[@]}" env MMCONFORM="$MMCONFORM" AGENT="$AGENT" HOME_DIR="$home" OUT_DIR="$out" \
-        MODEL="$model" FILTER="$FILTER" sh -c '
+        CODEX_MODEL="$model" INITIAL_AGENT_MODE=read-only NO_BROWSER=1 FILTER="$FILTER" sh -c '
         ip link set lo up
         exec "$MMCONFORM" run --profile acp --color never --witness 127.0.0.1:0 \
             --timeout 90 --target-cmd "$AGENT" --filter "$FILTER" \
             --target-env "HOME=$HOME_DIR" --target-env "TMPDIR=$HOME_DIR" \
-            --target-env "CODEX_HOME=$HOME_DIR/codex" --target-env "CODEX_MODEL=$MODEL" \
-            --target-env WITNESS_KEY=dummy-witness-key --target-env INITIAL_AGENT_MODE=read-only \
-            --target-env NO_BROWSER=1 \
+            --target-env "CODEX_HOME=$HOME_DIR/codex" --target-env CODEX_MODEL \
+            --target-env WITNESS_KEY=dummy-witness-key --target-env INITIAL_AGENT_MODE \
+            --target-env NO_BROWSER \
             --report "$OUT_DIR/report.json" --junit "$OUT_DIR/junit.xml"
     ' >"$out/run.log" 2>&1 || code=$?
     grep -E '^(PASS|FAIL|WARN|BLOCKED|SKIP|ERROR|summary)' "$out/run.log" | cut -c1-160 || true
