@@ -173,9 +173,11 @@ impl ToolCallMade {
         self.way != Way::Search
     }
 
-    /// A search's arguments: the tool's token as the query.
+    /// A search's arguments: the tool's token as the query, and no `limit` (the host's
+    /// default, several tools), so a ranking that puts another tool first still
+    /// returns this one.
     pub fn search_arguments(&self) -> serde_json::Value {
-        serde_json::json!({"query": tool_media::TOOL_NAME, "limit": 1})
+        serde_json::json!({"query": tool_media::TOOL_NAME})
     }
 
     /// Code mode's input: JavaScript that finds the tool by its token (in `ALL_TOOLS`,
