@@ -10,7 +10,9 @@
 //! gets text and ends its turn.
 //!
 //! Each wire reads its own request ([`ToolTurn`] from `wire/<name>/tools.rs`) and
-//! writes its own call (`wire/<name>/answer.rs`); this file decides.
+//! writes its own call (`wire/<name>/answer.rs`); this file decides. A deferred tool is
+//! reached the way the host offers: a client-run search, or code mode ([`Way`]); only
+//! the Responses wire's reader notes those, so only its answer writes them.
 
 use crate::tool_media::{self, Directive};
 use serde::{Deserialize, Serialize};
