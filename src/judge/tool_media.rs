@@ -84,7 +84,16 @@ pub fn judge(medium: Medium, case: &str, calls: &[ModelCall], log: &ServerLog) -
     if ours.is_empty() {
         return Judged::Blocked("the agent never called its model with the case's prompt".into());
     }
-    let Some(asked) = ours.iter().find(|c| c.tool_call.is_some()) else {
+    let calls_it = |c: &&&ModelCall| c.tool_call.as_ref().is_some_and(|t| t.calls_the_tool());
+    let Some(asked) = ours.iter().find(calls_it) else {
+        if let Some(searched) = ours.iter().find(|c| c.tool_call.is_some()) {
+            return Judged::Blocked(format!(
+                "the model searched for the tool (call {}), but no later model call was offered \
+                 it (server log: {})",
+                searched.seq,
+                log.summary()
+            ));
+        }
         return Judged::Blocked(format!(
             "the model was never offered the tool: none of the {} model call(s) declared a \
              tool whose name carries `{}` (was the agent given the MCP server?; server log: {})",
@@ -192,7 +201,8 @@ fn follow(
 }
 
 /// Nothing carrying the medium arrived: an honest notice beside the tool's label, or
-/// a silent drop (the label alone, or a note claiming the medium was there).
+/// a silent drop (the label alone, the structured content in the content's place, or a
+/// note claiming the medium was there).
 fn dropped(case: &str, parts: &[&Part]) -> (ToolOutcome, String) {
     let label = label_nonce(case);
     let Some(labelled) = parts.iter().find(|p| p.carries(&label)) else {
@@ -202,6 +212,18 @@ fn dropped(case: &str, parts: &[&Part]) -> (ToolOutcome, String) {
                 .into(),
         );
     };
+    let label_line = crate::tool_media::label(case);
+    let has_label_line = |p: &&Part| p.text.as_deref().is_some_and(|t| t.contains(&label_line));
+    if !parts.iter().any(has_label_line) && labelled.text.as_deref().is_some_and(is_structured) {
+        return (
+            ToolOutcome::DroppedSilently,
+            format!(
+                "dropped silently: the tool's structuredContent arrived at {} in place of its \
+                 content (the text and the medium beside it), and nothing told the model",
+                labelled.at
+            ),
+        );
+    }
     let beside = parts
         .iter()
         .filter(|p| p.message == labelled.message && p.kind == PartKind::Text)
@@ -228,6 +250,15 @@ fn dropped(case: &str, parts: &[&Part]) -> (ToolOutcome, String) {
             ),
         ),
     }
+}
+
+/// Whether a text holds a JSON object (after a host's preamble, such as "Output:"):
+/// the serialized structured content, where the tool's label would be a plain line.
+fn is_structured(text: &str) -> bool {
+    text.find('{').is_some_and(|at| {
+        serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(text[at..].trim_end())
+            .is_ok()
+    })
 }
 
 fn sent_media(kind: &str, mime: &str, bytes: &[u8]) -> SentMedia {

@@ -10,28 +10,60 @@
 //! gets text and ends its turn.
 //!
 //! Each wire reads its own request ([`ToolTurn`] from `wire/<name>/tools.rs`) and
-//! writes its own call (`wire/<name>/answer.rs`); this file decides.
+//! writes its own call (`wire/<name>/answer.rs`); this file decides. A deferred tool is
+//! reached the way the host offers: a client-run search, or code mode ([`Way`]); only
+//! the Responses wire's reader notes those, so only its answer writes them.
 
 use crate::tool_media::{self, Directive};
 use serde::{Deserialize, Serialize};
 
 /// What a request says about the tool: whether it declares it (and under which name),
-/// whether its user text asks for it, and whether its history already called it.
+/// whether its user text asks for it, and whether its history already called it; and,
+/// for a tool the host defers, the ways it offers to reach it (a search, code mode).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ToolTurn {
     /// The tool's name as the host declared it (`mcp__mmconform__mmconform_tool_media`).
     pub declared: Option<String>,
+    /// The namespace the declared tool sits in (a Responses `namespace` tool: the call
+    /// must name it too).
+    pub namespace: Option<String>,
     /// The directive in the request's user text.
     pub directive: Option<Directive>,
     /// An assistant turn in the history already called the tool.
     pub called: bool,
+    /// A search tool the host runs itself to load deferred tools (Responses
+    /// `tool_search`, `execution: "client"`): its name.
+    pub search: Option<String>,
+    /// The history already holds a call to that search.
+    pub searched: bool,
+    /// A code-mode tool (a custom tool whose input is JavaScript that calls the other
+    /// tools) and the tool's name as its code calls it, when it lists the tool.
+    pub code_mode: Option<CodeMode>,
+}
+
+/// A code-mode tool that can reach the tool-media tool.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CodeMode {
+    /// The code-mode tool's own name (`exec`).
+    pub name: String,
+    /// The tool-media tool's name as the code reaches it, when the listing names it;
+    /// else the name an MCP tool of mmconform's server is given there (the code looks
+    /// the tool up by its token first, so a deferred tool the listing leaves out is
+    /// found all the same).
+    pub tool: String,
 }
 
 impl ToolTurn {
     /// Notes a declared tool name; the first that names the tool is kept.
     pub fn declare(&mut self, name: &str) {
+        self.declare_in(None, name);
+    }
+
+    /// Notes a tool name declared inside `namespace` (or at the top, `None`).
+    pub fn declare_in(&mut self, namespace: Option<&str>, name: &str) {
         if self.declared.is_none() && tool_media::names_the_tool(name) {
             self.declared = Some(crate::witness::part::cut(name, 256));
+            self.namespace = namespace.map(|n| crate::witness::part::cut(n, 256));
         }
     }
 
@@ -42,9 +74,64 @@ impl ToolTurn {
         }
     }
 
-    /// Notes a tool call in an assistant turn of the history.
+    /// Notes a tool call in an assistant turn of the history: its name, or (a code-mode
+    /// call) the code it ran.
     pub fn saw_call(&mut self, name: &str) {
         self.called |= tool_media::names_the_tool(name);
+    }
+
+    /// Notes a custom tool `name` described by `listing`: a code-mode tool when the
+    /// listing names the tool, or says its code reaches the tools through the `tools`
+    /// global and lists them in `ALL_TOOLS` (deferred tools may be left out of it).
+    pub fn offer_code_mode(&mut self, name: &str, listing: &str) {
+        if self.code_mode.is_some() {
+            return;
+        }
+        let tool = name_in(listing).or_else(|| {
+            (listing.contains("tools.") && listing.contains(ALL_TOOLS)).then(|| {
+                format!(
+                    "mcp__{}__{}",
+                    tool_media::SERVER_NAME,
+                    tool_media::TOOL_NAME
+                )
+            })
+        });
+        if let Some(tool) = tool {
+            self.code_mode = Some(CodeMode {
+                name: crate::witness::part::cut(name, 256),
+                tool,
+            });
+        }
+    }
+}
+
+/// The global a code-mode tool's code finds the tools' names in.
+const ALL_TOOLS: &str = "ALL_TOOLS";
+
+/// The first identifier in `text` that carries the tool's token, as written there.
+fn name_in(text: &str) -> Option<String> {
+    text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .find(|word| tool_media::names_the_tool(word) && word.len() <= 256)
+        .map(str::to_string)
+}
+
+/// How the witness's answer reaches the tool.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum Way {
+    /// A call to the tool itself (a function call, a `tool_use` block).
+    #[default]
+    Direct,
+    /// A call to the host's search tool, asking for the tool by its token; the tool
+    /// itself is called in a later request, once the search's output declares it.
+    Search,
+    /// A call to the code-mode tool whose code calls the tool (`tool` is its name there).
+    CodeMode { tool: String },
+}
+
+impl Way {
+    fn is_direct(&self) -> bool {
+        *self == Way::Direct
     }
 }
 
@@ -53,31 +140,110 @@ impl ToolTurn {
 pub struct ToolCallMade {
     /// The call's id (`call_mmconform_<seq>`), which the host's result must echo.
     pub id: String,
-    /// The tool's name, exactly as the host declared it.
+    /// The name called, exactly as the host declared it: the tool's, or (a search, code
+    /// mode) the tool that reaches it.
     pub name: String,
     pub case: String,
     pub medium: String,
+    /// The namespace the tool was declared in, which the call names too.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub namespace: Option<String>,
+    #[serde(default, skip_serializing_if = "Way::is_direct")]
+    pub way: Way,
 }
 
 impl ToolCallMade {
+    /// A direct call to the tool `name` (the wires' tests).
+    pub fn direct(id: &str, name: &str, case: &str, medium: &str) -> ToolCallMade {
+        ToolCallMade {
+            id: id.into(),
+            name: name.into(),
+            case: case.into(),
+            medium: medium.into(),
+            namespace: None,
+            way: Way::Direct,
+        }
+    }
+
     /// The arguments, as the JSON object the tool takes.
     pub fn arguments(&self) -> serde_json::Value {
         serde_json::json!({"case": self.case, "medium": self.medium})
     }
+
+    /// Whether this answer calls the tool (a search only looks for it).
+    pub fn calls_the_tool(&self) -> bool {
+        self.way != Way::Search
+    }
+
+    /// A search's arguments: the tool's token as the query, and no `limit` (the host's
+    /// default, several tools), so a ranking that puts another tool first still
+    /// returns this one.
+    pub fn search_arguments(&self) -> serde_json::Value {
+        serde_json::json!({"query": tool_media::TOOL_NAME})
+    }
+
+    /// Code mode's input: JavaScript that finds the tool by its token (in `ALL_TOOLS`,
+    /// else by its expected name), calls it with the arguments, and hands every block of
+    /// its result on with the helpers the host gives code (`image`, `audio` for those
+    /// blocks, `text` for the rest and for `structuredContent`), as a model that wants
+    /// the model after it to see the result would. Where the tool is not there (a side
+    /// call of the host's, such as Codex's title generation, quotes the prompt and gets
+    /// the same answer) the code says so in a text instead of failing.
+    pub fn code(&self) -> Option<String> {
+        let Way::CodeMode { tool } = &self.way else {
+            return None;
+        };
+        let token = serde_json::Value::from(tool_media::TOOL_NAME);
+        let fallback = serde_json::Value::from(tool.as_str());
+        Some(format!(
+            r#"const names = typeof ALL_TOOLS === "undefined" ? [] : ALL_TOOLS.map((t) => t.name);
+const name = names.find((n) => n.includes({token})) ?? {fallback};
+if (typeof tools[name] !== "function") {{
+  text("mmconform: no tool " + name + " here");
+}} else {{
+  const result = await tools[name]({arguments});
+  const blocks = typeof result === "string" ? [{{ type: "text", text: result }}] : (result?.content ?? []);
+  for (const block of blocks) {{
+    if (block.type === "image" && typeof image === "function") image(block);
+    else if (block.type === "audio" && typeof audio === "function") audio(block);
+    else if (block.type === "text") text(block.text);
+    else text(JSON.stringify(block));
+  }}
+  if (result && result.structuredContent !== undefined) text(JSON.stringify(result.structuredContent));
+}}
+"#,
+            arguments = self.arguments()
+        ))
+    }
 }
 
-/// The tool call to answer call `seq` with, or `None` to answer with text.
+/// The tool call to answer call `seq` with, or `None` to answer with text. The tool
+/// itself when the request declares it; else its search, once per conversation; else
+/// code mode when its listing names the tool.
 pub fn decide(turn: &ToolTurn, seq: u64) -> Option<ToolCallMade> {
-    let name = turn.declared.as_ref()?;
     let directive = turn.directive.as_ref()?;
     if turn.called {
         return None;
     }
+    let (name, namespace, way) = if let Some(name) = &turn.declared {
+        (name.clone(), turn.namespace.clone(), Way::Direct)
+    } else if let Some(code) = &turn.code_mode {
+        let way = Way::CodeMode {
+            tool: code.tool.clone(),
+        };
+        (code.name.clone(), None, way)
+    } else if let (Some(search), false) = (&turn.search, turn.searched) {
+        (search.clone(), None, Way::Search)
+    } else {
+        return None;
+    };
     Some(ToolCallMade {
         id: format!("call_mmconform_{seq}"),
-        name: name.clone(),
+        name,
         case: directive.case.clone(),
         medium: directive.medium.clone(),
+        namespace,
+        way,
     })
 }
 

@@ -84,12 +84,12 @@ mod tests {
 
     #[test]
     fn a_tool_call_is_one_tool_use_block_json_or_streamed() {
-        let call = ToolCallMade {
-            id: "call_mmconform_4".into(),
-            name: "mcp__mmconform__mmconform_tool_media".into(),
-            case: "c".into(),
-            medium: "wav".into(),
-        };
+        let call = ToolCallMade::direct(
+            "call_mmconform_4",
+            "mcp__mmconform__mmconform_tool_media",
+            "c",
+            "wav",
+        );
         let whole = tool_call(4, "claude", &call);
         assert_eq!(whole["stop_reason"], "tool_use");
         assert_eq!(whole["content"][0]["type"], "tool_use");

@@ -127,12 +127,12 @@ mod tests {
 
     #[test]
     fn a_tool_call_is_one_call_with_its_arguments_json_or_streamed() {
-        let call = ToolCallMade {
-            id: "call_mmconform_2".into(),
-            name: "mcp__mmconform__mmconform_tool_media".into(),
-            case: "c".into(),
-            medium: "png".into(),
-        };
+        let call = ToolCallMade::direct(
+            "call_mmconform_2",
+            "mcp__mmconform__mmconform_tool_media",
+            "c",
+            "png",
+        );
         let whole = tool_call(2, "m", &call);
         let choice = &whole["choices"][0];
         assert_eq!(choice["finish_reason"], "tool_calls");
