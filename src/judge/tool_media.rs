@@ -228,7 +228,8 @@ fn follow(
 }
 
 /// Nothing carrying the medium arrived: an honest notice beside the tool's label, or
-/// a silent drop (the label alone, or a note claiming the medium was there).
+/// a silent drop (the label alone, the structured content in the content's place, or a
+/// note claiming the medium was there).
 fn dropped(case: &str, parts: &[&Part]) -> (ToolOutcome, String) {
     let label = label_nonce(case);
     let Some(labelled) = parts.iter().find(|p| p.carries(&label)) else {
@@ -238,6 +239,18 @@ fn dropped(case: &str, parts: &[&Part]) -> (ToolOutcome, String) {
                 .into(),
         );
     };
+    let label_line = crate::tool_media::label(case);
+    let has_label_line = |p: &&Part| p.text.as_deref().is_some_and(|t| t.contains(&label_line));
+    if !parts.iter().any(has_label_line) && labelled.text.as_deref().is_some_and(is_structured) {
+        return (
+            ToolOutcome::DroppedSilently,
+            format!(
+                "dropped silently: the tool's structuredContent arrived at {} in place of its \
+                 content (the text and the medium beside it), and nothing told the model",
+                labelled.at
+            ),
+        );
+    }
     let beside = parts
         .iter()
         .filter(|p| p.message == labelled.message && p.kind == PartKind::Text)
@@ -264,6 +277,15 @@ fn dropped(case: &str, parts: &[&Part]) -> (ToolOutcome, String) {
             ),
         ),
     }
+}
+
+/// Whether a text holds a JSON object (after a host's preamble, such as "Output:"):
+/// the serialized structured content, where the tool's label would be a plain line.
+fn is_structured(text: &str) -> bool {
+    text.find('{').is_some_and(|at| {
+        serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(text[at..].trim_end())
+            .is_ok()
+    })
 }
 
 fn sent_media(kind: &str, mime: &str, bytes: &[u8]) -> SentMedia {

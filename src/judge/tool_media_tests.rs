@@ -162,6 +162,14 @@ fn what_was_not_observed_is_blocked() {
         panic!("the tool was never offered")
     };
     assert!(why.contains(TOOL_NAME), "{why}");
+    let mut searched = call(1, None);
+    if let Some(made) = searched.tool_call.as_mut() {
+        made.way = crate::witness::tools::Way::Search { tool: NAME.into() };
+    }
+    let Judged::Blocked(why) = judge(Medium::Png, CASE, &[searched], &called()) else {
+        panic!("a search that never offered the tool")
+    };
+    assert!(why.contains("searched for the tool"), "{why}");
 }
 
 #[test]
@@ -334,5 +342,30 @@ fn a_tool_loaded_through_a_search_is_judged_from_the_call_after_its_own() {
     assert!(
         why.contains("never loaded") && why.contains("call 1"),
         "{why}"
+    );
+}
+
+/// Codex with a model that calls tools directly hands its model the structured content
+/// alone, as a string: the image and the tool's text block are gone.
+#[test]
+fn structured_content_in_place_of_the_content_is_a_silent_drop_named_as_such() {
+    let structured = format!(
+        "Wall time: 0.0057 seconds\nOutput:\n{{\"case\":\"{}\",\"mimeType\":\"image/png\",\"width\":104,\"height\":104}}",
+        crate::tool_media::label_nonce(CASE)
+    );
+    let (alone, said) = outcome(Medium::ImageStructured, json!(structured));
+    assert_eq!(alone, ToolOutcome::DroppedSilently);
+    assert!(
+        said.actual.contains("structuredContent arrived"),
+        "{}",
+        said.actual
+    );
+    let beside = json!([text(&label(CASE)), text(&structured)]);
+    let (labelled, said) = outcome(Medium::ImageStructured, beside);
+    assert_eq!(labelled, ToolOutcome::DroppedSilently);
+    assert!(
+        said.actual.contains("the tool's text arrived"),
+        "the label arrived too: {}",
+        said.actual
     );
 }

@@ -24,7 +24,7 @@ use base64::engine::general_purpose::STANDARD;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation,
     ListToolsResult, PaginatedRequestParams, ResourceContents, ServerCapabilities, ServerConfig,
-    Tool,
+    Tool, ToolAnnotations,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -148,7 +148,7 @@ fn write_new(folder: &Path, name: &str, bytes: &[u8]) -> std::io::Result<()> {
 }
 
 /// The tool as `tools/list` describes it: no `outputSchema`, since not every result
-/// carries `structuredContent`.
+/// carries `structuredContent`; annotated read-only and closed-world.
 pub fn tool() -> Tool {
     let names: Vec<&str> = Medium::ALL.iter().map(|m| m.name()).collect();
     let schema = json!({
@@ -167,6 +167,16 @@ pub fn tool() -> Tool {
         TOOL_NAME,
         "Returns a test medium (an image, a sound, a document, a link or text) for an mmconform case. Call it with the case and medium the prompt names, then describe what it returned.",
         schema,
+    )
+    // Honest hints (it changes nothing the agent's user sees: a resource link's file is
+    // written in the server's own temporary folder), which let an agent whose policy
+    // asks before a tool with side effects run this one without asking.
+    .with_annotations(
+        ToolAnnotations::new()
+            .read_only(true)
+            .destructive(false)
+            .idempotent(true)
+            .open_world(false),
     )
 }
 

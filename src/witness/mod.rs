@@ -26,6 +26,7 @@
 //! `answer.rs` (what every wire's answer says, and the dispatch to each wire's).
 
 mod answer;
+mod base64_text;
 mod body;
 mod bytes;
 pub mod case;

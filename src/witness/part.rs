@@ -39,12 +39,17 @@ impl TextBudget {
 }
 
 /// Records `text` as the part's text: kept (bounded), measured, and scanned whole for
-/// stamps.
+/// stamps, those of media written into it as base64 characters included.
 pub fn text(part: &mut Part, text: &str, budget: &mut TextBudget) {
     part.source = Some(SourceKind::Text);
     part.text = Some(budget.keep(text));
     part.text_bytes = Some(text.len() as u64);
     part.stamps = mmconform_media::find_stamps(text.as_bytes());
+    for stamp in super::base64_text::stamps(text) {
+        if !part.stamps.contains(&stamp) {
+            part.stamps.push(stamp);
+        }
+    }
 }
 
 /// A plain-text document (Anthropic `source.type: text`): text, and bytes like media.

@@ -271,3 +271,71 @@ async fn a_tool_media_case_gets_one_tool_call_then_text_and_the_result_is_record
     assert!(calls[2].carries(medium));
     assert!(!calls[0].carries(medium));
 }
+
+/// A streamed Responses request of a tool-media case, as Codex sends one: its tools,
+/// then `extra` input items after the prompt.
+fn codex_body(tools: Value, extra: Vec<Value>) -> String {
+    let directive = crate::tool_media::Directive::text("0123456789abcdef-c6", "png");
+    let mut input = vec![json!({"type": "message", "role": "user", "content": [
+        {"type": "input_text", "text": format!("Call the tool. {directive}")}]})];
+    input.extend(extra);
+    json!({"model": "gpt-test", "stream": true, "tools": tools, "input": input}).to_string()
+}
+
+#[tokio::test]
+async fn the_responses_route_searches_for_a_deferred_tool_and_runs_code_mode() {
+    let w = start().await;
+    let url = format!("{}/responses", w.base_url());
+    let search =
+        json!([{"type": "tool_search", "execution": "client", "description": "Tool discovery"}]);
+    let (_, kind, streamed) = post(&url, codex_body(search.clone(), vec![])).await;
+    assert!(kind.starts_with("text/event-stream"));
+    assert!(
+        streamed.contains(r#""type":"tool_search_call""#),
+        "{streamed}"
+    );
+    assert!(
+        streamed.contains(r#""query":"mmconform_tool_media""#),
+        "{streamed}"
+    );
+
+    let found = vec![
+        json!({"type": "tool_search_call", "call_id": "call_mmconform_1", "execution": "client",
+            "arguments": {"query": "mmconform_tool_media"}}),
+        json!({"type": "tool_search_output", "call_id": "call_mmconform_1", "execution": "client",
+            "tools": [{"type": "namespace", "name": "mcp__mmconform", "tools": [
+                {"type": "function", "name": "mmconform_tool_media", "defer_loading": true}]}]}),
+    ];
+    let (_, _, streamed) = post(&url, codex_body(search, found)).await;
+    assert!(streamed.contains(r#""type":"function_call""#), "{streamed}");
+    assert!(
+        streamed.contains(r#""namespace":"mcp__mmconform""#),
+        "{streamed}"
+    );
+
+    let exec = json!([{"type": "custom", "name": "exec",
+        "description": "Run JavaScript. All nested tools are on the global `tools` object, e.g. `await tools.exec_command(...)`; `ALL_TOOLS` lists them."}]);
+    let (_, _, streamed) = post(&url, codex_body(exec.clone(), vec![])).await;
+    assert!(
+        streamed.contains("event: response.custom_tool_call_input.delta"),
+        "{streamed}"
+    );
+    let medium = "0123456789abcdef-p6";
+    let ran = vec![
+        json!({"type": "custom_tool_call", "call_id": "call_mmconform_4", "name": "exec",
+            "input": "await tools.mcp__mmconform__mmconform_tool_media({})"}),
+        json!({"type": "custom_tool_call_output", "call_id": "call_mmconform_4", "output": [
+            {"type": "input_text", "text": "Script completed"},
+            {"type": "input_image", "image_url": format!("data:image/png;base64,{}", png(medium))}]}),
+    ];
+    let (_, _, streamed) = post(&url, codex_body(exec, ran)).await;
+    assert!(
+        streamed.contains(r#""type":"message""#),
+        "text at last: {streamed}"
+    );
+    let calls = w.calls_since(0);
+    assert_eq!(calls.len(), 4);
+    assert!(!calls[0].tool_call.as_ref().unwrap().calls_the_tool());
+    assert!(calls[1].tool_call.as_ref().unwrap().calls_the_tool());
+    assert!(calls[3].tool_call.is_none() && calls[3].carries(medium));
+}

@@ -33,7 +33,8 @@ pub fn tool_call_events(seq: u64, model: &str, call: &ToolCallMade) -> String {
 /// its schema requires both).
 fn input(call: &ToolCallMade) -> Value {
     match &call.way {
-        Way::Direct => call.arguments(),
+        // Code mode is a Responses way; the Messages wire never decides on it.
+        Way::Direct | Way::CodeMode { .. } => call.arguments(),
         Way::Search { tool } => json!({"query": format!("select:{tool}"), "max_results": 1}),
     }
 }

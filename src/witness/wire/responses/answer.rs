@@ -4,63 +4,102 @@
 //! waiting for it does not hang). Errors use the OpenAI envelope (`answer::error`).
 
 use crate::wire::responses::{EVENTS, part};
-use crate::witness::tools::ToolCallMade;
+use crate::witness::tools::{ToolCallMade, Way};
 use serde_json::{Value, json};
 
-/// A completed `response` whose one output item calls the tool.
+/// A completed `response` whose one output item calls the tool (or its search, or
+/// code mode).
 pub fn tool_call(seq: u64, model: &str, call: &ToolCallMade) -> Value {
     let mut out = response(seq, model, "", true);
-    out["output"] = json!([function_call(
-        seq,
-        call,
-        &call.arguments().to_string(),
-        true
-    )]);
+    out["output"] = json!([call_item(seq, call, true)]);
     out
 }
 
-/// The `function_call` item; in progress with empty arguments, or done.
-fn function_call(seq: u64, call: &ToolCallMade, arguments: &str, done: bool) -> Value {
-    json!({"type": "function_call", "id": format!("fc_mmconform_{seq}"), "call_id": call.id,
-        "name": call.name, "arguments": arguments,
-        "status": if done { "completed" } else { "in_progress" }})
+/// The output item, by the way the call reaches the tool: a `function_call` (naming
+/// its `namespace` when the tool was declared in one), a `tool_search_call` run by the
+/// client, or a `custom_tool_call` whose input is code. In progress, an item has empty
+/// arguments (or input); done, the whole of them.
+fn call_item(seq: u64, call: &ToolCallMade, done: bool) -> Value {
+    let status = if done { "completed" } else { "in_progress" };
+    let input = if done { payload(call) } else { String::new() };
+    let mut item = match &call.way {
+        Way::Direct => {
+            let mut item = json!({"type": "function_call", "id": format!("fc_mmconform_{seq}"),
+                "call_id": call.id, "name": call.name, "arguments": input});
+            if let Some(namespace) = &call.namespace {
+                item["namespace"] = json!(namespace);
+            }
+            item
+        }
+        Way::Search { .. } => {
+            json!({"type": "tool_search_call", "id": format!("ts_mmconform_{seq}"),
+            "call_id": call.id, "execution": "client",
+            "arguments": if done { call.search_arguments() } else { json!({}) }})
+        }
+        Way::CodeMode { .. } => json!({"type": "custom_tool_call",
+            "id": format!("ctc_mmconform_{seq}"), "call_id": call.id, "name": call.name,
+            "input": input}),
+    };
+    item["status"] = json!(status);
+    item
 }
 
-/// The same call streamed: the item added with empty arguments, the arguments in one
-/// delta and their done, the item done, and `response.completed` repeating it.
+/// What the call's deltas carry: a function call's arguments, code mode's code (a
+/// search has none: its arguments arrive with the item).
+fn payload(call: &ToolCallMade) -> String {
+    match &call.way {
+        Way::Direct => call.arguments().to_string(),
+        Way::Search { .. } => String::new(),
+        Way::CodeMode { .. } => call.code().unwrap_or_default(),
+    }
+}
+
+/// The same call streamed: the item added (empty arguments), the arguments in one delta
+/// and their done (`function_call_arguments` or `custom_tool_call_input`; none for a
+/// search), the item done, and `response.completed` repeating it.
 pub fn tool_call_events(seq: u64, model: &str, call: &ToolCallMade) -> Vec<(&'static str, Value)> {
-    let arguments = call.arguments().to_string();
-    let item_id = format!("fc_mmconform_{seq}");
+    let input = payload(call);
+    let item_id = call_item(seq, call, false)["id"].clone();
     let mut pending = response(seq, model, "", false);
     pending["output"] = json!([]);
-    let data = [
+    let mut data = vec![
         ("response.created", json!({"response": pending.clone()})),
         ("response.in_progress", json!({"response": pending})),
         (
             "response.output_item.added",
-            json!({"output_index": 0,
-            "item": function_call(seq, call, "", false)}),
-        ),
-        (
-            "response.function_call_arguments.delta",
-            json!({"item_id": item_id,
-            "output_index": 0, "delta": arguments}),
-        ),
-        (
-            "response.function_call_arguments.done",
-            json!({"item_id": item_id,
-            "output_index": 0, "arguments": arguments}),
-        ),
-        (
-            "response.output_item.done",
-            json!({"output_index": 0,
-            "item": function_call(seq, call, &arguments, true)}),
-        ),
-        (
-            crate::wire::responses::COMPLETED,
-            json!({"response": tool_call(seq, model, call)}),
+            json!({"output_index": 0, "item": call_item(seq, call, false)}),
         ),
     ];
+    let (delta, done, field) = match call.way {
+        Way::Direct => (
+            "response.function_call_arguments.delta",
+            "response.function_call_arguments.done",
+            "arguments",
+        ),
+        Way::CodeMode { .. } => (
+            "response.custom_tool_call_input.delta",
+            "response.custom_tool_call_input.done",
+            "input",
+        ),
+        Way::Search { .. } => ("", "", ""),
+    };
+    if !delta.is_empty() {
+        data.push((
+            delta,
+            json!({"item_id": item_id, "output_index": 0, "delta": input}),
+        ));
+        let mut last = json!({"item_id": item_id, "output_index": 0});
+        last[field] = json!(input);
+        data.push((done, last));
+    }
+    data.push((
+        "response.output_item.done",
+        json!({"output_index": 0, "item": call_item(seq, call, true)}),
+    ));
+    data.push((
+        crate::wire::responses::COMPLETED,
+        json!({"response": tool_call(seq, model, call)}),
+    ));
     data.into_iter()
         .enumerate()
         .map(|(n, (name, mut data))| {
@@ -193,6 +232,74 @@ mod tests {
             events[6].1["response"]["output"][0]["name"],
             "mmconform_tool_media"
         );
+    }
+
+    fn names(events: &[(&'static str, Value)]) -> Vec<&'static str> {
+        events.iter().map(|(n, _)| *n).collect()
+    }
+
+    #[test]
+    fn a_namespaced_call_names_its_namespace() {
+        let mut call = ToolCallMade::direct("call_mmconform_2", "mmconform_tool_media", "c", "png");
+        call.namespace = Some("mcp__mmconform".into());
+        let item = &tool_call(2, "gpt", &call)["output"][0];
+        assert_eq!(item["namespace"], "mcp__mmconform");
+        assert_eq!(item["name"], "mmconform_tool_media");
+    }
+
+    #[test]
+    fn a_search_is_a_client_tool_search_call_whose_arguments_come_with_the_item() {
+        let mut call = ToolCallMade::direct("call_mmconform_1", "tool_search", "c", "png");
+        call.way = Way::Search {
+            tool: "mmconform_tool_media".into(),
+        };
+        let item = &tool_call(1, "gpt", &call)["output"][0];
+        assert_eq!(item["type"], "tool_search_call");
+        assert_eq!(item["execution"], "client");
+        assert_eq!(item["call_id"], "call_mmconform_1");
+        assert_eq!(item["arguments"]["query"], "mmconform_tool_media");
+        let events = tool_call_events(1, "gpt", &call);
+        assert_eq!(
+            names(&events),
+            [
+                "response.created",
+                "response.in_progress",
+                "response.output_item.added",
+                "response.output_item.done",
+                "response.completed"
+            ]
+        );
+        assert_eq!(events[3].1["item"], *item);
+    }
+
+    #[test]
+    fn code_mode_is_a_custom_call_whose_input_is_code_calling_the_tool() {
+        let mut call = ToolCallMade::direct("call_mmconform_3", "exec", "c", "wav");
+        call.way = Way::CodeMode {
+            tool: "mcp__mmconform__mmconform_tool_media".into(),
+        };
+        let item = &tool_call(3, "gpt", &call)["output"][0];
+        assert_eq!(item["type"], "custom_tool_call");
+        assert_eq!(item["name"], "exec");
+        let code = item["input"].as_str().unwrap();
+        assert!(
+            code.contains(r#""mcp__mmconform__mmconform_tool_media""#),
+            "{code}"
+        );
+        assert!(code.contains("image(block)"), "{code}");
+        assert!(code.contains(r#""medium":"wav""#), "{code}");
+        let events = tool_call_events(3, "gpt", &call);
+        assert_eq!(
+            names(&events)[3..5],
+            [
+                "response.custom_tool_call_input.delta",
+                "response.custom_tool_call_input.done"
+            ]
+        );
+        assert_eq!(events[2].1["item"]["input"], "");
+        assert_eq!(events[3].1["delta"], code);
+        assert_eq!(events[4].1["input"], code);
+        assert_eq!(events[5].1["item"], *item);
     }
 
     #[test]

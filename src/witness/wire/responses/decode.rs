@@ -1,8 +1,9 @@
 //! A Responses request body to the parts of a call: `instructions`, then each `input`
 //! item. Message items are decoded part by part; every other item is recorded by its
 //! type (a reasoning item, a function call) and judged by no rule, except that the
-//! parts of a `function_call_output` given as a list are decoded too: a host may hand
-//! tool output, images included, to its model that way.
+//! output of a `function_call_output` or `custom_tool_call_output` (a code-mode call's)
+//! is decoded too, a list part by part or a string as one text: a host hands tool
+//! output, images included, to its model that way.
 
 use crate::wire::responses::{DETAILS, form, part as part_type};
 use crate::witness::decode::Collector;
@@ -82,10 +83,16 @@ fn decode_item(index: usize, item: &Value, c: &mut Collector) {
     let mut part = Part::new(Some(index), kind, 0, at.clone());
     part.wire_form = format!("responses.{}", cut(kind, 64));
     c.part(part);
-    if kind == "function_call_output"
-        && let Some(Value::Array(parts)) = item.get("output")
-    {
-        decode_parts(index, "tool", &format!("{at}/output"), parts, c);
+    if matches!(kind, "function_call_output" | "custom_tool_call_output") {
+        let at = format!("{at}/output");
+        match item.get("output") {
+            Some(Value::Array(parts)) => decode_parts(index, "tool", &at, parts, c),
+            Some(Value::String(text)) => {
+                let part = string_part(Some(index), "tool", at, text, &mut c.budget);
+                c.part(part);
+            }
+            _ => {}
+        }
     }
 }
 

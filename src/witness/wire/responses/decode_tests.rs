@@ -162,3 +162,34 @@ fn tool_output_parts_are_decoded_and_references_kept_without_bytes() {
     assert_eq!(call.parts[2].source, Some(SourceKind::FileId));
     assert_eq!(call.parts[3].source, Some(SourceKind::Url));
 }
+
+/// A code-mode call's output (a list, as its `image()` helper makes it) and a function
+/// call's output given as a string (one text, where a host put structured content).
+#[test]
+fn custom_tool_call_output_and_string_outputs_are_decoded() {
+    let png = b64("image/png", "t-p1");
+    let body = json!({"input": [
+        {"type": "custom_tool_call_output", "call_id": "c1", "output": [
+            {"type": "input_text", "text": "Script completed\nWall time 0.1 seconds\nOutput:\n"},
+            input_image(Source::Data(&format!("data:image/png;base64,{png}")), Some("high")),
+        ]},
+        {"type": "function_call_output", "call_id": "c2",
+         "output": "Wall time: 0.0057 seconds\nOutput:\n{\"case\":\"t-c1-t\",\"width\":104}"},
+    ]});
+    let call = decode(&body);
+    assert!(codes(&call).is_empty(), "{:?}", codes(&call));
+    let image = call
+        .parts
+        .iter()
+        .find(|p| p.at == "/input/0/output/1")
+        .unwrap();
+    assert_eq!(image.stamps, ["t-p1"]);
+    assert_eq!(image.role, "tool");
+    let text = call
+        .parts
+        .iter()
+        .find(|p| p.at == "/input/1/output")
+        .unwrap();
+    assert_eq!(text.kind, PartKind::Text);
+    assert!(text.text.as_deref().unwrap().contains("t-c1-t"));
+}

@@ -1,8 +1,14 @@
 //! What a Responses request says about the tool-media tool (`crate::witness::tools`):
 //! a `function` tool's `name` declares it, at the top of `tools`, inside a `namespace`
-//! tool's `tools`, or in a `tool_search_output` input item's `tools` (a client-run tool
-//! search); a user `message` item's text may carry the directive (or `input` as a
-//! string); a `function_call` item says the history already called it.
+//! tool's `tools` (the call then names the namespace), or in a `tool_search_output`
+//! input item's `tools` (the output of a client-run tool search) or an
+//! `additional_tools` input item's (where some hosts declare them); a `tool_search` tool
+//! run by the client (`execution: "client"`) offers a search for deferred tools, and a
+//! `custom` tool whose description says its code reaches the other tools offers code
+//! mode (its input is JavaScript calling the tool); a user `message` item's text may carry the directive
+//! (or `input` as a string); a `function_call` item naming the tool, or a
+//! `custom_tool_call` whose code does, says the history already called it, and a
+//! `tool_search_call` item that it already searched.
 
 use crate::witness::tools::ToolTurn;
 use serde_json::{Map, Value};
@@ -15,12 +21,22 @@ pub fn read(object: &Map<String, Value>) -> ToolTurn {
     }
     for item in array(object.get("input")) {
         match item.get("type").and_then(Value::as_str) {
-            Some("function_call" | "custom_tool_call") => {
+            Some("function_call") => {
                 if let Some(name) = item.get("name").and_then(Value::as_str) {
                     turn.saw_call(name);
                 }
             }
-            Some("tool_search_output") => declare_all(&mut turn, array(item.get("tools"))),
+            Some("custom_tool_call") => {
+                for field in ["name", "input"] {
+                    if let Some(text) = item.get(field).and_then(Value::as_str) {
+                        turn.saw_call(text);
+                    }
+                }
+            }
+            Some("tool_search_call") => turn.searched = true,
+            Some("tool_search_output" | "additional_tools") => {
+                declare_all(&mut turn, array(item.get("tools")))
+            }
             Some("message") | None if item.get("role").and_then(Value::as_str) == Some("user") => {
                 match item.get("content") {
                     Some(Value::String(text)) => turn.read_user_text(text),
@@ -37,15 +53,33 @@ pub fn read(object: &Map<String, Value>) -> ToolTurn {
     turn
 }
 
-/// Declares each named tool, and those a namespace holds.
+/// Declares each named tool, and those a namespace holds; notes a client-run search
+/// and a code-mode tool.
 fn declare_all(turn: &mut ToolTurn, tools: &[Value]) {
     for tool in tools {
-        if let Some(name) = tool.get("name").and_then(Value::as_str) {
-            turn.declare(name);
+        declare_one(turn, None, tool);
+    }
+}
+
+fn declare_one(turn: &mut ToolTurn, namespace: Option<&str>, tool: &Value) {
+    let field = |name: &str| tool.get(name).and_then(Value::as_str);
+    match field("type") {
+        Some("tool_search") if field("execution") == Some("client") => {
+            turn.search.get_or_insert_with(|| "tool_search".into());
         }
-        for inner in array(tool.get("tools")) {
-            if let Some(name) = inner.get("name").and_then(Value::as_str) {
-                turn.declare(name);
+        Some("custom") => {
+            if let (Some(name), Some(listing)) = (field("name"), field("description")) {
+                turn.offer_code_mode(name, listing);
+            }
+        }
+        Some("namespace") if namespace.is_none() => {
+            for inner in array(tool.get("tools")) {
+                declare_one(turn, field("name"), inner);
+            }
+        }
+        _ => {
+            if let Some(name) = field("name") {
+                turn.declare_in(namespace, name);
             }
         }
     }
@@ -56,29 +90,5 @@ fn array(value: Option<&Value>) -> &[Value] {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    #[test]
-    fn reads_namespaces_tool_search_output_the_directive_and_the_history() {
-        let mut body = json!({
-            "tools": [{"type": "namespace", "name": "mcp__mmconform", "tools": [
-                {"type": "function", "name": "mmconform_tool_media"}]}],
-            "input": [{"type": "message", "role": "user", "content": [
-                {"type": "input_text", "text": "[mmconform tool-media case=a-c1 medium=png]"}]}]
-        });
-        let turn = read(body.as_object().unwrap());
-        assert_eq!(turn.declared.as_deref(), Some("mmconform_tool_media"));
-        assert!(turn.directive.is_some() && !turn.called);
-        let searched = json!({"input": [{"type": "tool_search_output", "tools": [
-            {"type": "function", "name": "mcp__mmconform__mmconform_tool_media"}]}]});
-        assert!(read(searched.as_object().unwrap()).declared.is_some());
-        body["input"]
-            .as_array_mut()
-            .unwrap()
-            .push(json!({"type": "function_call",
-            "call_id": "c", "name": "mmconform_tool_media", "arguments": "{}"}));
-        assert!(read(body.as_object().unwrap()).called);
-    }
-}
+#[path = "tools_tests.rs"]
+mod tests;
