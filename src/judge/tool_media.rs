@@ -83,7 +83,11 @@ pub enum Judged {
 /// Judges case `case` (its nonce), whose tool returned `medium`, from the model calls
 /// recorded for the run (any order) and the server's log.
 pub fn judge(medium: Medium, case: &str, calls: &[ModelCall], log: &ServerLog) -> Judged {
-    let mut ours: Vec<&ModelCall> = calls.iter().filter(|c| c.carries(case)).collect();
+    // A token count (Gemini's `:countTokens`) is no model reading anything.
+    let mut ours: Vec<&ModelCall> = calls
+        .iter()
+        .filter(|c| c.wire.reads() && c.carries(case))
+        .collect();
     ours.sort_by_key(|c| c.seq);
     if ours.is_empty() {
         return Judged::Blocked("the agent never called its model with the case's prompt".into());

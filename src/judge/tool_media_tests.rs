@@ -319,3 +319,37 @@ fn audio_stripped_with_a_notice_in_a_gemini_function_response_warns() {
         other => panic!("{other:?}"),
     }
 }
+
+/// Gemini CLI counts a turn's tokens before it sends it: a `:countTokens` call that
+/// carries the image is no model seeing it, and no model call carrying the turn on.
+#[test]
+fn a_token_count_is_never_the_model_reading_the_medium() {
+    let bytes = medium_bytes(Medium::Png);
+    let name = "mcp_mmconform_mmconform_tool_media";
+    let response = json!({"functionResponse": {"name": name, "response": {"output": label(CASE)}}});
+    let image = json!({"inlineData": {"mimeType": "image/png", "data": STANDARD.encode(&bytes)}});
+    let [asked, with_image] = gemini_calls("png", json!([response, image]));
+    let [_, without] = gemini_calls("png", json!([response]));
+    let count = |call: &ModelCall, seq| {
+        let mut call = call.clone();
+        call.wire = Wire::GeminiCountTokens;
+        call.seq = seq;
+        call
+    };
+    let mut last = without.clone();
+    last.seq = 3;
+    let calls = [asked.clone(), count(&with_image, 2), last];
+    assert_eq!(
+        judge(Medium::Png, CASE, &calls, &called()),
+        judge(Medium::Png, CASE, &[asked.clone(), without], &called())
+    );
+    match judge(Medium::Png, CASE, &calls, &called()) {
+        Judged::Assertion(ToolOutcome::DroppedSilently, _) => {}
+        other => panic!("{other:?}"),
+    }
+    let calls = [asked, count(&with_image, 2)];
+    match judge(Medium::Png, CASE, &calls, &called()) {
+        Judged::Assertion(ToolOutcome::TurnBroken, _) => {}
+        other => panic!("{other:?}"),
+    }
+}
