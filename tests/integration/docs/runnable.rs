@@ -9,8 +9,10 @@
 //!   directory first (a project file, a claims file), so the commands after it read it.
 
 use super::{markdown_files, read, shown};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 /// One step of a page: a file to write or a command to run.
@@ -186,41 +188,69 @@ fn tail(text: &str) -> String {
 
 #[test]
 fn every_runnable_command_in_the_docs_exits_as_it_says() {
-    let mut ran = 0;
-    let mut failures = Vec::new();
-    for page in markdown_files() {
-        let steps = steps(&read(&page));
-        if steps.is_empty() {
-            continue;
-        }
-        let dir = tempfile::tempdir().unwrap();
-        for step in steps {
-            match step {
-                Step::File { name, text } => {
-                    let path = dir.path().join(&name);
-                    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-                    std::fs::write(path, text).unwrap();
+    let pages: Vec<(PathBuf, Vec<Step>)> = markdown_files()
+        .into_iter()
+        .map(|page| {
+            let steps = steps(&read(&page));
+            (page, steps)
+        })
+        .filter(|(_, steps)| !steps.is_empty())
+        .collect();
+    // Pages are independent (each has its own scratch directory) and their commands
+    // mostly wait on timeouts and hosts, so a few pages run at once; a page's own
+    // commands run in order.
+    let next = AtomicUsize::new(0);
+    let results = Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..PAGES_AT_ONCE {
+            scope.spawn(|| {
+                while let Some((page, steps)) = pages.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    let ran = run_page(page, steps);
+                    results.lock().unwrap().push(ran);
                 }
-                Step::Command {
-                    line,
-                    command,
-                    exit,
-                } => {
-                    ran += 1;
-                    let (code, output) = run(dir.path(), &command);
-                    if code != Some(exit) {
-                        failures.push(format!(
-                            "{}:{line}: `{command}` exited {code:?}, the page says {exit}\n{}",
-                            shown(&page),
-                            tail(&output)
-                        ));
-                    }
+            });
+        }
+    });
+    let results = results.into_inner().unwrap();
+    let ran: usize = results.iter().map(|(ran, _)| ran).sum();
+    let failures: Vec<String> = results.into_iter().flat_map(|(_, f)| f).collect();
+    assert!(ran >= 20, "only {ran} runnable commands found in the docs");
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// How many pages run their commands at the same time.
+const PAGES_AT_ONCE: usize = 3;
+
+/// Runs one page's steps in its own scratch directory: how many commands ran, and what
+/// went wrong.
+fn run_page(page: &Path, steps: &[Step]) -> (usize, Vec<String>) {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut ran, mut failures) = (0, Vec::new());
+    for step in steps {
+        match step {
+            Step::File { name, text } => {
+                let path = dir.path().join(name);
+                std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+                std::fs::write(path, text).unwrap();
+            }
+            Step::Command {
+                line,
+                command,
+                exit,
+            } => {
+                ran += 1;
+                let (code, output) = run(dir.path(), command);
+                if code != Some(*exit) {
+                    failures.push(format!(
+                        "{}:{line}: `{command}` exited {code:?}, the page says {exit}\n{}",
+                        shown(page),
+                        tail(&output)
+                    ));
                 }
             }
         }
     }
-    assert!(ran >= 20, "only {ran} runnable commands found in the docs");
-    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    (ran, failures)
 }
 
 #[test]

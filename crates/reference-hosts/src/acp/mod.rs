@@ -23,8 +23,12 @@ use std::time::Duration;
 use tokio::sync::{Notify, mpsc};
 
 /// How long a turn "thinks" after its first update before calling its model: the
-/// window in which `session/cancel` finds it under way.
-pub const THINK: Duration = Duration::from_millis(200);
+/// window in which `session/cancel` finds it under way. A client cancels when it reads
+/// that update: a few milliseconds later on a quiet machine, tens on a loaded one (at
+/// 50 ms, 1 of 20 concurrent cancellations at a load average of 25 came too late).
+/// Every other turn pays the window, and turns run one at a time, so it is no longer
+/// than that needs (it was 200 ms: a reference run took 5.6 s, at 100 ms 2.7 s).
+pub const THINK: Duration = Duration::from_millis(100);
 
 /// The authentication method whose `_meta.gateway.baseUrl` names the model's base URL
 /// (as Gemini CLI's "gateway" does); the agent needs no authentication otherwise.

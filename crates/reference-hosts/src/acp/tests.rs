@@ -10,7 +10,8 @@ async fn exchange(config: AcpConfig, requests: &[Value]) -> (Vec<Value>, i32) {
     for r in requests {
         tx.send(r.to_string()).await.unwrap();
     }
-    tokio::time::sleep(THINK * 3).await;
+    // Room for every turn to end (THINK and the agent's own work), with a margin for load.
+    tokio::time::sleep(THINK * 3 + Duration::from_millis(450)).await;
     drop(tx);
     let code = agent.await.unwrap();
     let lines = out
