@@ -47,6 +47,10 @@ const NOTICE_WORDS: [&str; 12] = [
     "not included",
 ];
 
+/// Words by which a note claims the medium was handed over: with no medium in the
+/// call, a claim the model is misled by (named in the verdict; still a silent drop).
+const CLAIM_WORDS: [&str; 3] = ["provided the following", "[image:", "attached"];
+
 /// What became of the medium.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ToolOutcome {
@@ -79,7 +83,11 @@ pub enum Judged {
 /// Judges case `case` (its nonce), whose tool returned `medium`, from the model calls
 /// recorded for the run (any order) and the server's log.
 pub fn judge(medium: Medium, case: &str, calls: &[ModelCall], log: &ServerLog) -> Judged {
-    let mut ours: Vec<&ModelCall> = calls.iter().filter(|c| c.carries(case)).collect();
+    // A token count (Gemini's `:countTokens`) is no model reading anything.
+    let mut ours: Vec<&ModelCall> = calls
+        .iter()
+        .filter(|c| c.wire.reads() && c.carries(case))
+        .collect();
     ours.sort_by_key(|c| c.seq);
     if ours.is_empty() {
         return Judged::Blocked("the agent never called its model with the case's prompt".into());
@@ -229,19 +237,31 @@ fn dropped(case: &str, parts: &[&Part]) -> (ToolOutcome, String) {
         .filter(|p| p.message == labelled.message && p.kind == PartKind::Text)
         .filter_map(|p| p.text.as_deref());
     let mut notice = None;
+    let mut claim = None;
     for text in beside {
         let lower = text.to_lowercase();
         if let Some(word) = NOTICE_WORDS.iter().find(|w| lower.contains(*w)) {
             notice = Some(format!("{word:?} in {:?}", cut(text, 120)));
             break;
         }
+        if let Some(word) = CLAIM_WORDS.iter().find(|w| lower.contains(*w)) {
+            claim.get_or_insert_with(|| format!("{word:?} in {:?}", cut(text, 200)));
+        }
     }
-    match notice {
-        Some(notice) => (
+    match (notice, claim) {
+        (Some(notice), _) => (
             ToolOutcome::DroppedWithNotice,
             format!("dropped with a notice: the tool's text arrived without its medium ({notice})"),
         ),
-        None => (
+        (None, Some(claim)) => (
+            ToolOutcome::DroppedSilently,
+            format!(
+                "dropped silently: the tool's text arrived at {} without its medium, with a note \
+                 claiming it was provided ({claim})",
+                labelled.at
+            ),
+        ),
+        (None, None) => (
             ToolOutcome::DroppedSilently,
             format!(
                 "dropped silently: the tool's text arrived at {} without its medium, and nothing \
