@@ -96,6 +96,29 @@ fn a_missing_image_is_a_silent_drop_unless_the_host_says_so() {
     assert_eq!(o, ToolOutcome::DroppedSilently, "no label, no medium");
 }
 
+/// A note standing for the medium (what it was, or where it went) is the medium
+/// converted to text (issue 34: "a note, a path"), a warning; a note that claims the
+/// medium was provided stays a silent drop.
+#[test]
+fn a_note_or_a_path_in_place_of_the_medium_is_converted_to_text() {
+    for note in [
+        "[audio: audio/wav]",
+        "[Image: screenshot.png]",
+        "The image was saved to /tmp/agent/tool-1.png",
+    ] {
+        let (o, a) = outcome(Medium::Wav, json!([text(&label(CASE)), text(note)]));
+        assert_eq!(o, ToolOutcome::ConvertedToText, "{note}: {}", a.actual);
+        assert_eq!((a.passed, a.level), (false, Some(Level::Should)), "{note}");
+        assert!(a.actual.contains("a note standing for"), "{}", a.actual);
+    }
+    let claim = json!([
+        text(&label(CASE)),
+        text("[Image: provided the following image data]")
+    ]);
+    let (o, a) = outcome(Medium::Png, claim);
+    assert_eq!(o, ToolOutcome::DroppedSilently, "{}", a.actual);
+    assert!(a.actual.contains("claiming"), "{}", a.actual);
+}
 #[test]
 fn the_medium_as_text_is_converted_and_text_media_are_intact_as_text() {
     let nonce = medium_nonce(CASE);

@@ -60,7 +60,7 @@ const ROWS: &[Row] = &[
     ("drops-tool-images", TOOLS, "acp.tool-media.png", MUST),
     ("drops-tool-images-with-structured", TOOLS, "acp.tool-media.image-structured", MUST),
     ("claims-tool-image", TOOLS, "acp.tool-media.jpeg", MUST),
-    ("tool-audio-as-note", TOOLS, "acp.tool-media.wav", MUST),
+    ("tool-audio-as-note", TOOLS, "acp.tool-media.wav", SHOULD),
     ("drops-tool-blobs", TOOLS, "acp.tool-media.pdf-blob", MUST),
     ("drops-tool-results", TOOLS, "acp.tool-media.text-only", MUST),
 ];

@@ -78,7 +78,7 @@ const ROWS: &[Row] = &[
     ("drops-tool-images", TOOLS, "agentruntime.tool-media.png", MUST),
     ("drops-tool-images-with-structured", TOOLS, "agentruntime.tool-media.image-structured", MUST),
     ("claims-tool-image", TOOLS, "agentruntime.tool-media.jpeg", MUST),
-    ("tool-audio-as-note", TOOLS, "agentruntime.tool-media.wav", MUST),
+    ("tool-audio-as-note", TOOLS, "agentruntime.tool-media.wav", SHOULD),
     ("drops-tool-blobs", TOOLS, "agentruntime.tool-media.pdf-blob", MUST),
     ("drops-tool-results", TOOLS, "agentruntime.tool-media.text-only", MUST),
 ];
