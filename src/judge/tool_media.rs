@@ -9,10 +9,11 @@
 //!   (MUST).
 //! - The medium reached the model: **intact** (same bytes) or **transformed** (the same
 //!   picture or sound by its content stamp, re-encoded or resized; a pass, named).
-//! - Only text carrying the medium's stamp arrived: **converted to text** (SHOULD: a
+//! - Only text carrying the medium's stamp arrived, or a note standing for the medium
+//!   (`[audio: audio/wav]`, "saved to <path>"): **converted to text** (SHOULD: a
 //!   warning naming what arrived).
-//! - Nothing carrying the medium's stamp arrived: **dropped with a notice** when the
-//!   tool's result says so in words (SHOULD), else **dropped silently** (MUST: the
+//! - Nothing carrying or standing for the medium arrived: **dropped with a notice** when
+//!   the tool's result says so in words (SHOULD), else **dropped silently** (MUST: the
 //!   model answers about a tool output it never saw), including a note that claims
 //!   the medium was provided.
 //!
@@ -47,6 +48,29 @@ const NOTICE_WORDS: [&str; 12] = [
     "not included",
 ];
 
+/// Words by which a note claims the medium was handed over: with no medium in the
+/// call, a claim the model is misled by (named in the verdict; still a silent drop).
+const CLAIM_WORDS: [&str; 2] = ["provided the following", "attached"];
+
+/// How a note that stands for the medium begins or says where it went: the model is
+/// told what the medium was, or where to find it, in text (issue 34's "a note, a
+/// path"). Checked after the notice and the claim words, so "[Image: provided the
+/// following image data]" stays a claim.
+const NOTE_MARKS: [&str; 12] = [
+    "[image",
+    "[audio",
+    "[file",
+    "[pdf",
+    "[document",
+    "[resource",
+    "[binary",
+    "[attachment",
+    "saved to ",
+    "written to ",
+    "stored at ",
+    "available at ",
+];
+
 /// What became of the medium.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ToolOutcome {
@@ -79,7 +103,11 @@ pub enum Judged {
 /// Judges case `case` (its nonce), whose tool returned `medium`, from the model calls
 /// recorded for the run (any order) and the server's log.
 pub fn judge(medium: Medium, case: &str, calls: &[ModelCall], log: &ServerLog) -> Judged {
-    let mut ours: Vec<&ModelCall> = calls.iter().filter(|c| c.carries(case)).collect();
+    // A token count (Gemini's `:countTokens`) is no model reading anything.
+    let mut ours: Vec<&ModelCall> = calls
+        .iter()
+        .filter(|c| c.wire.reads() && c.carries(case))
+        .collect();
     ours.sort_by_key(|c| c.seq);
     if ours.is_empty() {
         return Judged::Blocked("the agent never called its model with the case's prompt".into());
@@ -227,9 +255,10 @@ fn follow(
     }
 }
 
-/// Nothing carrying the medium arrived: an honest notice beside the tool's label, or
-/// a silent drop (the label alone, the structured content in the content's place, or a
-/// note claiming the medium was there).
+/// Nothing carrying the medium arrived: an honest notice beside the tool's label, a
+/// note standing for the medium (converted to text), or a silent drop (the label alone,
+/// the structured content in the content's place, or a note claiming the medium was
+/// there).
 fn dropped(case: &str, parts: &[&Part]) -> (ToolOutcome, String) {
     let label = label_nonce(case);
     let Some(labelled) = parts.iter().find(|p| p.carries(&label)) else {
@@ -255,20 +284,42 @@ fn dropped(case: &str, parts: &[&Part]) -> (ToolOutcome, String) {
         .iter()
         .filter(|p| p.message == labelled.message && p.kind == PartKind::Text)
         .filter_map(|p| p.text.as_deref());
-    let mut notice = None;
+    let (mut notice, mut claim, mut note) = (None, None, None);
     for text in beside {
         let lower = text.to_lowercase();
-        if let Some(word) = NOTICE_WORDS.iter().find(|w| lower.contains(*w)) {
-            notice = Some(format!("{word:?} in {:?}", cut(text, 120)));
+        let found = |words: &[&str]| {
+            let word = words.iter().find(|w| lower.contains(*w))?;
+            Some(format!("{word:?} in {:?}", cut(text, 200)))
+        };
+        if let Some(found) = found(&NOTICE_WORDS) {
+            notice = Some(found);
             break;
         }
+        claim = claim.or_else(|| found(&CLAIM_WORDS));
+        note = note.or_else(|| found(&NOTE_MARKS));
     }
-    match notice {
-        Some(notice) => (
+    match (notice, claim, note) {
+        (Some(notice), _, _) => (
             ToolOutcome::DroppedWithNotice,
             format!("dropped with a notice: the tool's text arrived without its medium ({notice})"),
         ),
-        None => (
+        (None, None, Some(note)) => (
+            ToolOutcome::ConvertedToText,
+            format!(
+                "converted to text: the tool's text arrived at {} with a note standing for its \
+                 medium ({note}), and no medium",
+                labelled.at
+            ),
+        ),
+        (None, Some(claim), _) => (
+            ToolOutcome::DroppedSilently,
+            format!(
+                "dropped silently: the tool's text arrived at {} without its medium, with a note \
+                 claiming it was provided ({claim})",
+                labelled.at
+            ),
+        ),
+        (None, None, None) => (
             ToolOutcome::DroppedSilently,
             format!(
                 "dropped silently: the tool's text arrived at {} without its medium, and nothing \

@@ -96,6 +96,29 @@ fn a_missing_image_is_a_silent_drop_unless_the_host_says_so() {
     assert_eq!(o, ToolOutcome::DroppedSilently, "no label, no medium");
 }
 
+/// A note standing for the medium (what it was, or where it went) is the medium
+/// converted to text (issue 34: "a note, a path"), a warning; a note that claims the
+/// medium was provided stays a silent drop.
+#[test]
+fn a_note_or_a_path_in_place_of_the_medium_is_converted_to_text() {
+    for note in [
+        "[audio: audio/wav]",
+        "[Image: screenshot.png]",
+        "The image was saved to /tmp/agent/tool-1.png",
+    ] {
+        let (o, a) = outcome(Medium::Wav, json!([text(&label(CASE)), text(note)]));
+        assert_eq!(o, ToolOutcome::ConvertedToText, "{note}: {}", a.actual);
+        assert_eq!((a.passed, a.level), (false, Some(Level::Should)), "{note}");
+        assert!(a.actual.contains("a note standing for"), "{}", a.actual);
+    }
+    let claim = json!([
+        text(&label(CASE)),
+        text("[Image: provided the following image data]")
+    ]);
+    let (o, a) = outcome(Medium::Png, claim);
+    assert_eq!(o, ToolOutcome::DroppedSilently, "{}", a.actual);
+    assert!(a.actual.contains("claiming"), "{}", a.actual);
+}
 #[test]
 fn the_medium_as_text_is_converted_and_text_media_are_intact_as_text() {
     let nonce = medium_nonce(CASE);
@@ -242,34 +265,45 @@ fn an_image_in_a_responses_function_call_output_is_found() {
     }
 }
 
-#[test]
-fn an_image_beside_a_gemini_function_response_is_found() {
-    let bytes = medium_bytes(Medium::Png);
+/// The two Gemini calls of a case whose tool result came back as `result` (the parts
+/// of the user content after the model's `functionCall`), as Gemini CLI sends them.
+fn gemini_calls(medium: &str, result: Value) -> [ModelCall; 2] {
     let name = "mcp_mmconform_mmconform_tool_media";
-    let body = |result: bool| {
-        let prompt = format!("Use the tool. {}", Directive::text(CASE, "png"));
+    let body = |with_result: bool| {
+        let prompt = format!("Use the tool. {}", Directive::text(CASE, medium));
         let mut contents = vec![json!({"role": "user", "parts": [{"text": prompt}]})];
-        if result {
+        if with_result {
             contents.push(
                 json!({"role": "model", "parts": [{"functionCall": {"name": name, "args": {}}}]}),
             );
-            contents.push(json!({"role": "user", "parts": [
-                {"functionResponse": {"name": name, "response": {"content": label(CASE)}}},
-                {"inlineData": {"mimeType": "image/png", "data": STANDARD.encode(&bytes)}}]}));
+            contents.push(json!({"role": "user", "parts": result}));
         }
         json!({"contents": contents, "tools": [{"functionDeclarations": [{"name": name}]}]})
     };
-    let decode = |seq, result| {
+    let decode = |seq, with_result| {
         decode_call(
             Wire::Gemini,
-            "/v1beta/models/m:generateContent",
-            body(result).to_string().as_bytes(),
+            "/v1beta/models/m:streamGenerateContent",
+            body(with_result).to_string().as_bytes(),
             &Limits::default(),
             seq,
         )
     };
     let calls = [decode(1, false), decode(2, true)];
     assert!(calls[0].tool_call.is_some() && calls[1].tool_call.is_none());
+    calls
+}
+
+#[test]
+fn an_image_beside_a_gemini_function_response_is_found() {
+    let bytes = medium_bytes(Medium::Png);
+    let name = "mcp_mmconform_mmconform_tool_media";
+    let calls = gemini_calls(
+        "png",
+        json!([
+            {"functionResponse": {"name": name, "response": {"content": label(CASE)}}},
+            {"inlineData": {"mimeType": "image/png", "data": STANDARD.encode(&bytes)}}]),
+    );
     match judge(Medium::Png, CASE, &calls, &called()) {
         Judged::Assertion(ToolOutcome::Intact, a) => assert!(a.passed),
         other => panic!("{other:?}"),
@@ -368,4 +402,100 @@ fn structured_content_in_place_of_the_content_is_a_silent_drop_named_as_such() {
         "the label arrived too: {}",
         said.actual
     );
+}
+
+/// Gemini CLI (0.61.0) to a `gemini-3-*` model: the tool's text in `response.output`,
+/// with its own note that the image was provided, and the image inside the function
+/// response's `parts`. The note is true there: intact, not a claim.
+#[test]
+fn an_image_inside_a_gemini_function_response_is_found() {
+    let bytes = medium_bytes(Medium::Png);
+    let name = "mcp_mmconform_mmconform_tool_media";
+    let output = format!(
+        "{}\n[Tool '{name}' provided the following image data with mime-type: image/png]",
+        label(CASE)
+    );
+    let image = json!({"inlineData": {"mimeType": "image/png", "data": STANDARD.encode(&bytes)}});
+    let calls = gemini_calls(
+        "png",
+        json!([{"functionResponse": {"id": "c1", "name": name,
+            "response": {"output": output}, "parts": [image]}}]),
+    );
+    match judge(Medium::Png, CASE, &calls, &called()) {
+        Judged::Assertion(ToolOutcome::Intact, a) => assert!(a.passed, "{}", a.actual),
+        other => panic!("{other:?}"),
+    }
+    // The same note without the image is a claim: a silent drop.
+    let calls = gemini_calls(
+        "png",
+        json!([{"functionResponse": {"name": name, "response": {"output": output}}}]),
+    );
+    match judge(Medium::Png, CASE, &calls, &called()) {
+        Judged::Assertion(ToolOutcome::DroppedSilently, a) => {
+            assert!(
+                !a.passed && a.actual.contains("a note claiming"),
+                "{}",
+                a.actual
+            )
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+/// Gemini CLI (0.61.0) strips audio from a tool's result and says so in the function
+/// response's text: dropped with a notice, which the witness can only tell by reading
+/// `response.output`.
+#[test]
+fn audio_stripped_with_a_notice_in_a_gemini_function_response_warns() {
+    let name = "mcp_mmconform_mmconform_tool_media";
+    let output = format!(
+        "[SYSTEM: Binary content (audio/wav) stripped from response due to protocol \
+         limitations.]\n{}\n[Tool '{name}' provided the following audio data with \
+         mime-type: audio/wav]",
+        label(CASE)
+    );
+    let calls = gemini_calls(
+        "wav",
+        json!([{"functionResponse": {"name": name, "response": {"output": output}}}]),
+    );
+    match judge(Medium::Wav, CASE, &calls, &called()) {
+        Judged::Assertion(ToolOutcome::DroppedWithNotice, a) => {
+            assert!(!a.passed && a.actual.contains("stripped"), "{}", a.actual)
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+/// Gemini CLI counts a turn's tokens before it sends it: a `:countTokens` call that
+/// carries the image is no model seeing it, and no model call carrying the turn on.
+#[test]
+fn a_token_count_is_never_the_model_reading_the_medium() {
+    let bytes = medium_bytes(Medium::Png);
+    let name = "mcp_mmconform_mmconform_tool_media";
+    let response = json!({"functionResponse": {"name": name, "response": {"output": label(CASE)}}});
+    let image = json!({"inlineData": {"mimeType": "image/png", "data": STANDARD.encode(&bytes)}});
+    let [asked, with_image] = gemini_calls("png", json!([response, image]));
+    let [_, without] = gemini_calls("png", json!([response]));
+    let count = |call: &ModelCall, seq| {
+        let mut call = call.clone();
+        call.wire = Wire::GeminiCountTokens;
+        call.seq = seq;
+        call
+    };
+    let mut last = without.clone();
+    last.seq = 3;
+    let calls = [asked.clone(), count(&with_image, 2), last];
+    assert_eq!(
+        judge(Medium::Png, CASE, &calls, &called()),
+        judge(Medium::Png, CASE, &[asked.clone(), without], &called())
+    );
+    match judge(Medium::Png, CASE, &calls, &called()) {
+        Judged::Assertion(ToolOutcome::DroppedSilently, _) => {}
+        other => panic!("{other:?}"),
+    }
+    let calls = [asked, count(&with_image, 2)];
+    match judge(Medium::Png, CASE, &calls, &called()) {
+        Judged::Assertion(ToolOutcome::TurnBroken, _) => {}
+        other => panic!("{other:?}"),
+    }
 }

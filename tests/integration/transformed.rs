@@ -1,7 +1,8 @@
 //! Faithful transformations: a host or runtime that re-encodes or scales the pictures
 //! it hands its model delivers them (`witness: reached` passes, naming the
-//! transformation), and one that hands its model `[image]` does not. These variants are
-//! in the fault tables' `elsewhere` lists: no case may fail against them.
+//! transformation), and one that hands its model `[image]` does not; an agent that
+//! resizes the large images its MCP tools return delivers them (`tool.delivery`). These
+//! variants are in the fault tables' `elsewhere` lists: no case may fail against them.
 
 use crate::common::{RunResult, run};
 use serde_json::Value;
@@ -10,6 +11,11 @@ const WITNESS: &[&str] = &["--witness", "127.0.0.1:0", "--witness-wait", "2"];
 
 /// `witness.reached` of case `id`: whether it passed, and what it says.
 fn reached(result: &RunResult, id: &str) -> (bool, String) {
+    assertion_of(result, id, "witness.reached")
+}
+
+/// Assertion `check` of case `id`: whether it passed, and what it says.
+fn assertion_of(result: &RunResult, id: &str, check: &str) -> (bool, String) {
     let case = result
         .cases()
         .into_iter()
@@ -19,9 +25,9 @@ fn reached(result: &RunResult, id: &str) -> (bool, String) {
         .as_array()
         .into_iter()
         .flatten()
-        .find(|a| a["check"] == "witness.reached")
+        .find(|a| a["check"] == check)
         .cloned()
-        .unwrap_or_else(|| panic!("{id} has no witness.reached: {case:#}"));
+        .unwrap_or_else(|| panic!("{id} has no {check}: {case:#}"));
     (
         assertion["passed"] == Value::Bool(true),
         assertion["actual"].as_str().unwrap_or("").to_string(),
@@ -75,5 +81,35 @@ fn an_openwop_host_that_re_encodes_or_scales_images_delivers_them() {
             note.contains("transformed: image/png ") && note.contains(change),
             "{fault}: {note}"
         );
+    }
+}
+
+#[test]
+fn an_agent_that_resizes_the_large_images_its_tools_return_delivers_them() {
+    for profile in ["acp", "agentruntime"] {
+        let filter = format!("{profile}.tool-media*");
+        let base = [
+            "--profile",
+            profile,
+            "--target",
+            "reference",
+            "--filter",
+            &filter,
+        ];
+        let result = with(&base, "resizes-large-tool-images");
+        assert_eq!(result.code, 0, "{profile}: {}", result.context());
+        let id = format!("{profile}.tool-media.large-png");
+        let (passed, note) = assertion_of(&result, &id, "tool.delivery");
+        assert!(passed, "{profile}: {note}");
+        assert!(
+            note.contains("transformed") && note.contains("2080x520 -> 2000x500"),
+            "{profile}: {note}"
+        );
+        let (passed, note) = assertion_of(
+            &result,
+            &format!("{profile}.tool-media.png"),
+            "tool.delivery",
+        );
+        assert!(passed && note.starts_with("intact"), "{profile}: {note}");
     }
 }

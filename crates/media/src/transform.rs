@@ -70,6 +70,25 @@ pub fn scale_image(bytes: &[u8], percent: u32) -> Result<Vec<u8>, String> {
     encode(&scaled, mime)
 }
 
+/// The picture scaled down, keeping its proportions, so that its long edge is at most
+/// `max_edge` pixels, in the format it came in, without its metadata; `None` when it
+/// already fits (hosts resize only large pictures, and leave the others alone).
+pub fn fit_image(bytes: &[u8], max_edge: u32) -> Result<Option<Vec<u8>>, String> {
+    let mime = crate::sniff_mime(bytes).ok_or("not a picture")?;
+    let picture = decode(bytes)?;
+    let long = picture.width().max(picture.height());
+    if long <= max_edge {
+        return Ok(None);
+    }
+    let size = |n: u32| (u64::from(n) * u64::from(max_edge) / u64::from(long)).max(1) as u32;
+    let scaled = picture.resize_exact(
+        size(picture.width()),
+        size(picture.height()),
+        FilterType::Triangle,
+    );
+    encode(&scaled, mime).map(Some)
+}
+
 /// The text a PDF made by this crate shows on its page (the literal strings its
 /// content stream shows with `Tj`), or `None` for any other PDF: what a host that
 /// extracts a document's text hands its model. Not a general PDF reader.
@@ -127,6 +146,27 @@ mod tests {
         );
         assert!(reencode_image(b"not a picture", "image/png").is_err());
         assert!(reencode_image(&gif, "image/bmp").is_err());
+    }
+
+    #[test]
+    fn a_large_picture_fitted_to_a_long_edge_keeps_its_stamp_and_a_small_one_is_left_alone() {
+        let small = crate::generate("image/png", NONCE);
+        assert_eq!(fit_image(&small, 2000), Ok(None));
+        let large = stretch_image(&small, 2080, 520).unwrap();
+        for edge in [2000, 1568] {
+            let fitted = fit_image(&large, edge).unwrap().unwrap();
+            let content = read(&fitted, &Bounds::default()).unwrap();
+            assert_eq!(content.nonce(), Some(NONCE), "{edge}");
+            assert_eq!(
+                content,
+                Content::Image {
+                    width: edge,
+                    height: edge / 4,
+                    nonce: Some(NONCE.into())
+                }
+            );
+        }
+        assert!(fit_image(b"not a picture", 2000).is_err());
     }
 
     #[test]

@@ -21,6 +21,8 @@ use serde_json::{Value, json};
 pub const MAX_ROUNDS: usize = 4;
 /// Most tools' servers started for one turn.
 const MAX_SERVERS: usize = 4;
+/// The long edge [`ToolFault::ResizesLargeImages`] scales larger pictures down to.
+pub const RESIZED_EDGE: u32 = 2000;
 
 /// What a faulty host does to a tool's media (each breaks one rule).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -37,6 +39,10 @@ pub enum ToolFault {
     DropsBlobs,
     /// Nothing of the result reaches the model but an empty `tool` message.
     DropsResults,
+    /// Images over [`RESIZED_EDGE`] pixels on their long edge are scaled down to it,
+    /// as hosts do before a model's size limit: a faithful transformation (the same
+    /// picture), not a fault.
+    ResizesLargeImages,
 }
 
 /// One started server and its tools.
@@ -285,6 +291,9 @@ pub fn hand_over(result: &Value, fault: Option<ToolFault>) -> (Vec<Value>, Vec<V
                 Some(ToolFault::ClaimsImage) => {
                     text.push(say("[Image: provided the following image data]"));
                 }
+                Some(ToolFault::ResizesLargeImages) => {
+                    media.push(resized(field("mimeType"), field("data")));
+                }
                 _ => media.push(part("image", field("mimeType"), field("data"))),
             },
             "audio" => match fault {
@@ -314,6 +323,20 @@ pub fn hand_over(result: &Value, fault: Option<ToolFault>) -> (Vec<Value>, Vec<V
         }
     }
     (text, media)
+}
+
+/// An image part, scaled down to [`RESIZED_EDGE`] when it is larger; a picture that
+/// fits or does not decode goes on as it came.
+fn resized(mime: &str, data: &str) -> Value {
+    let fitted = STANDARD
+        .decode(data)
+        .ok()
+        .and_then(|bytes| mmconform_media::transform::fit_image(&bytes, RESIZED_EDGE).ok())
+        .flatten();
+    match fitted {
+        Some(bytes) => part("image", mime, &STANDARD.encode(bytes)),
+        None => part("image", mime, data),
+    }
 }
 
 /// A media part in the Chat shape; base64 that does not decode goes on as it came.
@@ -358,6 +381,34 @@ mod tests {
         );
         let kinds: Vec<&str> = media.iter().map(|m| m["type"].as_str().unwrap()).collect();
         assert_eq!(kinds, ["image_url", "input_audio", "file"]);
+    }
+
+    #[test]
+    fn a_large_image_is_resized_and_a_small_one_left_alone() {
+        let small = mmconform_media::generate("image/png", "5eed0123456789ab-p1");
+        let large = mmconform_media::transform::stretch_image(&small, 2080, 520).unwrap();
+        let result = json!({"content": [
+            {"type": "image", "mimeType": "image/png", "data": STANDARD.encode(&small)},
+            {"type": "image", "mimeType": "image/png", "data": STANDARD.encode(&large)},
+        ]});
+        let (_, media) = hand_over(&result, Some(ToolFault::ResizesLargeImages));
+        let bytes: Vec<Vec<u8>> = media
+            .iter()
+            .map(|m| {
+                let url = m["image_url"]["url"].as_str().unwrap();
+                STANDARD.decode(url.split_once(",").unwrap().1).unwrap()
+            })
+            .collect();
+        assert_eq!(bytes[0], small);
+        let read = mmconform_media::content::read(&bytes[1], &Default::default()).unwrap();
+        assert_eq!(
+            read,
+            mmconform_media::content::Content::Image {
+                width: RESIZED_EDGE,
+                height: RESIZED_EDGE / 4,
+                nonce: Some("5eed0123456789ab-p1".into())
+            }
+        );
     }
 
     #[test]

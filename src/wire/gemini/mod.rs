@@ -52,6 +52,8 @@ pub mod form {
     pub const INLINE_DATA: &str = "gemini.inline_data";
     pub const FILE_DATA: &str = "gemini.file_data";
     pub const SYSTEM: &str = "gemini.system_instruction";
+    /// A `functionResponse`'s `response`, read as the text the model gets.
+    pub const FUNCTION_RESPONSE_TEXT: &str = "gemini.function_response.response";
 }
 
 /// The part fields that carry no media, recorded by name without a problem (both

@@ -10,8 +10,8 @@ const TABLE: Table = Table {
     profile: "agentruntime",
     base: &["--profile", "agentruntime", "--target", "reference"],
     rows: ROWS,
-    // transformed.rs: a faithful transformation, which no case may fail.
-    elsewhere: &["reencodes-images"],
+    // transformed.rs: faithful transformations, which no case may fail.
+    elsewhere: &["reencodes-images", "resizes-large-tool-images"],
 };
 
 const W: &[&str] = &["--witness", "127.0.0.1:0", "--witness-wait", "2"];
@@ -76,6 +76,10 @@ const ROWS: &[Row] = &[
     ("ignores-abort", W, "agentruntime.abort", SHOULD),
     ("hangs-on-abort", W, "agentruntime.abort", MUST),
     ("drops-tool-images", TOOLS, "agentruntime.tool-media.png", MUST),
+    ("drops-tool-images-with-structured", TOOLS, "agentruntime.tool-media.image-structured", MUST),
+    ("claims-tool-image", TOOLS, "agentruntime.tool-media.jpeg", MUST),
+    ("tool-audio-as-note", TOOLS, "agentruntime.tool-media.wav", SHOULD),
+    ("drops-tool-blobs", TOOLS, "agentruntime.tool-media.pdf-blob", MUST),
     ("drops-tool-results", TOOLS, "agentruntime.tool-media.text-only", MUST),
 ];
 

@@ -42,11 +42,18 @@ fault_catalogue! {
             "Embedded resource blobs (a PDF) an MCP tool returns are left out.";
         DropsToolResults => "drops-tool-results",
             "An MCP tool's result reaches the model as an empty tool message.";
+        ResizesLargeToolImages => "resizes-large-tool-images",
+            "Images an MCP tool returns over 2000 px on their long edge reach the model scaled down to 2000 px: the same picture, a faithful transformation the tool-media cases accept with a note.";
     }
 }
 
-/// Its faults are the agent's own: none needs an upstream to show.
-impl HostFault for AcpFault {}
+/// Its faults are the agent's own: none needs an upstream to show; resizing large
+/// images is a faithful transformation, not a fault.
+impl HostFault for AcpFault {
+    fn is_faithful_transformation(&self) -> bool {
+        *self == AcpFault::ResizesLargeToolImages
+    }
+}
 
 impl AcpFault {
     /// The tool loop's fault this is, if any.
@@ -59,6 +66,7 @@ impl AcpFault {
             AcpFault::ToolAudioAsNote => T::AudioAsNote,
             AcpFault::DropsToolBlobs => T::DropsBlobs,
             AcpFault::DropsToolResults => T::DropsResults,
+            AcpFault::ResizesLargeToolImages => T::ResizesLargeImages,
             _ => return None,
         })
     }

@@ -63,26 +63,45 @@ fault_catalogue! {
             "SIGTERM makes the bridge stop answering without exiting.";
         DropsToolImages => "drops-tool-images",
             "Images an MCP tool (params.mcpServers) returns are left out of what the model gets.";
+        DropsToolImagesWithStructured => "drops-tool-images-with-structured",
+            "Images an MCP tool returns are left out when the result also has structuredContent.";
+        ClaimsToolImage => "claims-tool-image",
+            "An image an MCP tool returns is replaced by a note claiming it was provided.";
+        ToolAudioAsNote => "tool-audio-as-note",
+            "Audio an MCP tool returns is replaced by a short note naming its type.";
+        DropsToolBlobs => "drops-tool-blobs",
+            "Embedded resource blobs (a PDF) an MCP tool returns are left out.";
         DropsToolResults => "drops-tool-results",
             "An MCP tool's result reaches the model as an empty tool message.";
+        ResizesLargeToolImages => "resizes-large-tool-images",
+            "Images an MCP tool returns over 2000 px on their long edge reach the model scaled down to 2000 px: the same picture, a faithful transformation the tool-media cases accept with a note.";
     }
 }
 
 impl RuntimeFault {
     /// The tool loop's fault this is, if any.
     pub fn tool_fault(self) -> Option<crate::tool_loop::ToolFault> {
-        match self {
-            RuntimeFault::DropsToolImages => Some(crate::tool_loop::ToolFault::DropsImages),
-            RuntimeFault::DropsToolResults => Some(crate::tool_loop::ToolFault::DropsResults),
-            _ => None,
-        }
+        use crate::tool_loop::ToolFault as T;
+        Some(match self {
+            RuntimeFault::DropsToolImages => T::DropsImages,
+            RuntimeFault::DropsToolImagesWithStructured => T::DropsImagesWithStructured,
+            RuntimeFault::ClaimsToolImage => T::ClaimsImage,
+            RuntimeFault::ToolAudioAsNote => T::AudioAsNote,
+            RuntimeFault::DropsToolBlobs => T::DropsBlobs,
+            RuntimeFault::DropsToolResults => T::DropsResults,
+            RuntimeFault::ResizesLargeToolImages => T::ResizesLargeImages,
+            _ => return None,
+        })
     }
 }
 
 /// Its faults are the agent's own: none needs an upstream to show; re-encoding images
-/// is a faithful transformation, not a fault.
+/// and resizing large tool images are faithful transformations, not faults.
 impl HostFault for RuntimeFault {
     fn is_faithful_transformation(&self) -> bool {
-        *self == RuntimeFault::ReencodesImages
+        matches!(
+            self,
+            RuntimeFault::ReencodesImages | RuntimeFault::ResizesLargeToolImages
+        )
     }
 }

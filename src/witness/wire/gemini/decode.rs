@@ -3,6 +3,11 @@
 //! `generateContentRequest`; it is read the same way. Every field is looked up in both
 //! spellings (`inlineData` / `inline_data`), and `data` is read as the proto3 JSON
 //! mapping reads `bytes`: standard or URL-safe base64, padded or not.
+//!
+//! A `functionResponse` is where a host hands its model a tool's result, so what it
+//! holds is decoded too, after the part itself: its `response` as one text part (the
+//! tool's words, as the model reads them), and the media of its `parts` (Gemini 3's
+//! multimodal function responses: `inlineData` / `fileData` inside the response).
 
 use crate::wire::gemini::{OTHER_FIELDS, form};
 use crate::witness::decode::Collector;
@@ -90,15 +95,63 @@ pub fn decode(body: &Map<String, Value>, c: &mut Collector) -> Result<(), String
 fn decode_parts(c: &mut Collector, message: Option<usize>, role: &str, at: &str, parts: &[Value]) {
     for (position, value) in parts.iter().enumerate() {
         let mut part = Part::new(message, role, position, format!("{at}/{position}"));
-        match value.as_object() {
-            Some(object) => decode_part(&mut part, object, &mut c.budget),
-            None => {
-                part.wire_form = "(not an object)".into();
-                let message = format!("{}: a part that is not an object", part.at);
-                part.problem(ProblemCode::BadPart, message);
-            }
-        }
+        decode_value(&mut part, value, &mut c.budget);
+        let at = part.at.clone();
         c.part(part);
+        let response = value
+            .as_object()
+            .and_then(|o| field(o, "functionResponse", "function_response"))
+            .and_then(Value::as_object);
+        if let Some(response) = response {
+            function_response(c, message, role, &at, response);
+        }
+    }
+}
+
+/// What a `functionResponse` at `at` hands the model: its `response` as text (the
+/// `output` string when that is all it holds, else its JSON), then its `parts`.
+fn function_response(
+    c: &mut Collector,
+    message: Option<usize>,
+    role: &str,
+    at: &str,
+    response: &Map<String, Value>,
+) {
+    let words = match response.get("response") {
+        Some(Value::Object(fields)) if fields.is_empty() => None,
+        Some(Value::Object(fields)) if fields.len() == 1 => match fields.get("output") {
+            Some(Value::String(output)) => Some(output.clone()),
+            _ => Some(Value::Object(fields.clone()).to_string()),
+        },
+        None | Some(Value::Null) => None,
+        Some(other) => Some(other.to_string()),
+    };
+    if let Some(words) = words {
+        let mut part = Part::new(message, role, 0, format!("{at}/functionResponse/response"));
+        part.kind = PartKind::Text;
+        part.wire_form = form::FUNCTION_RESPONSE_TEXT.into();
+        part::text(&mut part, &words, &mut c.budget);
+        c.part(part);
+    }
+    if let Some(Value::Array(parts)) = response.get("parts") {
+        let inner = format!("{at}/functionResponse/parts");
+        for (position, value) in parts.iter().enumerate() {
+            let mut part = Part::new(message, role, position, format!("{inner}/{position}"));
+            decode_value(&mut part, value, &mut c.budget);
+            c.part(part);
+        }
+    }
+}
+
+/// One element of a parts list: a part, or a problem when it is not an object.
+fn decode_value(part: &mut Part, value: &Value, budget: &mut TextBudget) {
+    match value.as_object() {
+        Some(object) => decode_part(part, object, budget),
+        None => {
+            part.wire_form = "(not an object)".into();
+            let message = format!("{}: a part that is not an object", part.at);
+            part.problem(ProblemCode::BadPart, message);
+        }
     }
 }
 

@@ -141,3 +141,48 @@ fn broken_parts_are_named_and_a_body_without_contents_refused() {
         (400, vec![ProblemCode::BadShape])
     );
 }
+
+#[test]
+fn a_function_response_is_read_as_its_text_and_the_media_of_its_parts() {
+    let body = json!({"contents": [
+        user_content(vec![text("go")]),
+        {"role": "model", "parts": [{"functionCall": {"name": "f", "args": {}}}]},
+        {"role": "user", "parts": [
+            {"functionResponse": {"name": "f", "response": {"output": "the label n-t"},
+                "parts": [inline_data("image/png", &b64("image/png", "n-p0"))]}},
+            {"function_response": {"name": "g", "response": {"output": "x", "more": 1}}},
+        ]},
+    ]});
+    let call = decode(&body);
+    assert!(codes(&call).is_empty(), "{:?}", codes(&call));
+    let parts: Vec<(&str, PartKind, &str)> = call
+        .parts
+        .iter()
+        .skip(2)
+        .map(|p| (p.at.as_str(), p.kind, p.text.as_deref().unwrap_or("")))
+        .collect();
+    assert_eq!(
+        parts,
+        [
+            ("/contents/2/parts/0", PartKind::Unknown, ""),
+            (
+                "/contents/2/parts/0/functionResponse/response",
+                PartKind::Text,
+                "the label n-t"
+            ),
+            (
+                "/contents/2/parts/0/functionResponse/parts/0",
+                PartKind::Image,
+                ""
+            ),
+            ("/contents/2/parts/1", PartKind::Unknown, ""),
+            (
+                "/contents/2/parts/1/functionResponse/response",
+                PartKind::Text,
+                r#"{"output":"x","more":1}"#
+            ),
+        ]
+    );
+    assert!(call.parts[4].carries("n-p0") && call.parts[4].bytes.is_some());
+    assert_eq!(call.parts[4].message, Some(2));
+}
