@@ -3,6 +3,7 @@
 
 pub mod hostile_target;
 pub mod junit_xsd;
+pub mod parallel;
 pub mod served;
 pub mod witness;
 

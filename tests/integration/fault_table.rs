@@ -15,8 +15,6 @@
 
 use crate::common::{self, RunResult};
 use std::collections::BTreeSet;
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Level {
@@ -75,7 +73,9 @@ fn groups(rows: &[Row]) -> Vec<Group<'_>> {
 /// Runs every row of `table` and asserts once, listing every row that went wrong.
 pub fn check_every_row(table: &Table) {
     let groups = groups(table.rows);
-    let problems: Vec<String> = in_parallel(&groups, |group| {
+    // Each group's runs mostly wait on the reference host and the witness.
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get().min(4));
+    let problems: Vec<String> = common::parallel::in_parallel(&groups, workers, |group| {
         let mut problems = Vec::new();
         problems.extend(judge(table, group, false));
         if group.has(SHOULD) {
@@ -132,28 +132,6 @@ fn fault_run(table: &Table, group: &Group, strict: bool) -> RunResult {
         args.push("--strict");
     }
     common::run(&args)
-}
-
-/// `f` over `items` on a few threads (each item runs the binary), results in order.
-fn in_parallel<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    let workers = std::thread::available_parallelism().map_or(2, |n| n.get().min(4));
-    let next = AtomicUsize::new(0);
-    let done = Mutex::new(Vec::with_capacity(items.len()));
-    std::thread::scope(|scope| {
-        for _ in 0..workers {
-            scope.spawn(|| {
-                loop {
-                    let index = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(item) = items.get(index) else { break };
-                    let result = f(item);
-                    done.lock().unwrap().push((index, result));
-                }
-            });
-        }
-    });
-    let mut done = done.into_inner().unwrap();
-    done.sort_by_key(|(index, _)| *index);
-    done.into_iter().map(|(_, result)| result).collect()
 }
 
 /// Every fault `--list-faults` names has a row or is listed as covered elsewhere, and

@@ -11,8 +11,6 @@
 use super::{markdown_files, read, shown};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 /// One step of a page: a file to write or a command to run.
@@ -199,19 +197,9 @@ fn every_runnable_command_in_the_docs_exits_as_it_says() {
     // Pages are independent (each has its own scratch directory) and their commands
     // mostly wait on timeouts and hosts, so a few pages run at once; a page's own
     // commands run in order.
-    let next = AtomicUsize::new(0);
-    let results = Mutex::new(Vec::new());
-    std::thread::scope(|scope| {
-        for _ in 0..PAGES_AT_ONCE {
-            scope.spawn(|| {
-                while let Some((page, steps)) = pages.get(next.fetch_add(1, Ordering::Relaxed)) {
-                    let ran = run_page(page, steps);
-                    results.lock().unwrap().push(ran);
-                }
-            });
-        }
+    let results = crate::common::parallel::in_parallel(&pages, PAGES_AT_ONCE, |(page, steps)| {
+        run_page(page, steps)
     });
-    let results = results.into_inner().unwrap();
     let ran: usize = results.iter().map(|(ran, _)| ran).sum();
     let failures: Vec<String> = results.into_iter().flat_map(|(_, f)| f).collect();
     assert!(ran >= 20, "only {ran} runnable commands found in the docs");
