@@ -29,6 +29,24 @@ fn call(seq: u64, result: Option<Value>) -> ModelCall {
     )
 }
 
+/// The two calls of a case on `wire`: the first asks for the tool (`body(false)`), the
+/// second carries its result (`body(true)`); the witness answered the first with the
+/// tool call and the second with text.
+fn asked_then_answered(wire: Wire, path: &str, body: impl Fn(bool) -> Value) -> [ModelCall; 2] {
+    let decode = |seq, with_result| {
+        decode_call(
+            wire,
+            path,
+            body(with_result).to_string().as_bytes(),
+            &Limits::default(),
+            seq,
+        )
+    };
+    let calls = [decode(1, false), decode(2, true)];
+    assert!(calls[0].tool_call.is_some() && calls[1].tool_call.is_none());
+    calls
+}
+
 fn called() -> ServerLog {
     ServerLog::parse(&format!(
         r#"{{"at":0,"pid":1,"dir":"in","method":"tools/call","case":"{CASE}","medium":"png"}}"#
@@ -215,17 +233,7 @@ fn an_image_inside_an_anthropic_tool_result_is_found() {
         json!({"model": "claude", "max_tokens": 10, "messages": messages,
             "tools": [{"name": NAME, "input_schema": {"type": "object"}}]})
     };
-    let decode = |seq, result| {
-        decode_call(
-            Wire::AnthropicMessages,
-            "/v1/messages",
-            body(result).to_string().as_bytes(),
-            &Limits::default(),
-            seq,
-        )
-    };
-    let calls = [decode(1, false), decode(2, true)];
-    assert!(calls[0].tool_call.is_some() && calls[1].tool_call.is_none());
+    let calls = asked_then_answered(Wire::AnthropicMessages, "/v1/messages", body);
     match judge(Medium::Png, CASE, &calls, &called()) {
         Judged::Assertion(ToolOutcome::Intact, a) => assert!(a.passed),
         other => panic!("{other:?}"),
@@ -248,17 +256,7 @@ fn an_image_in_a_responses_function_call_output_is_found() {
         json!({"model": "gpt", "input": input, "tools": [{"type": "namespace", "name": "mcp__mmconform",
             "tools": [{"type": "function", "name": "mmconform_tool_media"}]}]})
     };
-    let decode = |seq, result| {
-        decode_call(
-            Wire::OpenaiResponses,
-            "/v1/responses",
-            body(result).to_string().as_bytes(),
-            &Limits::default(),
-            seq,
-        )
-    };
-    let calls = [decode(1, false), decode(2, true)];
-    assert!(calls[0].tool_call.is_some() && calls[1].tool_call.is_none());
+    let calls = asked_then_answered(Wire::OpenaiResponses, "/v1/responses", body);
     match judge(Medium::Png, CASE, &calls, &called()) {
         Judged::Assertion(ToolOutcome::Intact, a) => assert!(a.passed),
         other => panic!("{other:?}"),
@@ -280,18 +278,7 @@ fn gemini_calls(medium: &str, result: Value) -> [ModelCall; 2] {
         }
         json!({"contents": contents, "tools": [{"functionDeclarations": [{"name": name}]}]})
     };
-    let decode = |seq, with_result| {
-        decode_call(
-            Wire::Gemini,
-            "/v1beta/models/m:streamGenerateContent",
-            body(with_result).to_string().as_bytes(),
-            &Limits::default(),
-            seq,
-        )
-    };
-    let calls = [decode(1, false), decode(2, true)];
-    assert!(calls[0].tool_call.is_some() && calls[1].tool_call.is_none());
-    calls
+    asked_then_answered(Wire::Gemini, "/v1beta/models/m:streamGenerateContent", body)
 }
 
 #[test]
