@@ -70,10 +70,7 @@ async fn observe(
         options.case_concurrency,
     )
     .await?;
-    config.filters = match setup.only_cases {
-        Some(id) if options.filters.is_empty() => vec![Filter::parse(id)?],
-        _ => options.filters.clone(),
-    };
+    config.filters = filters_of(setup, options)?;
     let protocol = crate::registry::protocol(setup.profile)
         .ok_or_else(|| format!("the shape {} runs no registered profile", setup.name))?;
     let mut session = Session::open(protocol, Arc::new(config), &suite)?;
@@ -99,6 +96,31 @@ async fn observe(
     Ok(observation)
 }
 
+/// The filters a run of `setup` selects its cases with: the user's, or else the cases
+/// the shape is for.
+fn filters_of(setup: &Setup, options: &CalibrationOptions) -> Result<Vec<Filter>, String> {
+    Ok(match setup.only_cases {
+        Some(id) if options.filters.is_empty() => vec![Filter::parse(id)?],
+        _ => options.filters.clone(),
+    })
+}
+
+/// Whether a run of `setup` would select any of `suite`'s cases. A shape of a profile
+/// the filters leave without a case is not started at all: its runs (the faithful host
+/// and every variant, some of them agent processes) would report nothing but
+/// exclusions, and the matrix shows it with no case either way.
+fn selects_any(setup: &Setup, suite: &Suite, options: &CalibrationOptions) -> bool {
+    let own = suite.for_profile(setup.profile);
+    if own.cases.is_empty() {
+        return false;
+    }
+    match filters_of(setup, options) {
+        Ok(filters) => crate::plan::nothing_selected(&own, &filters).is_none(),
+        // A run reports its own filter problem.
+        Err(_) => true,
+    }
+}
+
 /// Runs every (setup, variant) pair and builds the matrix; `None` when Ctrl-C stopped
 /// it first. `on_run` is called after each host run (for a progress display).
 pub async fn calibrate(
@@ -114,7 +136,7 @@ pub async fn calibrate(
     let transports = Arc::new(Transports::default());
     // One signal for the whole calibration: Ctrl-C stops every run at once.
     let mut tasks = tokio::task::JoinSet::new();
-    for (s, v) in jobs(&setups, &variants) {
+    for (s, v) in jobs(&setups, &variants, &suite, options) {
         let (setups, variants, suite, semaphore, options, stop, transports) = (
             setups.clone(),
             variants.clone(),
@@ -172,8 +194,14 @@ pub async fn calibrate(
 }
 
 /// Every host run: (setup index, variant index, or `None` for the faithful host).
-fn jobs(setups: &[Setup], variants: &[Variant]) -> Vec<(usize, Option<usize>)> {
+fn jobs(
+    setups: &[Setup],
+    variants: &[Variant],
+    suite: &Suite,
+    options: &CalibrationOptions,
+) -> Vec<(usize, Option<usize>)> {
     (0..setups.len())
+        .filter(|s| selects_any(&setups[*s], suite, options))
         .flat_map(|s| {
             std::iter::once((s, None)).chain(
                 (0..variants.len())
@@ -185,10 +213,56 @@ fn jobs(setups: &[Setup], variants: &[Variant]) -> Vec<(usize, Option<usize>)> {
 }
 
 /// How many host runs `calibrate` makes, for a progress bar.
-pub fn run_count(suite: &Suite) -> usize {
-    let variants = variant::catalogue(suite);
-    setup::setups()
-        .iter()
-        .map(|s| 1 + variants.iter().filter(|v| v.runs_in(s)).count())
-        .sum()
+pub fn run_count(suite: &Suite, options: &CalibrationOptions) -> usize {
+    jobs(&setup::setups(), &variant::catalogue(suite), suite, options).len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn builtin() -> Suite {
+        crate::scenario::suite::load_suite(&crate::scenario::suite::SuiteOptions {
+            include_builtin: true,
+            paths: Vec::new(),
+            checks: crate::registry::check_options(false),
+        })
+        .unwrap()
+    }
+
+    fn options(filters: &[&str]) -> CalibrationOptions {
+        CalibrationOptions {
+            filters: filters.iter().map(|f| Filter::parse(f).unwrap()).collect(),
+            parallel_runs: 1,
+            case_concurrency: 1,
+            whole_suite: filters.is_empty(),
+        }
+    }
+
+    #[test]
+    fn a_filter_starts_only_the_shapes_of_the_profiles_it_selects_cases_of() {
+        let (suite, setups) = (builtin(), setup::setups());
+        let variants = variant::catalogue(&suite);
+        let profiles_run = |filters: &[&str]| -> std::collections::BTreeSet<&str> {
+            jobs(&setups, &variants, &suite, &options(filters))
+                .into_iter()
+                .map(|(s, _)| setups[s].profile)
+                .collect()
+        };
+        assert_eq!(profiles_run(&["openai.*"]), ["openai"].into());
+        assert_eq!(
+            profiles_run(&["openai.* or anthropic.*"]),
+            ["anthropic", "openai"].into()
+        );
+        // The whole suite starts every shape, as before.
+        let every: std::collections::BTreeSet<&str> = setups.iter().map(|s| s.profile).collect();
+        assert_eq!(profiles_run(&[]), every);
+        assert_eq!(
+            jobs(&setups, &variants, &suite, &options(&[])).len(),
+            setups
+                .iter()
+                .map(|s| 1 + variants.iter().filter(|v| v.runs_in(s)).count())
+                .sum::<usize>()
+        );
+    }
 }

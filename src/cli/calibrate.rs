@@ -38,7 +38,7 @@ pub fn calibrate(args: &CalibrateArgs) -> Result<Ending, CliError> {
         case_concurrency: 8,
     };
     let bar = if std::io::stderr().is_terminal() {
-        let bar = ProgressBar::new(calibrate::run_count(&suite) as u64);
+        let bar = ProgressBar::new(calibrate::run_count(&suite, &options) as u64);
         if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} host runs {elapsed}")
         {
             bar.set_style(style);
