@@ -35,8 +35,10 @@ pub fn strict(xml: &str) -> Result<String, quick_xml::Error> {
             event => writer.write_event(event)?,
         }
     }
-    // Events of a `&str` are UTF-8, and so is what is written from them.
-    Ok(String::from_utf8_lossy(&writer.into_inner()).into_owned())
+    // Events of a `&str` are UTF-8, and so is what is written from them: the bytes
+    // become the string without a copy (a report can be megabytes of failure bodies).
+    Ok(String::from_utf8(writer.into_inner())
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
 }
 
 fn allowed_only(tag: &BytesStart) -> Result<BytesStart<'static>, quick_xml::Error> {

@@ -31,7 +31,7 @@ pub fn encode(mut bytes: Vec<u8>) -> String {
         let written = STANDARD
             .encode_slice(&*input, &mut bytes[out_start..out_end])
             .unwrap_or(0);
-        debug_assert_eq!(written, out_end - out_start);
+        assert_eq!(written, out_end - out_start);
         if start == 0 {
             break;
         }

@@ -15,7 +15,8 @@ use std::path::{Path, PathBuf};
 /// One case with the file facts it inherits.
 #[derive(Debug, Clone)]
 pub struct SuiteCase {
-    pub spec: CaseSpec,
+    /// Shared: a run copies the suite (per profile, per openwop major) but never its cases.
+    pub spec: std::sync::Arc<CaseSpec>,
     pub file: String,
     pub profile: String,
     pub conformance_profile: Option<String>,
@@ -202,7 +203,7 @@ pub fn load_suite(options: &SuiteOptions) -> Result<Suite, Vec<Diagnostic>> {
     {
         for spec in &file.file.cases {
             let case = SuiteCase {
-                spec: spec.clone(),
+                spec: spec.clone().into(),
                 file: file.name.clone(),
                 profile: file.file.profile.clone(),
                 conformance_profile: file.file.conformance_profile.clone(),

@@ -79,7 +79,7 @@ fn build_with_max(nonce: &str, size: usize, max_body: usize) -> Vec<u8> {
 
 /// Seven bits per byte, so no byte of the size can look like an MPEG sync.
 fn syncsafe(n: usize) -> [u8; 4] {
-    debug_assert!(n <= MAX_TAG_BODY);
+    assert!(n <= MAX_TAG_BODY);
     [21, 14, 7, 0].map(|shift| u8::try_from(n >> shift & 0x7F).expect("masked to 7 bits"))
 }
 

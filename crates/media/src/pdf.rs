@@ -95,7 +95,7 @@ pub(super) fn build(nonce: &str, size: usize) -> Vec<u8> {
     out.reserve_exact(size - pre);
     comment_block(&mut out, pad);
     out.extend_from_slice(tail(&offsets, spare, pre + pad).as_bytes());
-    debug_assert_eq!(out.len(), size);
+    assert_eq!(out.len(), size);
     out
 }
 

@@ -52,7 +52,7 @@ pub(super) fn finish(mut out: Vec<u8>, size: usize) -> Vec<u8> {
     if size % 2 == 1 {
         out.push(0);
     }
-    debug_assert_eq!(out.len(), size);
+    assert_eq!(out.len(), size);
     out
 }
 

@@ -54,7 +54,7 @@ pub(super) fn build(nonce: &str, size: usize) -> Vec<u8> {
 
     riff::chunk_header(&mut out, b"data", DATA_LEN);
     let samples = tones::synthesize(nonce, SAMPLE_RATE);
-    debug_assert_eq!(samples.len(), SAMPLES);
+    assert_eq!(samples.len(), SAMPLES);
     for sample in samples {
         let pcm = (sample * f64::from(i16::MAX)).round() as i16;
         out.extend_from_slice(&pcm.to_le_bytes());

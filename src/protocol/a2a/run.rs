@@ -177,11 +177,12 @@ impl ProtocolRun for A2aRun {
                 }
                 let mut copy = case.clone();
                 copy.variant = Some(tag.clone());
-                copy.spec.id = format!("{}@{tag}", case.spec.id);
-                if let Some(request) = &mut copy.spec.request {
+                let spec = std::sync::Arc::make_mut(&mut copy.spec);
+                spec.id = format!("{}@{tag}", case.spec.id);
+                if let Some(request) = &mut spec.request {
                     request.endpoint = format!("{}@{tag}", request.endpoint);
                 }
-                copy.spec.requirement.source = format!("{} ({tag})", copy.spec.requirement.source);
+                spec.requirement.source = format!("{} ({tag})", spec.requirement.source);
                 cases.push(copy);
             }
         }

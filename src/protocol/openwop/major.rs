@@ -98,12 +98,13 @@ pub fn arrange(suite: &Suite) -> Suite {
 fn into_v2(case: &SuiteCase, copy: bool) -> SuiteCase {
     let mut case = case.clone();
     case.variant = Some(V2.to_string());
-    if let Some(request) = &mut case.spec.request {
+    let spec = std::sync::Arc::make_mut(&mut case.spec);
+    if let Some(request) = &mut spec.request {
         request.endpoint = format!("{}@{V2}", request.endpoint);
     }
     if copy {
-        case.spec.id = format!("{}@{V2}", case.spec.id);
-        case.spec.requirement.source = format!("{} (openwop 2)", case.spec.requirement.source);
+        spec.id = format!("{}@{V2}", spec.id);
+        spec.requirement.source = format!("{} (openwop 2)", spec.requirement.source);
     }
     case
 }
@@ -128,7 +129,7 @@ mod tests {
         let mut spec = case(applies, endpoint);
         spec.id = id.to_string();
         SuiteCase {
-            spec,
+            spec: spec.into(),
             file: "f.yaml".into(),
             profile: "openwop".into(),
             conformance_profile: None,
@@ -182,7 +183,7 @@ mod tests {
                 suite_case(json!([]), "discovery-v2", "a.negotiation"),
                 {
                     let mut offline = suite_case(json!([]), "x", "a.offline");
-                    offline.spec.request = None;
+                    std::sync::Arc::make_mut(&mut offline.spec).request = None;
                     offline
                 },
             ],
