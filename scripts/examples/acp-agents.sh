@@ -35,16 +35,7 @@ command -v unshare >/dev/null && command -v ip >/dev/null || die "unshare and ip
 command -v npm >/dev/null || die "npm is needed"
 AGENTS=$WORK/acp-agents
 BIN=$AGENTS/node_modules/.bin
-mkdir -p "$AGENTS"
-wanted="@google/gemini-cli@$GEMINI_CLI_VERSION @zed-industries/claude-agent-acp@$CLAUDE_AGENT_ACP_VERSION @zed-industries/codex-acp@$CODEX_ACP_VERSION"
-if [ "$(cat "$AGENTS/installed.txt" 2>/dev/null)" != "$wanted" ]; then
-    step "installing $wanted into $AGENTS"
-    printf '{"name": "acp-agents", "private": true}\n' >"$AGENTS/package.json"
-    # shellcheck disable=SC2086
-    (cd "$AGENTS" && npm install --no-audit --no-fund --save-exact $wanted >npm.log 2>&1) ||
-        die "npm install failed (log: $AGENTS/npm.log)"
-    echo "$wanted" >"$AGENTS/installed.txt"
-fi
+npm_pinned "$AGENTS" "@google/gemini-cli@$GEMINI_CLI_VERSION" "@zed-industries/claude-agent-acp@$CLAUDE_AGENT_ACP_VERSION" "@zed-industries/codex-acp@$CODEX_ACP_VERSION"
 
 # acp_run AGENT ARGS...: the acp pack against one agent, inside the namespace, with the
 # witness on a free port (WITNESS_PORT, WITNESS_URL in ARGS are replaced inside).

@@ -33,16 +33,7 @@ RUNTIMES=("$@")
 [ ${#RUNTIMES[@]} -gt 0 ] || RUNTIMES=(claude-code gemini-cli gemini-cli:inWorkspace codex)
 AGENTS=$WORK/agentruntime-cli
 OUT=$AGENTS/out
-mkdir -p "$AGENTS"
-wanted="@anthropic-ai/claude-code@$CLAUDE_CODE_VERSION @google/gemini-cli@$GEMINI_CLI_VERSION @openai/codex@$CODEX_VERSION"
-if [ "$(cat "$AGENTS/installed.txt" 2>/dev/null)" != "$wanted" ]; then
-    step "installing $wanted into $AGENTS"
-    printf '{"name": "agentruntime-cli", "private": true}\n' >"$AGENTS/package.json"
-    # shellcheck disable=SC2086
-    (cd "$AGENTS" && npm install --no-audit --no-fund --save-exact $wanted >npm.log 2>&1) ||
-        die "npm install failed (log: $AGENTS/npm.log)"
-    echo "$wanted" >"$AGENTS/installed.txt"
-fi
+npm_pinned "$AGENTS" "@anthropic-ai/claude-code@$CLAUDE_CODE_VERSION" "@google/gemini-cli@$GEMINI_CLI_VERSION" "@openai/codex@$CODEX_VERSION"
 mkdir -p "$OUT"
 
 for spec in "${RUNTIMES[@]}"; do

@@ -24,16 +24,7 @@ command -v unshare >/dev/null && command -v ip >/dev/null || die "unshare and ip
 command -v npm >/dev/null || die "npm is needed"
 AGENTS=$WORK/cli-agents
 OUT=$AGENTS/out
-mkdir -p "$AGENTS"
-wanted="@openai/codex@$CODEX_VERSION @google/gemini-cli@$GEMINI_CLI_VERSION"
-if [ "$(cat "$AGENTS/installed.txt" 2>/dev/null)" != "$wanted" ]; then
-    step "installing $wanted into $AGENTS"
-    printf '{"name": "cli-agents", "private": true}\n' >"$AGENTS/package.json"
-    # shellcheck disable=SC2086
-    (cd "$AGENTS" && npm install --no-audit --no-fund --save-exact $wanted >npm.log 2>&1) ||
-        die "npm install failed (log: $AGENTS/npm.log)"
-    echo "$wanted" >"$AGENTS/installed.txt"
-fi
+npm_pinned "$AGENTS" "@openai/codex@$CODEX_VERSION" "@google/gemini-cli@$GEMINI_CLI_VERSION"
 rm -rf "$OUT" && mkdir -p "$OUT/home"
 media_dir "$OUT/media" cli
 IMAGE=$(ls "$OUT"/media/exported/p0-*.png)

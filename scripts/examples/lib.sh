@@ -46,6 +46,22 @@ venv() {
     echo "$dir"
 }
 
+# npm_pinned DIR SPEC...: the npm packages SPEC (name@version) installed exactly into
+# DIR/node_modules (again only when the list changed); DIR's name names its package.json.
+npm_pinned() {
+    local dir=$1
+    shift
+    local wanted="$*"
+    mkdir -p "$dir"
+    if [ "$(cat "$dir/installed.txt" 2>/dev/null)" != "$wanted" ]; then
+        step "installing $wanted into $dir"
+        printf '{"name": "%s", "private": true}\n' "$(basename "$dir")" >"$dir/package.json"
+        (cd "$dir" && npm install --no-audit --no-fund --save-exact "$@" >npm.log 2>&1) ||
+            die "npm install failed (log: $dir/npm.log)"
+        echo "$wanted" >"$dir/installed.txt"
+    fi
+}
+
 free_port() {
     "$PYTHON" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
