@@ -14,7 +14,6 @@
 pub(crate) mod baseline;
 pub(crate) mod bounded_json;
 pub(crate) mod calibrate;
-pub(crate) mod canonical;
 pub mod cli;
 pub(crate) mod config;
 pub(crate) mod console;
@@ -53,7 +52,6 @@ pub(crate) mod witness;
 /// crate-private, so that the compiler names what nothing uses.
 pub mod api {
     pub use crate::bounded_json::parse as parse_bounded_json;
-    pub use crate::canonical::canonical_sha256;
     pub use crate::http::shown_body;
     pub use crate::judge::catalog::SchemaCatalog;
     pub use crate::judge::{Answer, judge_answer};
@@ -68,6 +66,7 @@ pub mod api {
     pub use crate::scenario::load::{SourceText, load};
     pub use crate::scenario::position::source_lines;
     pub use crate::scenario::suite::{Suite, SuiteCase, SuiteOptions, load_suite};
+    pub use mmconform_json::canonical_sha256;
 
     /// The two profiles whose internals the tests drive, each surface in its own folder.
     pub use crate::protocol::{agui::api as agui, openwop::api as openwop};

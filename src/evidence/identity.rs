@@ -15,7 +15,7 @@
 //! the reports: their runs are merged and any disagreement is shown as a conflict.
 
 use super::input::ReportReading;
-use crate::canonical::canonical_sha256;
+use mmconform_json::canonical_sha256;
 use serde::Serialize;
 use serde_json::Value;
 

@@ -69,9 +69,35 @@ fn reaped(pid: Pid) -> bool {
     }
 }
 
-/// This process's children, from `/proc` (a child's parent is the fourth field of its
-/// `stat`, after a command name that may hold spaces and parentheses).
+/// This process's children. A child belongs to the thread that started it or, once
+/// adopted, to any thread, so every thread's `children` list is read; a kernel without
+/// those lists (`CONFIG_PROC_CHILDREN`) has every process's `stat` read instead.
 fn children() -> Vec<Pid> {
+    children_of_threads().unwrap_or_else(children_from_stat)
+}
+
+/// The children listed in `/proc/self/task/<tid>/children`; None where a list is
+/// missing.
+fn children_of_threads() -> Option<Vec<Pid>> {
+    let mut children = Vec::new();
+    for thread in std::fs::read_dir("/proc/self/task").ok()?.flatten() {
+        match std::fs::read_to_string(thread.path().join("children")) {
+            Ok(list) => children.extend(
+                list.split_whitespace()
+                    .filter_map(|pid| pid.parse().ok())
+                    .map(Pid::from_raw),
+            ),
+            // A thread that ended while the folder was read has no list to miss.
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound && !thread.path().exists() => {}
+            Err(_) => return None,
+        }
+    }
+    Some(children)
+}
+
+/// The processes whose parent is this one, from every process's `stat` (the parent is
+/// its fourth field, after a command name that may hold spaces and parentheses).
+fn children_from_stat() -> Vec<Pid> {
     let me = std::process::id().to_string();
     let Ok(entries) = std::fs::read_dir("/proc") else {
         return Vec::new();
@@ -86,4 +112,28 @@ fn children() -> Vec<Pid> {
             (parent == me).then(|| Pid::from_raw(pid))
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Both ways of listing find a child started here (other tests may start and end
+    /// children of their own meanwhile, so only this one is compared).
+    #[test]
+    fn a_started_child_is_listed_by_the_threads_and_by_stat() {
+        let mut child = std::process::Command::new("sleep")
+            .arg("30")
+            .spawn()
+            .unwrap();
+        let pid = Pid::from_raw(i32::try_from(child.id()).unwrap());
+        let by_threads = children_of_threads();
+        let by_stat = children_from_stat();
+        child.kill().unwrap();
+        child.wait().unwrap();
+        if let Some(by_threads) = by_threads {
+            assert!(by_threads.contains(&pid), "{by_threads:?} lacks {pid}");
+        }
+        assert!(by_stat.contains(&pid), "{by_stat:?} lacks {pid}");
+    }
 }

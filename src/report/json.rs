@@ -7,9 +7,9 @@
 use super::atomic::write_atomically;
 use super::record::RunRecord;
 use super::{ReportError, Reporter};
-use crate::canonical::canonical_sha256;
 use crate::event::{Event, RunSummary};
 use crate::outcome::CaseResult;
+use mmconform_json::{canonical_sha256, canonical_sha256_without_key};
 use serde::Serialize;
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
@@ -32,6 +32,12 @@ pub const INTEGRITY_KEY: &str = "integrity";
 /// `{algorithm, canonical_sha256}` over `report` as it stands (without `integrity`).
 pub fn integrity(report: &serde_json::Value) -> serde_json::Value {
     serde_json::json!({"algorithm": "sha256", "canonical_sha256": canonical_sha256(report)})
+}
+
+/// [`integrity`] recomputed over a written report: everything but its own `integrity`.
+pub fn recomputed_integrity(report: &serde_json::Value) -> serde_json::Value {
+    let digest = canonical_sha256_without_key(report, INTEGRITY_KEY);
+    serde_json::json!({"algorithm": "sha256", "canonical_sha256": digest})
 }
 
 pub struct JsonReporter {
@@ -99,7 +105,7 @@ impl Reporter for JsonReporter {
         };
         let rendered = self
             .render(summary)
-            .and_then(|value| serde_json::to_vec_pretty(&value));
+            .map(|value| mmconform_json::pretty(&value));
         let error = |source| ReportError {
             kind: "JSON",
             path: self.path.clone(),

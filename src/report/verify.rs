@@ -5,13 +5,13 @@
 //! named; any failing check means the file was edited (or is not an mmconform report).
 //! The digest detects edits; it cannot prove who wrote the file, and the README says so.
 
-use super::json::{INTEGRITY_KEY, integrity};
-use crate::canonical::canonical_sha256;
+use super::json::{INTEGRITY_KEY, recomputed_integrity};
 use crate::digest::sha256_hex;
 use crate::exit::{self, RunFacts};
 use crate::outcome::Outcome;
 use crate::scenario::builtin;
 use crate::scenario::suite::{builtin_sources, set_sha256};
+use mmconform_json::canonical_sha256;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
@@ -59,13 +59,14 @@ pub fn verified(bytes: &[u8]) -> Result<Value, Vec<Check>> {
     if !intact(&checks) {
         return Err(checks.into_iter().filter(|c| !c.passed).collect());
     }
-    serde_json::from_slice(bytes).map_err(|e| vec![check("json", false, format!("not JSON: {e}"))])
+    mmconform_json::from_slice(bytes)
+        .map_err(|e| vec![check("json", false, format!("not JSON: {e}"))])
 }
 
 /// Every check, in order; parsing failures end the list early.
 pub fn verify(bytes: &[u8]) -> Vec<Check> {
     let mut checks = Vec::new();
-    let report: Value = match serde_json::from_slice(bytes) {
+    let report: Value = match mmconform_json::from_slice(bytes) {
         Ok(v) => v,
         Err(e) => {
             checks.push(check("json", false, format!("not JSON: {e}")));
@@ -89,7 +90,7 @@ pub fn verify(bytes: &[u8]) -> Vec<Check> {
 /// mmconform writes pretty JSON with a final newline; a re-rendering of the parsed
 /// document must give the same bytes, so even a whitespace edit shows.
 fn canonical_form(bytes: &[u8], report: &Value) -> Check {
-    let mut rendered = serde_json::to_vec_pretty(report).unwrap_or_default();
+    let mut rendered = mmconform_json::pretty(report);
     rendered.push(b'\n');
     if rendered == bytes {
         return check("layout", true, "byte-for-byte as mmconform writes it");
@@ -120,13 +121,9 @@ fn schema(report: &Value) -> Check {
 }
 
 fn own_digest(report: &Value) -> Check {
-    let mut body = report.clone();
-    let recorded = body
-        .as_object_mut()
-        .and_then(|m| m.remove(INTEGRITY_KEY))
-        .unwrap_or(Value::Null);
-    let expected = integrity(&body);
-    if recorded == expected {
+    let recorded = report.get(INTEGRITY_KEY).unwrap_or(&Value::Null);
+    let expected = recomputed_integrity(report);
+    if *recorded == expected {
         check(
             "integrity",
             true,

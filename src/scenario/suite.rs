@@ -192,45 +192,50 @@ pub fn load_suite(options: &SuiteOptions) -> Result<Suite, Vec<Diagnostic>> {
     let user_sources = read_sources(&options.paths)?;
     let user = load_sources(&user_sources, &options.checks)?;
 
+    let files: Vec<(String, String)> = builtin
+        .iter()
+        .chain(user.iter())
+        .map(|f| (f.name.clone(), f.sha256.clone()))
+        .collect();
     let mut cases: Vec<SuiteCase> = Vec::new();
     let mut origin: HashMap<String, (usize, bool)> = HashMap::new();
     let mut replaced = Vec::new();
     let mut problems = Vec::new();
+    // The loaded files are consumed: each case moves into the suite, uncopied.
     for (file, is_user) in builtin
-        .iter()
+        .into_iter()
         .map(|f| (f, false))
-        .chain(user.iter().map(|f| (f, true)))
+        .chain(user.into_iter().map(|f| (f, true)))
     {
-        for spec in &file.file.cases {
+        let LoadedFile { name, file, .. } = file;
+        for spec in file.cases {
             let case = SuiteCase {
-                spec: spec.clone().into(),
-                file: file.name.clone(),
-                profile: file.file.profile.clone(),
-                conformance_profile: file.file.conformance_profile.clone(),
+                spec: spec.into(),
+                file: name.clone(),
+                profile: file.profile.clone(),
+                conformance_profile: file.conformance_profile.clone(),
                 variant: None,
             };
-            match origin.get(&spec.id).copied() {
+            let id = &case.spec.id;
+            match origin.get(id).copied() {
                 Some((at, false)) if is_user => {
-                    replaced.push(spec.id.clone());
+                    replaced.push(id.clone());
+                    origin.insert(id.clone(), (at, true));
                     cases[at] = case;
-                    origin.insert(spec.id.clone(), (at, true));
                 }
                 Some((at, _)) => {
-                    let source = user_sources.iter().find(|s| s.name == file.name);
+                    let source = user_sources.iter().find(|s| s.name == name);
                     problems.push(Diagnostic::new(
-                        &file.name,
+                        &name,
                         source.map(|s| s.text.as_str()).unwrap_or(""),
                         source
-                            .map(|s| find_id(&s.text, &spec.id))
+                            .map(|s| find_id(&s.text, id))
                             .unwrap_or(Position::START),
-                        format!(
-                            "case id `{}` is already defined in {}",
-                            spec.id, cases[at].file
-                        ),
+                        format!("case id `{id}` is already defined in {}", cases[at].file),
                     ));
                 }
                 None => {
-                    origin.insert(spec.id.clone(), (cases.len(), is_user));
+                    origin.insert(id.clone(), (cases.len(), is_user));
                     cases.push(case);
                 }
             }
@@ -239,11 +244,6 @@ pub fn load_suite(options: &SuiteOptions) -> Result<Suite, Vec<Diagnostic>> {
     if !problems.is_empty() {
         return Err(problems);
     }
-    let files: Vec<(String, String)> = builtin
-        .iter()
-        .chain(user.iter())
-        .map(|f| (f.name.clone(), f.sha256.clone()))
-        .collect();
     Ok(Suite {
         cases,
         set_sha256: set_sha256(&files),

@@ -7,10 +7,10 @@ use super::card::{self, Card, CardVersion};
 use super::declaration::Declaration;
 use super::interface::Interface;
 use super::{CARD_PATH, OLD_CARD_PATH};
-use crate::canonical::canonical_sha256;
 use crate::event::DiscoverySnapshot;
 use crate::http::{HttpClient, HttpRequest};
 use crate::outcome::Exchange;
+use mmconform_json::canonical_sha256;
 use serde_json::{Value, json};
 
 /// The card as fetched, and what was read from it.

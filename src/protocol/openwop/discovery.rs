@@ -5,7 +5,6 @@
 use super::options::OpenwopOptions;
 use super::seam_case::{CaseEnv, judge_response};
 use super::{Seam, facts};
-use crate::canonical::canonical_sha256;
 use crate::config::RunConfig;
 use crate::event::DiscoverySnapshot;
 use crate::http::{HttpClient, HttpRequest, HttpResponse};
@@ -15,6 +14,7 @@ use crate::plan::PlannedCase;
 use crate::plan::result::record_of;
 use crate::protocol::openwop;
 use crate::scenario::suite::SuiteCase;
+use mmconform_json::canonical_sha256;
 use serde_json::{Value, json};
 use std::time::Instant;
 
