@@ -12,7 +12,6 @@
 //! (`crates/media`).
 
 pub(crate) mod baseline;
-pub(crate) mod bounded_json;
 pub(crate) mod calibrate;
 pub mod cli;
 pub(crate) mod config;
@@ -51,7 +50,6 @@ pub(crate) mod witness;
 /// the binary: the one public surface besides [`cli::main`]. Everything else is
 /// crate-private, so that the compiler names what nothing uses.
 pub mod api {
-    pub use crate::bounded_json::parse as parse_bounded_json;
     pub use crate::http::shown_body;
     pub use crate::judge::catalog::SchemaCatalog;
     pub use crate::judge::{Answer, judge_answer};
@@ -66,6 +64,7 @@ pub mod api {
     pub use crate::scenario::load::{SourceText, load};
     pub use crate::scenario::position::source_lines;
     pub use crate::scenario::suite::{Suite, SuiteCase, SuiteOptions, load_suite};
+    pub use mmconform_json::bounded::parse as parse_bounded_json;
     pub use mmconform_json::canonical_sha256;
 
     /// The two profiles whose internals the tests drive, each surface in its own folder.

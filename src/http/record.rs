@@ -4,8 +4,8 @@
 //! case) grow without bound.
 
 use super::{HttpClient, HttpRequest, JsonBody};
-use crate::bounded_json;
 use crate::outcome::{Exchange, RecordedRequest, SentBody};
+use mmconform_json::bounded;
 use serde_json::Value;
 
 /// Strings in recorded bodies longer than this are elided (base64 media).
@@ -88,7 +88,7 @@ const PARSE_FOR_ELISION_UNDER: usize = 4 * RECORDED_BODY_LIMIT;
 /// A response body as a transcript shows it.
 pub fn shown_body(body: &[u8]) -> String {
     if body.len() <= PARSE_FOR_ELISION_UNDER
-        && let Ok(value) = bounded_json::parse(body)
+        && let Ok(value) = bounded::parse(body)
     {
         return cut(&elide(&value).to_string(), RECORDED_BODY_LIMIT);
     }

@@ -44,7 +44,7 @@ pub fn read(body: &[u8]) -> ErrorReading {
             shape: ErrorShape::Empty,
         };
     }
-    let Ok(value) = crate::bounded_json::parse(body) else {
+    let Ok(value) = mmconform_json::bounded::parse(body) else {
         return ErrorReading {
             code: None,
             shape: ErrorShape::NotJson,

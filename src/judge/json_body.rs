@@ -1,7 +1,7 @@
 //! `expect.json_body: true`: the answer's body is a JSON object.
 
-use crate::bounded_json::JsonProblem;
 use crate::outcome::AssertionResult;
+use mmconform_json::bounded::JsonProblem;
 use serde_json::Value;
 
 /// The JSON type of a value, in words.

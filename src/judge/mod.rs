@@ -22,11 +22,11 @@ pub mod witness;
 pub mod witness_form;
 pub mod witness_metadata;
 
-use crate::bounded_json;
 use crate::outcome::AssertionResult;
 use crate::plan::predicate::Resolve;
 use crate::scenario::model::{ErrorShapeExpectation, Expectations};
 use catalog::SchemaCatalog;
+use mmconform_json::bounded;
 use schema::SchemaCheck;
 use serde_json::Value;
 
@@ -61,7 +61,7 @@ pub fn judge_answer(
 ) -> Result<Judgement, String> {
     let mut j = Judgement::default();
     let reading = error_body::read(answer.body);
-    let (parsed, problem) = match bounded_json::parse(answer.body) {
+    let (parsed, problem) = match bounded::parse(answer.body) {
         Ok(value) => (Some(value), None),
         Err(problem) => (None, Some(problem)),
     };

@@ -82,7 +82,7 @@ async fn front(State(handler): State<ToolMedia>, request: Request, next: Next) -
         Ok(bytes) => bytes,
         Err(_) => return (StatusCode::PAYLOAD_TOO_LARGE, "body over 4 MiB").into_response(),
     };
-    let value = crate::bounded_json::parse(&bytes).unwrap_or(Value::Null);
+    let value = mmconform_json::bounded::parse(&bytes).unwrap_or(Value::Null);
     let messages = match &value {
         Value::Array(items) => items.clone(),
         other => vec![other.clone()],

@@ -151,7 +151,7 @@ enum Front {
 }
 
 fn front(text: &str, initialized: &mut bool) -> Front {
-    let value: Value = match crate::bounded_json::parse(text.as_bytes()) {
+    let value: Value = match mmconform_json::bounded::parse(text.as_bytes()) {
         Ok(value) => value,
         Err(e) => return Front::Answer(Value::Null, -32700, format!("parse error: {e}")),
     };

@@ -12,7 +12,7 @@ use std::time::Duration;
 pub struct Limits {
     /// Larger request bodies are answered 413 and recorded as a call with a problem.
     pub max_body_bytes: u64,
-    /// JSON with more values is not parsed (see `bounded_json`): recorded as malformed.
+    /// JSON with more values is not parsed (see `mmconform_json::bounded`): recorded as malformed.
     pub max_json_values: usize,
     /// Calls kept in the log; later ones are counted in `dropped` until the log is
     /// released with `forget_through`.
@@ -36,7 +36,7 @@ impl Default for Limits {
     fn default() -> Limits {
         Limits {
             max_body_bytes: 64 * 1024 * 1024,
-            max_json_values: crate::bounded_json::MAX_VALUES,
+            max_json_values: mmconform_json::bounded::MAX_VALUES,
             max_calls: 256,
             max_parts_per_call: 512,
             max_text_bytes_per_part: 4 * 1024,

@@ -165,7 +165,7 @@ impl<'a> Collector<'a> {
 /// The body of a call to `wire`, decoded. Never fails: what cannot be read is a
 /// refused call with its problem.
 pub fn decode(wire: Wire, body: &[u8], limits: &Limits) -> Decoded {
-    let value = match crate::bounded_json::parse_with_limit(body, limits.max_json_values) {
+    let value = match mmconform_json::bounded::parse_with_limit(body, limits.max_json_values) {
         Ok(value) => value,
         Err(problem) => {
             return Decoded::refused(400, ProblemCode::MalformedJson, problem.to_string());

@@ -116,7 +116,7 @@ pub fn by_state(reading: &mut Reading, written: &str, id: Option<&str>) {
 
 /// Reads a send's (non-streamed) answer: a JSON-RPC response, or an HTTP+JSON body.
 pub fn send_answer(binding: Binding, version: Version, status: u16, body: &[u8]) -> Reading {
-    let parsed = crate::bounded_json::parse(body).ok();
+    let parsed = mmconform_json::bounded::parse(body).ok();
     let result = match (binding, &parsed) {
         (_, None) if status >= 500 => {
             return Reading::error(status, ErrorSeen::from_rest(status, None));
@@ -180,7 +180,7 @@ fn sent_object(version: Version, status: u16, result: &Value) -> Reading {
 /// is no task (the error or what came instead is the reading's now).
 pub fn followed_task(reading: &mut Reading, binding: Binding, status: u16, body: &[u8]) -> bool {
     reading.followed += 1;
-    let parsed = crate::bounded_json::parse(body).ok();
+    let parsed = mmconform_json::bounded::parse(body).ok();
     let task = match (binding, &parsed) {
         (Binding::JsonRpc, Some(value)) if value.get("error").is_some_and(Value::is_object) => {
             Err(ErrorSeen::from_jsonrpc(status, &value["error"]))

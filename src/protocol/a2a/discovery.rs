@@ -81,7 +81,7 @@ pub async fn fetch(
             Some(format!("GET {url} failed: {failure}")),
         ),
         Some((status, body, truncated)) => {
-            let parsed = crate::bounded_json::parse(&body)
+            let parsed = mmconform_json::bounded::parse(&body)
                 .ok()
                 .filter(Value::is_object);
             let problem = if !(200..300).contains(&status) {

@@ -4,13 +4,13 @@
 //! a client without file-system or terminal capabilities would (a cancelled
 //! permission, method-not-found), each recorded. Every wait is bounded: `--timeout` for
 //! an answer, the line caps for output, the run's stop. Every frame is parsed within the
-//! same bound as an HTTP body (`bounded_json`), and only what is judged is kept: the
+//! same bound as an HTTP body (`mmconform_json::bounded`), and only what is judged is kept: the
 //! response, a count of the updates, the first lines that were no frame.
 
-use crate::bounded_json::{self, JsonProblem};
 use crate::process::{Line, Peer, ReadEnd};
 use crate::stop::Stop;
 use agent_client_protocol_schema::v1::ErrorCode;
+use mmconform_json::bounded::{self, JsonProblem};
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
 
@@ -172,14 +172,14 @@ impl Connection {
     /// exchange cannot go on (a frame too large to read).
     fn take(&mut self, ex: &mut Exchange, id: u64, line: &Line) -> bool {
         keep(ex, format!("<- {}", clip(&line.text)));
-        let value: Value = match bounded_json::parse(line.text.as_bytes()) {
+        let value: Value = match bounded::parse(line.text.as_bytes()) {
             Ok(Value::Object(map)) if map.get("jsonrpc") == Some(&json!("2.0")) => {
                 Value::Object(map)
             }
             Err(JsonProblem::TooManyValues) => {
                 ex.unanswered = Some(Unanswered::Unread(format!(
                     "the agent sent a frame of more than {} JSON values: not read (memory bound), so this exchange is not judged",
-                    crate::quoted::thousands(bounded_json::MAX_VALUES)
+                    crate::quoted::thousands(bounded::MAX_VALUES)
                 )));
                 return true;
             }

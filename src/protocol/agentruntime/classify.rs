@@ -7,8 +7,8 @@
 
 use super::attachment::Attachment;
 use super::event::{Event, EventLine, NotEvent};
-use crate::bounded_json::MAX_VALUES;
 use crate::process::{EndedBy, Ending, Finished};
+use mmconform_json::bounded::MAX_VALUES;
 use serde_json::Value;
 
 /// A bridge run as the contract reads it.

@@ -1,6 +1,6 @@
 //! A bridge's stdout line read as an `AgentEvent`, once, as it arrives, and kept small.
 //!
-//! A line is parsed within the same bound as an HTTP body (`bounded_json`: at most
+//! A line is parsed within the same bound as an HTTP body (`mmconform_json::bounded`: at most
 //! 100,000 JSON values, so a 4 MB line of two million numbers is refused before a value
 //! is built), and only what the contract judges is kept: an event's kind, whether an
 //! error has a message, a media item's type and the head of its bytes, the first
@@ -9,8 +9,8 @@
 //! bridges run at once (`-j`).
 
 use super::attachment::Attachment;
-use crate::bounded_json::{self, JsonProblem};
 use crate::process::Line;
+use mmconform_json::bounded::{self, JsonProblem};
 use serde_json::{Map, Value};
 
 /// Lines whose text a report shows (the first ones), and how much of each.
@@ -103,8 +103,8 @@ impl EventReader {
         // What is no object is only checked, never built (a flood of arrays costs no
         // values).
         let parsed = match line.text.trim_start().starts_with('{') {
-            true => bounded_json::parse(line.text.as_bytes()),
-            false => bounded_json::check(line.text.as_bytes()).map(|()| Value::Null),
+            true => bounded::parse(line.text.as_bytes()),
+            false => bounded::check(line.text.as_bytes()).map(|()| Value::Null),
         };
         let mut map = match parsed {
             Ok(Value::Object(map)) => map,

@@ -170,7 +170,7 @@ pub fn classify_door_body(
     ended_by: ReadEnd,
     read_object: ReadObject,
 ) -> CompletionEvidence {
-    let parsed = crate::bounded_json::parse(body).ok();
+    let parsed = mmconform_json::bounded::parse(body).ok();
     let mut problems = Vec::new();
     let mut finish = None;
     let classification = match status {

@@ -23,7 +23,7 @@ pub enum ModelChoice {
 
 /// The ids in a `{object: list, data: [{id}]}` body; `None` when it is not one.
 pub fn listed_ids(body: &[u8]) -> Option<Vec<String>> {
-    let value = crate::bounded_json::parse(body).ok()?;
+    let value = mmconform_json::bounded::parse(body).ok()?;
     let data = value.get("data")?.as_array()?;
     Some(
         data.iter()

@@ -73,7 +73,7 @@ pub async fn fetch(
     let (document, problem, status) = match &result {
         Err(e) => (None, Some(format!("GET {url} failed: {e}")), None),
         Ok(r) => {
-            let parsed = crate::bounded_json::parse(&r.body);
+            let parsed = mmconform_json::bounded::parse(&r.body);
             let cut = if r.truncated {
                 format!(
                     " (the body was cut at the {}-byte read cap; raise --max-response-bytes)",
