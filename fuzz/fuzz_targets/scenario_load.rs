@@ -57,7 +57,7 @@ fuzz_target!(|data: &[u8]| {
                         .cases
                         .iter()
                         .map(|spec| SuiteCase {
-                            spec: spec.clone(),
+                            spec: spec.clone().into(),
                             file: loaded.name.clone(),
                             profile: loaded.file.profile.clone(),
                             conformance_profile: None,
