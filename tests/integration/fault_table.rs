@@ -179,3 +179,52 @@ pub fn check_coverage(table: &Table) {
         table.profile
     );
 }
+
+/// A profile's `ignores-auth` fault, which a table cannot hold: it shows only when the
+/// run has a token, so that the reference requires one.
+pub struct TokenCheck {
+    /// The arguments of every run: the profile, its target, the cases run.
+    pub args: &'static [&'static str],
+    /// The arguments that name the token's variable, given only with the token.
+    pub token_args: &'static [&'static str],
+    /// The variable the token is read from, and the token (a canary).
+    pub token: (&'static str, &'static str),
+    /// The case that sends no token and expects 401 or 403.
+    pub case: &'static str,
+}
+
+/// With the token, the faithful reference requires it: `check.case` passes and the run
+/// exits 0; the `ignores-auth` variant fails it (exit 1, `--strict`). The token shows in neither
+/// run's output, report or JUnit file, and without it the case does not apply. Returns
+/// the faithful run, for what a profile checks besides.
+pub fn check_ignored_auth(check: &TokenCheck) -> RunResult {
+    let env = [check.token];
+    let with_token = [check.args, check.token_args].concat();
+    let ok = common::run_with_env(&with_token, &env);
+    assert_eq!(ok.code, 0, "{}", ok.context());
+    assert_eq!(ok.outcome(check.case), "pass", "{}", ok.context());
+    let mut faulty = with_token.clone();
+    faulty.extend(["--reference-fault", "ignores-auth"]);
+    if !faulty.contains(&"--strict") {
+        faulty.push("--strict");
+    }
+    let bad = common::run_with_env(&faulty, &env);
+    assert_eq!(bad.code, 1, "{}", bad.context());
+    assert_eq!(bad.outcome(check.case), "fail", "{}", bad.context());
+    let canary = check.token.1;
+    for r in [&ok, &bad] {
+        let report = r.report.as_ref().map(|v| v.to_string()).unwrap_or_default();
+        let junit = r.junit.as_deref().unwrap_or_default();
+        for (what, text) in [
+            ("stdout", r.stdout.as_str()),
+            ("stderr", &r.stderr),
+            ("the report", &report),
+            ("the JUnit file", junit),
+        ] {
+            assert!(!text.contains(canary), "the token is in {what}:\n{text}");
+        }
+    }
+    let without = common::run(check.args);
+    assert_eq!(without.outcome(check.case), "skip", "{}", without.context());
+    ok
+}

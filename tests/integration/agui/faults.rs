@@ -4,7 +4,9 @@
 //! fault, in some declaration of the agent) is `mmconform calibrate`'s job: see
 //! `tests/integration/calibrate.rs`.
 
-use crate::fault_table::{MUST, Row, SHOULD, Table, check_coverage, check_every_row};
+use crate::fault_table::{
+    MUST, Row, SHOULD, Table, TokenCheck, check_coverage, check_every_row, check_ignored_auth,
+};
 
 const TABLE: Table = Table {
     profile: "agui",
@@ -85,37 +87,19 @@ fn every_listed_agent_fault_has_a_row() {
 
 #[test]
 fn ignored_auth_is_caught_when_a_token_is_configured() {
-    use crate::common::run_with_env;
-    let env = [("AGUI_TOKEN", "agui-mmconform-canary-7f3a")];
-    let args = [
-        "--profile",
-        "agui",
-        "--target",
-        "reference",
-        "--token-env",
-        "AGUI_TOKEN",
-        "--filter",
-        "agui.auth.* or agui.string-content-completes",
-    ];
-    let ok = run_with_env(&args, &env);
-    assert_eq!(ok.code, 0, "{}", ok.context());
-    assert_eq!(ok.outcome("agui.auth.requires-token"), "pass");
+    let ok = check_ignored_auth(&TokenCheck {
+        args: &[
+            "--profile",
+            "agui",
+            "--target",
+            "reference",
+            "--filter",
+            "agui.auth.* or agui.string-content-completes",
+        ],
+        token_args: &["--token-env", "AGUI_TOKEN"],
+        token: ("AGUI_TOKEN", "agui-mmconform-canary-7f3a"),
+        case: "agui.auth.requires-token",
+    });
     // The token reached the agent: the run that carried it completed.
     assert_eq!(ok.outcome("agui.string-content-completes"), "pass");
-    assert!(!ok.stdout.contains("canary"), "{}", ok.stdout);
-    let mut faulty = args.to_vec();
-    faulty.extend(["--reference-fault", "ignores-auth", "--strict"]);
-    let bad = run_with_env(&faulty, &env);
-    assert_eq!(bad.code, 1, "{}", bad.context());
-    assert_eq!(bad.outcome("agui.auth.requires-token"), "fail");
-    // Without a token the case does not apply.
-    let r = crate::common::run(&[
-        "--profile",
-        "agui",
-        "--target",
-        "reference",
-        "--filter",
-        "agui.auth.*",
-    ]);
-    assert_eq!(r.outcome("agui.auth.requires-token"), "skip");
 }

@@ -5,7 +5,9 @@
 //! forwarding faults, and the silent drops only a model's view can show, with
 //! `--witness`.
 
-use crate::fault_table::{MUST, Row, SHOULD, Table, check_coverage, check_every_row};
+use crate::fault_table::{
+    MUST, Row, SHOULD, Table, TokenCheck, check_coverage, check_every_row, check_ignored_auth,
+};
 
 const TABLE: Table = Table {
     profile: "anthropic",
@@ -98,21 +100,17 @@ fn every_listed_anthropic_fault_has_a_row() {
 /// sends none expects 401/403; a server that serves it anyway fails it.
 #[test]
 fn ignored_auth_is_caught_when_a_token_is_configured() {
-    let env = [("ANTHROPIC_API_KEY", "sk-ant-mmconform-canary")];
-    let args = [
-        "--profile",
-        "anthropic",
-        "--target",
-        "reference",
-        "--filter",
-        "anthropic.auth.*",
-    ];
-    let ok = crate::common::run_with_env(&args, &env);
-    assert_eq!(ok.code, 0, "{}", ok.context());
-    assert_eq!(ok.outcome("anthropic.auth.requires-token"), "pass");
-    let mut faulty = args.to_vec();
-    faulty.extend(["--reference-fault", "ignores-auth", "--strict"]);
-    let bad = crate::common::run_with_env(&faulty, &env);
-    assert_eq!(bad.code, 1, "{}", bad.context());
-    assert_eq!(bad.outcome("anthropic.auth.requires-token"), "fail");
+    check_ignored_auth(&TokenCheck {
+        args: &[
+            "--profile",
+            "anthropic",
+            "--target",
+            "reference",
+            "--filter",
+            "anthropic.auth.*",
+        ],
+        token_args: &[],
+        token: ("ANTHROPIC_API_KEY", "sk-ant-mmconform-canary"),
+        case: "anthropic.auth.requires-token",
+    });
 }

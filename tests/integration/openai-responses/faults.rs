@@ -6,7 +6,9 @@
 //! `--model reference-text`; the forwarding faults, and the silent drops only a model's
 //! view can show, with `--witness`.
 
-use crate::fault_table::{MUST, Row, SHOULD, Table, check_coverage, check_every_row};
+use crate::fault_table::{
+    MUST, Row, SHOULD, Table, TokenCheck, check_coverage, check_every_row, check_ignored_auth,
+};
 
 const TABLE: Table = Table {
     profile: "openai-responses",
@@ -113,21 +115,17 @@ fn every_listed_responses_fault_has_a_row() {
 
 #[test]
 fn ignored_auth_is_caught_when_a_token_is_configured() {
-    let env = [("OPENAI_API_KEY", "mmconform-responses-token")];
-    let args = [
-        "--profile",
-        "openai-responses",
-        "--target",
-        "reference",
-        "--filter",
-        "openai-responses.auth.*",
-    ];
-    let ok = crate::common::run_with_env(&args, &env);
-    assert_eq!(ok.code, 0, "{}", ok.context());
-    assert_eq!(ok.outcome("openai-responses.auth.requires-token"), "pass");
-    let mut faulty = args.to_vec();
-    faulty.extend(["--reference-fault", "ignores-auth", "--strict"]);
-    let bad = crate::common::run_with_env(&faulty, &env);
-    assert_eq!(bad.code, 1, "{}", bad.context());
-    assert_eq!(bad.outcome("openai-responses.auth.requires-token"), "fail");
+    check_ignored_auth(&TokenCheck {
+        args: &[
+            "--profile",
+            "openai-responses",
+            "--target",
+            "reference",
+            "--filter",
+            "openai-responses.auth.*",
+        ],
+        token_args: &[],
+        token: ("OPENAI_API_KEY", "mmconform-responses-token"),
+        case: "openai-responses.auth.requires-token",
+    });
 }

@@ -7,7 +7,9 @@
 //! openai case is caught by some fault under some declaration) is `mmconform
 //! calibrate`'s job.
 
-use crate::fault_table::{MUST, Row, SHOULD, Table, check_coverage, check_every_row};
+use crate::fault_table::{
+    MUST, Row, SHOULD, Table, TokenCheck, check_coverage, check_every_row, check_ignored_auth,
+};
 
 const TABLE: Table = Table {
     profile: "openai",
@@ -109,27 +111,19 @@ fn every_listed_server_fault_has_a_row() {
 /// expects 401/403; a server that serves it anyway fails it.
 #[test]
 fn ignored_auth_is_caught_when_a_token_is_configured() {
-    use crate::common::run_with_env;
-    let env = [("OPENAI_API_KEY", "sk-mmconform-canary-2e8d")];
-    let args = [
-        "--profile",
-        "openai",
-        "--target",
-        "reference",
-        "--filter",
-        "openai.auth.*",
-    ];
-    let ok = run_with_env(&args, &env);
-    assert_eq!(ok.code, 0, "{}", ok.context());
-    assert_eq!(ok.outcome("openai.auth.requires-token"), "pass");
-    let mut faulty = args.to_vec();
-    faulty.extend(["--reference-fault", "ignores-auth", "--strict"]);
-    let bad = run_with_env(&faulty, &env);
-    assert_eq!(bad.code, 1, "{}", bad.context());
-    assert_eq!(bad.outcome("openai.auth.requires-token"), "fail");
-    // Without a token the case does not apply.
-    let r = crate::common::run(&args);
-    assert_eq!(r.outcome("openai.auth.requires-token"), "skip");
+    check_ignored_auth(&TokenCheck {
+        args: &[
+            "--profile",
+            "openai",
+            "--target",
+            "reference",
+            "--filter",
+            "openai.auth.*",
+        ],
+        token_args: &[],
+        token: ("OPENAI_API_KEY", "sk-mmconform-canary-2e8d"),
+        case: "openai.auth.requires-token",
+    });
 }
 
 /// LiteLLM names an unnamed PDF `my_file.pdf` on its way to the model (issue 36, item 2):

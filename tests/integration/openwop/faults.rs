@@ -5,8 +5,10 @@
 //!
 //! Faults whose check is not a simple row have tests of their own below.
 
-use crate::common::{self, run, run_with_env};
-use crate::fault_table::{MUST, Row, SHOULD, Table, check_coverage, check_every_row};
+use crate::common::{self, run};
+use crate::fault_table::{
+    MUST, Row, SHOULD, Table, TokenCheck, check_coverage, check_every_row, check_ignored_auth,
+};
 
 /// The envelope faults run only the RFC 0021 cases.
 const ENVELOPES: &[&str] = &["--filter", "openwop.rfc0021.*"];
@@ -179,43 +181,12 @@ fn fault_run(fault: &str, extra: &[&str]) -> common::RunResult {
 
 #[test]
 fn ignored_auth_is_caught_when_a_token_is_configured() {
-    let env = [("OPENWOP_API_KEY", "mmconform-canary-7f3a9c")];
-    let ok = run_with_env(&["--target", "reference", "--strict"], &env);
-    assert_eq!(ok.code, 0, "{}", ok.context());
-    assert_eq!(ok.outcome("openwop.auth.seam-requires-token"), "pass");
-    let bad = run_with_env(
-        &[
-            "--target",
-            "reference",
-            "--strict",
-            "--reference-fault",
-            "ignores-auth",
-        ],
-        &env,
-    );
-    assert_eq!(bad.code, 1, "{}", bad.context());
-    assert_eq!(bad.outcome("openwop.auth.seam-requires-token"), "fail");
-    for text in [&ok.stdout, &ok.stderr, &bad.stdout, &bad.stderr] {
-        assert!(
-            !text.contains("mmconform-canary-7f3a9c"),
-            "token leaked:\n{text}"
-        );
-    }
-    for r in [&ok, &bad] {
-        assert!(
-            !r.junit
-                .as_ref()
-                .unwrap()
-                .contains("mmconform-canary-7f3a9c")
-        );
-        assert!(
-            !r.report
-                .as_ref()
-                .unwrap()
-                .to_string()
-                .contains("mmconform-canary-7f3a9c")
-        );
-    }
+    check_ignored_auth(&TokenCheck {
+        args: &["--target", "reference", "--strict"],
+        token_args: &[],
+        token: ("OPENWOP_API_KEY", "mmconform-canary-7f3a9c"),
+        case: "openwop.auth.seam-requires-token",
+    });
 }
 
 #[test]
