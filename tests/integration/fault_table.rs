@@ -17,7 +17,8 @@
 //!
 //! [`check_every_row`] runs every row and reports every wrong one at once;
 //! [`check_coverage`] fails while a fault `--list-faults` names has no row (or is not
-//! listed as covered by a test of its own).
+//! listed as covered by a test of its own); [`check_ignored_auth`] is that test for
+//! each profile's `ignores-auth`, which needs a token.
 
 use crate::common::{self, RunResult};
 use std::collections::BTreeSet;
@@ -194,9 +195,9 @@ pub struct TokenCheck {
 }
 
 /// With the token, the faithful reference requires it: `check.case` passes and the run
-/// exits 0; the `ignores-auth` variant fails it (exit 1, `--strict`). The token shows in neither
-/// run's output, report or JUnit file, and without it the case does not apply. Returns
-/// the faithful run, for what a profile checks besides.
+/// exits 0; the `ignores-auth` variant fails it (exit 1, with `--strict`). The token
+/// shows in neither run's output, report or JUnit file, and without it the case does
+/// not apply. Returns the faithful run, for what a profile checks besides.
 pub fn check_ignored_auth(check: &TokenCheck) -> RunResult {
     let env = [check.token];
     let with_token = [check.args, check.token_args].concat();
