@@ -147,6 +147,22 @@ pub fn evidence(call: &ModelCall) -> ProtocolEvidence {
     }
 }
 
+/// Whether a call's [`evidence`] record holds a part that is not text (what the witness
+/// decoded as image, audio, document or file), outside the system prompt: whether a
+/// medium reached the model in that call.
+pub fn evidence_carries_media(record: &serde_json::Value) -> bool {
+    use serde_json::Value;
+    record
+        .get("parts")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .any(|part| {
+            part.get("role").and_then(Value::as_str) != Some("system")
+                && part.get("kind").and_then(Value::as_str) != Some("text")
+        })
+}
+
 /// `part /messages/0/content/1 (user): image_url image/png 1234 B nonce n-p0, sha256 ab12…`
 fn part_line(part: &Part) -> String {
     let mut line = format!("part {} ({}): {}", part.at, part.role, describe(part));
@@ -211,5 +227,23 @@ mod tests {
             )
         );
         assert_eq!(case.notes, ["the witness answered 400"]);
+    }
+
+    /// A medium in a user's part reached the model; text, or a medium in the system
+    /// prompt, did not.
+    #[test]
+    fn only_a_part_that_is_not_text_outside_the_system_prompt_carries_media() {
+        let call = crate::witness::log::tests::call(3, "n-p0");
+        let mut record = evidence(&call).record;
+        record["parts"][0]["kind"] = "image".into();
+        record["parts"][0]["role"] = "user".into();
+        assert!(evidence_carries_media(&record));
+        record["parts"][0]["role"] = "system".into();
+        assert!(!evidence_carries_media(&record));
+        record["parts"][0]["role"] = "user".into();
+        record["parts"][0]["kind"] = "text".into();
+        assert!(!evidence_carries_media(&record));
+        assert!(!evidence_carries_media(&serde_json::json!({"parts": []})));
+        assert!(!evidence_carries_media(&serde_json::Value::Null));
     }
 }

@@ -5,6 +5,7 @@
 //! the name says which.
 
 use crate::outcome::{AssertionResult, CaseResult};
+use crate::witness::case::evidence_carries_media;
 use serde_json::Value;
 
 /// Names the failed `witness.withheld` assertion of a case that sent unadvertised
@@ -32,7 +33,7 @@ pub fn name(result: &CaseResult, witness: &mut [AssertionResult]) {
         .model_calls
         .iter()
         .flatten()
-        .any(|call| carries_media(&call.record));
+        .any(|call| evidence_carries_media(&call.record));
     let named = if used {
         format!(
             "the card under-declares: {types} is not in its defaultInputModes, yet the agent accepted it and handed it to its model"
@@ -43,18 +44,6 @@ pub fn name(result: &CaseResult, witness: &mut [AssertionResult]) {
         )
     };
     withheld.actual = format!("{named}: {}", withheld.actual);
-}
-
-/// Whether a recorded model call holds a part that is not text.
-fn carries_media(call: &Value) -> bool {
-    call.get("parts")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .any(|part| {
-            part.get("role").and_then(Value::as_str) != Some("system")
-                && part.get("kind").and_then(Value::as_str) != Some("text")
-        })
 }
 
 #[cfg(test)]

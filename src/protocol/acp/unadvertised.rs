@@ -6,6 +6,7 @@
 //! says which of the two the agent did.
 
 use crate::outcome::{AssertionResult, CaseResult};
+use crate::witness::case::evidence_carries_media;
 use serde_json::Value;
 
 /// Names the failure among the `witness` assertions judged on `result`'s model calls,
@@ -27,7 +28,7 @@ pub fn name(result: &CaseResult, witness: &mut [AssertionResult]) {
         .model_calls
         .iter()
         .flatten()
-        .any(|call| carries_media(&call.record));
+        .any(|call| evidence_carries_media(&call.record));
     let Some(withheld) = witness
         .iter_mut()
         .find(|a| a.check == "witness.withheld" && !a.passed)
@@ -42,19 +43,6 @@ pub fn name(result: &CaseResult, witness: &mut [AssertionResult]) {
         )
     };
     withheld.actual = format!("{named}: {}", withheld.actual);
-}
-
-/// Whether a recorded model call holds a part that is not text (what the witness
-/// decoded as image, audio, document or file), outside the system prompt.
-fn carries_media(call: &Value) -> bool {
-    call.get("parts")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .any(|part| {
-            part.get("role").and_then(Value::as_str) != Some("system")
-                && part.get("kind").and_then(Value::as_str) != Some("text")
-        })
 }
 
 #[cfg(test)]
