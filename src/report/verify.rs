@@ -55,36 +55,35 @@ pub fn intact(checks: &[Check]) -> bool {
 /// order. For callers that go on to read the report (`evidence merge`): what they
 /// read is exactly what `mmconform verify` accepts.
 pub fn verified(bytes: &[u8]) -> Result<Value, Vec<Check>> {
-    let checks = verify(bytes);
-    if !intact(&checks) {
-        return Err(checks.into_iter().filter(|c| !c.passed).collect());
+    match checked(bytes) {
+        (checks, Some(report)) if intact(&checks) => Ok(report),
+        (checks, _) => Err(checks.into_iter().filter(|c| !c.passed).collect()),
     }
-    mmconform_json::from_slice(bytes)
-        .map_err(|e| vec![check("json", false, format!("not JSON: {e}"))])
 }
 
 /// Every check, in order; parsing failures end the list early.
 pub fn verify(bytes: &[u8]) -> Vec<Check> {
-    let mut checks = Vec::new();
+    checked(bytes).0
+}
+
+/// Every check, and the report they were made on (none when it is not JSON).
+fn checked(bytes: &[u8]) -> (Vec<Check>, Option<Value>) {
     let report: Value = match mmconform_json::from_slice(bytes) {
         Ok(v) => v,
-        Err(e) => {
-            checks.push(check("json", false, format!("not JSON: {e}")));
-            return checks;
-        }
+        Err(e) => return (vec![check("json", false, format!("not JSON: {e}"))], None),
     };
-    checks.push(check("json", true, "parses"));
+    let mut checks = vec![check("json", true, "parses")];
     checks.push(canonical_form(bytes, &report));
     checks.push(schema(&report));
-    if !checks.last().is_some_and(|c| c.passed) {
-        // Without the shape, the remaining checks would read garbage.
-        return checks;
+    if checks.last().is_some_and(|c| c.passed) {
+        // Only a report of the schema's shape is read further: the remaining checks
+        // would read garbage otherwise.
+        checks.push(own_digest(&report));
+        checks.push(discovery_digest(&report));
+        checks.push(scenario_set(&report));
+        checks.push(counts_and_exit_code(&report));
     }
-    checks.push(own_digest(&report));
-    checks.push(discovery_digest(&report));
-    checks.push(scenario_set(&report));
-    checks.push(counts_and_exit_code(&report));
-    checks
+    (checks, Some(report))
 }
 
 /// mmconform writes pretty JSON with a final newline; a re-rendering of the parsed
